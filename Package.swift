@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "voicejournal",
+    products: [
+        .executable(name: "voicejournal", targets: ["voicejournal"]),
+        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Pipeline", "Terminal"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C at the edge: one system-library target per library, typed shims for macros/variadics.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        .target(name: "Audio", dependencies: [
+            "CALSA", "CSndFile",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Transcription", dependencies: [
+            "CCurl", "Audio",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Store", dependencies: [
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Pipeline", dependencies: [
+            "Audio", "Transcription", "Store",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Terminal"),
+        .executableTarget(name: "voicejournal", dependencies: [
+            "Audio", "Transcription", "Store", "Pipeline", "Terminal",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Shared by the test targets: temporary homes, running the built binary, fixtures.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
+        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: [
+            "Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "TestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
+        .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The journal database: a GRDB pool (WAL, so readers never wait for the queue's writers)
+/// at `<home>/voicejournal.sqlite`, private to the user (0600), migrated on open.
+public final class JournalStore: Sendable {
+    /// The underlying pool; other modules extend the store rather than reaching in here.
+    public let pool: DatabasePool
+    public let home: DataHome
+    let logger: Logger
+
+    /// Opens (creating if needed) the store in `home`, running pending migrations.
+    public init(home: DataHome, logger: Logger = Logger(label: "voicejournal.store")) throws {
+        try home.create()
+        self.home = home
+        self.logger = logger
+        let path = home.databaseURL.path
+        // Create the file 0600 before SQLite does, so there is no moment it is world-readable.
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        // Several processes (two `queue run`s, `record` while a batch runs) share the file.
+        config.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: config)
+        try Migrations.migrator.migrate(pool)
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path + suffix)
+        }
+    }
+}
+
+/// A problem with what the user asked of the store (a name that does not exist, a duplicate),
+/// worded for the terminal.
+public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,160 @@
+import GRDB
+
+/// The schema, as an ordered list of migrations. A migration that has shipped is never
+/// edited: a change to the schema is a new migration at the end.
+public enum Migrations {
+    /// Identifiers in the order they run; tests migrate up to one of them.
+    public static let core = "v1-core"
+    public static let search = "v2-search"
+
+    /// The migrator with every migration registered.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(core, migrate: createCoreTables)
+        migrator.registerMigration(search, migrate: createSearchIndex)
+        return migrator
+    }
+
+    private static func createCoreTables(_ db: Database) throws {
+        try db.create(table: "person") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull().unique().collate(.nocase)
+            t.column("relationship", .text).notNull()
+            t.column("email", .text)
+            t.column("createdAt", .datetime).notNull()
+        }
+        // "Myself" always exists: the user answers their own questions too.
+        try db.execute(
+            sql: "INSERT INTO person (name, relationship, createdAt) VALUES ('Myself', 'self', CURRENT_TIMESTAMP)")
+
+        try db.create(table: "journal") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("name", .text).notNull().unique().collate(.nocase)
+            t.column("description", .text)
+            t.column("dedicatedToPersonId", .integer).references("person", onDelete: .setNull)
+            t.column("createdAt", .datetime).notNull()
+        }
+
+        try db.create(table: "question") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("journalId", .integer).notNull().indexed().references("journal", onDelete: .cascade)
+            t.column("text", .text).notNull()
+            t.column("displayOrder", .integer).notNull()
+            t.column("createdAt", .datetime).notNull()
+        }
+
+        try db.create(table: "assignment") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("questionId", .integer).notNull().indexed().references("question", onDelete: .cascade)
+            t.column("personId", .integer).notNull().indexed().references("person", onDelete: .cascade)
+            t.column("status", .text).notNull()
+                .check(sql: "status IN ('pending', 'sent', 'answered')")
+            t.column("linkToken", .text).notNull().unique()
+            t.column("sentAt", .datetime)
+            t.column("answeredAt", .datetime)
+            t.column("createdAt", .datetime).notNull()
+        }
+
+        try db.create(table: "entry") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("journalId", .integer).notNull().indexed().references("journal", onDelete: .cascade)
+            t.column("kind", .text).notNull()
+            t.column("title", .text)
+            t.column("content", .text).notNull()
+            t.column("mood", .text)
+                .check(sql: "mood IS NULL OR mood IN ('happy','grateful','excited','neutral','sad','anxious','stressed','angry')")
+            t.column("theme", .text)
+                .check(sql: "theme IS NULL OR theme IN ('personal','work','relationships','family','health','goals','hobbies','school')")
+            t.column("createdAt", .datetime).notNull().indexed()
+        }
+
+        try db.create(table: "recording") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("path", .text).notNull()
+            // NULL while capturing; SQLite lets many rows share NULL under UNIQUE.
+            t.column("sha256", .text).unique()
+            t.column("durationSeconds", .double).notNull()
+            t.column("sampleRate", .integer).notNull()
+            t.column("channels", .integer).notNull()
+            t.column("format", .text).notNull()
+            t.column("sizeBytes", .integer).notNull()
+            t.column("peakDBFS", .double)
+            t.column("rmsDBFS", .double)
+            t.column("state", .text).notNull().indexed()
+                .check(sql: "state IN ('recording', 'complete')")
+            t.column("entryId", .integer).indexed().references("entry", onDelete: .cascade)
+            t.column("assignmentId", .integer).indexed().references("assignment", onDelete: .cascade)
+            t.column("idempotencyKey", .text).unique()
+            t.column("createdAt", .datetime).notNull()
+        }
+
+        try db.create(table: "transcript") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("recordingId", .integer).notNull().unique().references("recording", onDelete: .cascade)
+            t.column("text", .text).notNull()
+            t.column("language", .text)
+            t.column("model", .text).notNull()
+            t.column("segments", .text).notNull()
+            t.column("createdAt", .datetime).notNull()
+        }
+
+        try db.create(table: "job") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("recordingId", .integer).notNull().references("recording", onDelete: .cascade)
+            t.column("kind", .text).notNull()
+            t.column("state", .text).notNull()
+                .check(sql: "state IN ('queued', 'running', 'done', 'failed', 'cancelled')")
+            t.column("priority", .integer).notNull()
+            t.column("attempts", .integer).notNull()
+            t.column("maxAttempts", .integer).notNull()
+            t.column("runAfter", .datetime).notNull()
+            t.column("leaseOwner", .text)
+            t.column("leaseExpiresAt", .datetime)
+            t.column("lastError", .text)
+            t.column("createdAt", .datetime).notNull()
+            t.column("updatedAt", .datetime).notNull()
+            // Enqueueing the same recording twice finds the job already there.
+            t.uniqueKey(["recordingId", "kind"])
+        }
+        try db.create(index: "job_claim", on: "job", columns: ["state", "priority", "runAfter"])
+    }
+
+    /// One FTS5 index over entry titles and text and transcript text, kept in sync by
+    /// triggers so every writer (CLI, queue runner, another process) updates it.
+    private static func createSearchIndex(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE search_index USING fts5(
+                ownerKind UNINDEXED, ownerId UNINDEXED, title, body,
+                tokenize = 'porter unicode61 remove_diacritics 2');
+
+            CREATE TRIGGER entry_search_insert AFTER INSERT ON entry BEGIN
+                INSERT INTO search_index (ownerKind, ownerId, title, body)
+                VALUES ('entry', new.id, coalesce(new.title, ''), new.content);
+            END;
+            CREATE TRIGGER entry_search_update AFTER UPDATE OF title, content ON entry BEGIN
+                UPDATE search_index SET title = coalesce(new.title, ''), body = new.content
+                WHERE ownerKind = 'entry' AND ownerId = new.id;
+            END;
+            CREATE TRIGGER entry_search_delete AFTER DELETE ON entry BEGIN
+                DELETE FROM search_index WHERE ownerKind = 'entry' AND ownerId = old.id;
+            END;
+
+            CREATE TRIGGER transcript_search_insert AFTER INSERT ON transcript BEGIN
+                INSERT INTO search_index (ownerKind, ownerId, title, body)
+                VALUES ('transcript', new.id, '', new.text);
+            END;
+            CREATE TRIGGER transcript_search_update AFTER UPDATE OF text ON transcript BEGIN
+                UPDATE search_index SET body = new.text
+                WHERE ownerKind = 'transcript' AND ownerId = new.id;
+            END;
+            CREATE TRIGGER transcript_search_delete AFTER DELETE ON transcript BEGIN
+                DELETE FROM search_index WHERE ownerKind = 'transcript' AND ownerId = old.id;
+            END;
+
+            INSERT INTO search_index (ownerKind, ownerId, title, body)
+                SELECT 'entry', id, coalesce(title, ''), content FROM entry;
+            INSERT INTO search_index (ownerKind, ownerId, title, body)
+                SELECT 'transcript', id, '', text FROM transcript;
+            """)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// A unit of queued work on a recording (today: transcribing it). Claimed by one worker at a
+/// time through a lease; retried with backoff through `runAfter`.
+public struct Job: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "job"
+    public var id: Int64?
+    public var recordingId: Int64
+    public var kind: String
+    public var state: JobState
+    /// Higher runs first: live recordings outrank batch files.
+    public var priority: Int
+    public var attempts: Int
+    public var maxAttempts: Int
+    /// Not claimed before this moment (backoff after a retryable failure).
+    public var runAfter: Date
+    public var leaseOwner: String?
+    public var leaseExpiresAt: Date?
+    public var lastError: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    /// The kind of job that uploads a recording for transcription.
+    public static let transcribeKind = "transcribe"
+    /// Priority of a recording made with `record` or `answer`.
+    public static let livePriority = 10
+    /// Priority of a file found by `transcribe`.
+    public static let batchPriority = 0
+
+    public init(id: Int64? = nil, recordingId: Int64, kind: String = Job.transcribeKind, state: JobState = .queued,
+                priority: Int = Job.batchPriority, attempts: Int = 0, maxAttempts: Int = 6, runAfter: Date = Date(),
+                leaseOwner: String? = nil, leaseExpiresAt: Date? = nil, lastError: String? = nil,
+                createdAt: Date = Date(), updatedAt: Date = Date()) {
+        self.id = id
+        self.recordingId = recordingId
+        self.kind = kind
+        self.state = state
+        self.priority = priority
+        self.attempts = attempts
+        self.maxAttempts = maxAttempts
+        self.runAfter = runAfter
+        self.leaseOwner = leaseOwner
+        self.leaseExpiresAt = leaseExpiresAt
+        self.lastError = lastError
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

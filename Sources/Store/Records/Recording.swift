@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// An audio file voicejournal knows: captured by `record` (under the home) or found by
+/// `transcribe` (its path stored, the file not copied). The same content is stored once.
+public struct Recording: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "recording"
+    public var id: Int64?
+    public var path: String
+    /// Hex SHA-256 of the file's bytes; nil while the file is still being captured.
+    public var sha256: String?
+    /// Counted in captured (or decoded) frames, never by the wall clock.
+    public var durationSeconds: Double
+    public var sampleRate: Int
+    public var channels: Int
+    /// The container, e.g. `wav`, `flac`, `mp3`.
+    public var format: String
+    public var sizeBytes: Int64
+    public var peakDBFS: Double?
+    public var rmsDBFS: Double?
+    public var state: RecordingState
+    public var entryId: Int64?
+    public var assignmentId: Int64?
+    /// Lets a caller retry an insert without creating a second row.
+    public var idempotencyKey: String?
+    public var createdAt: Date
+
+    public init(id: Int64? = nil, path: String, sha256: String? = nil, durationSeconds: Double = 0,
+                sampleRate: Int, channels: Int, format: String, sizeBytes: Int64 = 0,
+                peakDBFS: Double? = nil, rmsDBFS: Double? = nil, state: RecordingState,
+                entryId: Int64? = nil, assignmentId: Int64? = nil, idempotencyKey: String? = nil,
+                createdAt: Date = Date()) {
+        self.id = id
+        self.path = path
+        self.sha256 = sha256
+        self.durationSeconds = durationSeconds
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.format = format
+        self.sizeBytes = sizeBytes
+        self.peakDBFS = peakDBFS
+        self.rmsDBFS = rmsDBFS
+        self.state = state
+        self.entryId = entryId
+        self.assignmentId = assignmentId
+        self.idempotencyKey = idempotencyKey
+        self.createdAt = createdAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// The text of one recording, with its timed segments.
+public struct Transcript: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "transcript"
+    public var id: Int64?
+    public var recordingId: Int64
+    public var text: String
+    /// ISO-639-1 code or the name the server gave (`verbose_json` says "english").
+    public var language: String?
+    public var model: String
+    /// Stored as JSON text.
+    public var segments: [Segment]
+    public var createdAt: Date
+
+    /// One timed piece of a transcript, in seconds from the start of the recording.
+    public struct Segment: Codable, Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var text: String
+        public init(start: Double, end: Double, text: String) {
+            self.start = start
+            self.end = end
+            self.text = text
+        }
+    }
+
+    public init(id: Int64? = nil, recordingId: Int64, text: String, language: String? = nil, model: String,
+                segments: [Segment] = [], createdAt: Date = Date()) {
+        self.id = id
+        self.recordingId = recordingId
+        self.text = text
+        self.language = language
+        self.model = model
+        self.segments = segments
+        self.createdAt = createdAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

@@ -1,0 +1,42 @@
+import GRDB
+
+/// How a journal entry felt: the eight moods of the journaling apps voicejournal grew out of.
+public enum Mood: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
+    case happy, grateful, excited, neutral, sad, anxious, stressed, angry
+
+    /// The mood's score from 1 (angry, stressed) to 5 (happy), for averages and trends.
+    public var score: Int {
+        switch self {
+        case .happy: 5
+        case .grateful, .excited: 4
+        case .neutral: 3
+        case .sad, .anxious: 2
+        case .stressed, .angry: 1
+        }
+    }
+}
+
+/// What a journal entry is about.
+public enum Theme: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
+    case personal, work, relationships, family, health, goals, hobbies, school
+}
+
+/// What kind of entry: spoken, typed, or one of the guided kinds.
+public enum EntryKind: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
+    case voice, text, gratitude
+}
+
+/// Where an assignment stands: created, handed to its person, or answered with a recording.
+public enum AssignmentStatus: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
+    case pending, sent, answered
+}
+
+/// Whether a recording is still being captured or finished (its file final, its row filled in).
+public enum RecordingState: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
+    case recording, complete
+}
+
+/// Where a queued job stands.
+public enum JobState: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
+    case queued, running, done, failed, cancelled
+}

@@ -1,0 +1,2 @@
+// Placeholder; helpers for tests land here.
+public enum TestSupport {}
