@@ -18,7 +18,7 @@ public final class JournalStore: Sendable {
         let path = home.databaseURL.path
         // Create the file 0600 before SQLite does, so there is no moment it is world-readable.
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         var config = Configuration()
         config.foreignKeysEnabled = true
