@@ -1,0 +1,75 @@
+import CSndFile
+import Foundation
+
+/// What libsndfile learned about an audio file by opening it.
+public struct AudioFileInfo: Sendable, Equatable {
+    public var frames: Int64
+    public var sampleRate: Int
+    public var channels: Int
+    /// The container's usual extension as libsndfile names it: `wav`, `flac`, `oga`, `mp3`, …
+    public var format: String
+
+    public init(frames: Int64, sampleRate: Int, channels: Int, format: String) {
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.format = format
+    }
+
+    /// Length counted in frames, never by the wall clock.
+    public var durationSeconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+}
+
+/// An audio file open for reading through libsndfile (one `SNDFILE*`, closed on deinit).
+public final class SoundFileReader {
+    private let handle: OpaquePointer
+    public let info: AudioFileInfo
+    public let url: URL
+
+    /// Opens any format libsndfile reads (WAV, FLAC, OGG/Vorbis, MP3, AIFF, …).
+    public init(url: URL) throws {
+        var sfInfo = SF_INFO()
+        guard let handle = sf_open(url.path, Int32(SFM_READ), &sfInfo) else {
+            throw SoundFileError.last(nil, operation: "open", path: url.path)
+        }
+        self.handle = handle
+        self.url = url
+        self.info = AudioFileInfo(
+            frames: Int64(sfInfo.frames), sampleRate: Int(sfInfo.samplerate), channels: Int(sfInfo.channels),
+            format: Self.extensionName(of: sfInfo.format))
+    }
+
+    deinit { sf_close(handle) }
+
+    /// Opens the file only to learn its shape; throws if libsndfile cannot read it.
+    public static func probe(_ url: URL) throws -> AudioFileInfo {
+        try SoundFileReader(url: url).info
+    }
+
+    /// Reads up to `frames` interleaved frames as 16-bit samples; an empty array at the end.
+    public func readInt16(frames: Int) throws -> [Int16] {
+        var samples = [Int16](repeating: 0, count: frames * info.channels)
+        let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, sf_count_t(frames)) }
+        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        samples.removeSubrange(Int(read) * info.channels..<samples.count)
+        return samples
+    }
+
+    /// Reads up to `frames` interleaved frames as floats in -1...1; an empty array at the end.
+    public func readFloat(frames: Int) throws -> [Float] {
+        var samples = [Float](repeating: 0, count: frames * info.channels)
+        let read = samples.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        samples.removeSubrange(Int(read) * info.channels..<samples.count)
+        return samples
+    }
+
+    /// libsndfile's extension for the file's major format (e.g. "wav"), or "audio" if it has none.
+    private static func extensionName(of format: Int32) -> String {
+        var formatInfo = SF_FORMAT_INFO()
+        formatInfo.format = format & Int32(SF_FORMAT_TYPEMASK)
+        let status = sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &formatInfo, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+        guard status == 0, let ext = formatInfo.extension else { return "audio" }
+        return String(cString: ext)
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder; helpers for tests land here.
-public enum TestSupport {}
