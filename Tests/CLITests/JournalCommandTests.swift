@@ -141,3 +141,30 @@ import TestSupport
         }
     }
 }
+
+@Suite struct ExportCommandTests {
+    @Test func exportsEachJournalAsMarkdownAndJSONFiles() throws {
+        let folder = try TemporaryFolder("vj-export")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        #expect(try cli.run(["journal", "create", "Work/Notes"]).status == 0)
+        #expect(try cli.run(["entry", "add", "--journal", "Work/Notes", "--title", "Standup", "--mood", "stressed",
+                             "--text", "Shipped the parser", "--date", "2026-11-02T09:15"]).status == 0)
+        #expect(try cli.run(["entry", "add", "--text", "Made bread", "--date", "2026-11-01"]).status == 0)
+
+        let markdown = try cli.run(["export", "--out", folder.path("out").path])
+        #expect(markdown.status == 0)
+        let notes = try String(contentsOf: folder.path("out/Work-Notes.md"), encoding: .utf8)
+        #expect(notes.contains("# Work/Notes"))
+        #expect(notes.contains("## 2026-11-02 09:15 — Standup (text, stressed)"))
+        #expect(notes.contains("Shipped the parser"))
+        #expect(try String(contentsOf: folder.path("out/Personal.md"), encoding: .utf8).contains("Made bread"))
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path("out/Personal.md").path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let json = try cli.run(["export", "--format", "json", "--journal", "personal"])
+        let journals = try #require(try json.json() as? [[String: Any]])
+        #expect(journals.count == 1)
+        #expect(((journals[0]["entries"] as? [[String: Any]])?.first?["content"] as? String) == "Made bread")
+        #expect(try cli.run(["export", "--journal", "Nope"]).status == 2)
+    }
+}
