@@ -16,18 +16,21 @@ struct EntryCommand: AsyncParsableCommand {
         @Option(help: "The entry's text.") var text: String
         @Option(help: "Journal to add to (default: Personal).") var journal: String?
         @Option(help: "A title.") var title: String?
-        @Option(help: "How you feel: \(Mood.allCases.map(\.rawValue).joined(separator: ", ")).") var mood: Mood?
-        @Option(help: "What it is about: \(Theme.allCases.map(\.rawValue).joined(separator: ", ")).") var theme: Theme?
-        @Option(help: "text or gratitude.") var kind: EntryKind = .text
-        @Option(help: "When it happened (default: now), e.g. 2026-11-20 or 2026-11-20T21:30.") var date: DateArgument?
+        @Option(help: "How you feel.") var mood: Mood?
+        @Option(help: "What it is about.") var theme: Theme?
+        @Option(help: "The kind of entry (voice entries are made by 'record').") var kind: TypedKind = .text
+        @Option(help: ArgumentHelp("When it happened (default: now), e.g. 2026-11-20 or 2026-11-20T21:30.",
+                                   valueName: "when")) var date: DateArgument?
 
-        func validate() throws {
-            if kind == .voice { throw ValidationError("voice entries are made by 'voicejournal record'; use --kind text or gratitude") }
+        /// The kinds a typed entry can have.
+        enum TypedKind: String, ExpressibleByArgument, CaseIterable {
+            case text, gratitude
+            var entryKind: EntryKind { self == .text ? .text : .gratitude }
         }
 
         func run() async throws {
             let entry = try global.openStore().addEntry(
-                journal: journal, kind: kind, title: title, content: text, mood: mood, theme: theme,
+                journal: journal, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
                 createdAt: date?.date ?? Date())
             if output.json { return try printJSON(entry) }
             print("Added entry #\(entry.id) to \(entry.journal).")
