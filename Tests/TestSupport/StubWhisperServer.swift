@@ -108,6 +108,17 @@ public final class StubWhisperServer: @unchecked Sendable {
         }
     }
 
+    /// The requests once at least `count` have been answered (or after `timeout` seconds).
+    public func waitForRequests(_ count: Int, timeout: Double = 10) throws -> [StubRequest] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = try requests()
+        while seen.count < count && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            seen = try requests()
+        }
+        return seen
+    }
+
     /// Every request the server has finished with, in the order it answered them.
     public func requests() throws -> [StubRequest] {
         guard let text = try? String(contentsOf: logURL, encoding: .utf8) else { return [] }

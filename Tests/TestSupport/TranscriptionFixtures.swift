@@ -39,3 +39,17 @@ public func closedLoopbackPort() throws -> Int {
     guard bound == 0 else { throw ToolFailure(command: "bind", status: errno, stderr: "cannot bind a loopback port") }
     return Int(UInt16(bigEndian: address.sin_port))
 }
+
+/// Runs one SQL query on a database file through Python's sqlite3 (an independent reader)
+/// and returns the rows as JSON values.
+public func queryDatabase(_ database: URL, _ sql: String) throws -> [[Any]] {
+    let script = "import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))"
+    let output = try runTool("python3", ["-c", script, database.path, sql])
+    return (try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[Any]]) ?? []
+}
+
+/// Peak resident memory of a finished child, in kilobytes, as `/usr/bin/time -f %M` wrote it.
+public func peakMemoryKilobytes(reportedIn file: URL) throws -> Int? {
+    let text = try String(contentsOf: file, encoding: .utf8)
+    return text.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.last
+}
