@@ -230,6 +230,12 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "whisper-stub/1"
 
+    def setup(self):
+        super().setup()
+        # Headers and body go out as separate writes; without NODELAY, Nagle holds the body
+        # until the client's delayed ACK (~40 ms) and every client looks slow.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def log_message(self, format, *args):
         pass
 
@@ -356,6 +362,9 @@ class Handler(BaseHTTPRequestHandler):
 class StubServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # The default backlog of 5 drops the SYNs of an 8-worker client's first connects, which
+    # then retry a second later.
+    request_queue_size = 128
 
     def __init__(self, address, plan, delay, expected_key, log_path):
         super().__init__(address, Handler)

@@ -7,8 +7,8 @@ import Testing
         #expect(progress.filesPerMinute == 24)
         #expect(progress.secondsLeft == 70)
         let line = ProgressBar.line(progress, width: 80, color: false)
-        // 30 cells fit beside the text; 12 of 40 files fill 9 of them.
-        #expect(line == "[" + String(repeating: "█", count: 9) + String(repeating: "░", count: 21)
+        // 32 cells fit beside the 44 columns of text; 12 of 40 files fill 9 of them.
+        #expect(line == "[" + String(repeating: "█", count: 9) + String(repeating: "░", count: 23)
             + "] 12/40 · 1 failed · 24.0 files/min · ETA 1:10")
         #expect(line.count <= 80)
     }
