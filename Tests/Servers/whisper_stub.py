@@ -278,6 +278,8 @@ class Handler(BaseHTTPRequestHandler):
             self.rfile.read(int(length))
             self.send_error_json(404, f"no route {self.path}")
             return
+        if self.server.stall > 0:
+            time.sleep(self.server.stall)  # a stalled network: the upload cannot move
         try:
             if not content_type.startswith("multipart/form-data") or not boundary:
                 raise ValueError(f"Content-Type {content_type!r} is not multipart/form-data with a boundary")
@@ -366,8 +368,9 @@ class StubServer(ThreadingHTTPServer):
     # then retry a second later.
     request_queue_size = 128
 
-    def __init__(self, address, plan, delay, expected_key, log_path):
+    def __init__(self, address, plan, delay, expected_key, log_path, stall=0):
         super().__init__(address, Handler)
+        self.stall = stall
         self.plan = plan
         self.delay = delay
         self.expected_key = expected_key
@@ -400,12 +403,13 @@ def main():
     parser.add_argument("--key", help="the bearer key to require (default: require none)")
     parser.add_argument("--key-env", help="read the key to require from this environment variable")
     parser.add_argument("--log", help="append one JSON line per request here")
+    parser.add_argument("--stall", type=float, default=0, help="seconds to wait before reading each request body")
     args = parser.parse_args()
     key = args.key
     if args.key_env:
         import os
         key = os.environ.get(args.key_env)
-    server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, key, args.log)
+    server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, key, args.log, args.stall)
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever(poll_interval=0.1)

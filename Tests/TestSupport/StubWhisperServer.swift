@@ -57,8 +57,9 @@ public final class StubWhisperServer: @unchecked Sendable {
     }
 
     /// Starts the server. `expectedKey` is the bearer key it requires (nil: no header
-    /// allowed); `delay` is added before every successful answer.
-    public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil) throws {
+    /// allowed); `delay` is added before every successful answer; `stall` seconds pass
+    /// before it starts reading each request body (a network that stops moving).
+    public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil, stall: Double = 0) throws {
         folder = try TemporaryFolder("whisper-stub")
         logURL = folder.path("requests.jsonl")
         let plan = rules.map { ["match": $0.match, "responses": $0.responses.map(\.json), "then": $0.then.json] }
@@ -66,7 +67,8 @@ public final class StubWhisperServer: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Self.script.path, "--port", "0", "--log", logURL.path,
-                         "--plan", String(decoding: planData, as: UTF8.self), "--delay", String(delay)]
+                         "--plan", String(decoding: planData, as: UTF8.self), "--delay", String(delay),
+                         "--stall", String(stall)]
         var environment = ProcessInfo.processInfo.environment
         if let expectedKey {
             // Through the environment, like the real client: keys stay off command lines.

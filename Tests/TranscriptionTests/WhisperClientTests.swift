@@ -127,6 +127,24 @@ import TestSupport
         #expect(!(error.serverMessage ?? "").contains(Self.key))
     }
 
+    @Test func abandonsAnUploadThatStopsMoving() async throws {
+        let folder = try TemporaryFolder()
+        // Larger than the loopback socket buffers, so the upload stalls while the server waits.
+        let audio = folder.path("long.wav")
+        _ = FileManager.default.createFile(atPath: audio.path, contents: Data("RIFF".utf8))
+        let handle = try FileHandle(forWritingTo: audio)
+        try handle.truncate(atOffset: 64 << 20)
+        try handle.close()
+        let server = try StubWhisperServer(stall: 4)
+        var configuration = WhisperClient.Configuration(baseURL: server.baseURL, apiKey: nil)
+        configuration.lowSpeedTime = 1
+        let client = WhisperClient(configuration: configuration, logger: Logger(label: "test"))
+        let results = try await upload(client, [TranscriptionRequest(file: audio, options: .init())])
+        guard case .failure(let error) = results[0] else { Issue.record("expected a stall"); return }
+        #expect(error.kind == .timeout)
+        #expect(error.description.contains("stalled"))
+    }
+
     @Test func reportsAnUnreachableServer() async throws {
         let port = try closedLoopbackPort()
         let configuration = WhisperClient.Configuration(baseURL: "http://127.0.0.1:\(port)/v1", apiKey: nil)
