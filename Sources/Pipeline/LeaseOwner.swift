@@ -14,6 +14,7 @@ public struct LeaseOwner: Sendable, Equatable, CustomStringConvertible {
                    nonce: String(UInt32.random(in: 0...UInt32.max), radix: 16))
     }
 
+    /// An owner from its parts.
     public init(host: String, pid: Int32, nonce: String) {
         self.host = host
         self.pid = pid

@@ -81,7 +81,7 @@ public final class QueueRunner: Sendable {
         owner = LeaseOwner.current()
     }
 
-    /// Runs until `goal` is met. Throws the server's refusal (`TranscriptionError` whose
+    /// Runs until `goal` is met (a runner runs once; make a new one for another run). Throws the server's refusal (`TranscriptionError` whose
     /// disposition is `.stopRun`: bad key, no quota, unreachable endpoint) and
     /// `CancellationError` after `stop()` or task cancellation; claimed jobs go back to the
     /// queue either way.

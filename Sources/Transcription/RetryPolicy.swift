@@ -14,6 +14,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// run does not sleep for an hour on one header.
     public var longestServerWait: Double
 
+    /// The defaults follow openai-python's spirit with more patience for a batch: 0.5 s doubling to 30 s.
     public init(base: Double = 0.5, cap: Double = 30, longestServerWait: Double = 120) {
         self.base = base
         self.cap = cap

@@ -68,6 +68,7 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
     /// The whole sentence for the user.
     public let description: String
 
+    /// An error of `kind`; `description` is the sentence the user reads.
     public init(kind: Kind, status: Int? = nil, serverMessage: String? = nil, retryAfter: Double? = nil, description: String) {
         self.kind = kind
         self.status = status
@@ -76,6 +77,7 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
         self.description = description
     }
 
+    /// What the queue does about it: retry, fail the file, or stop the run.
     public var disposition: Disposition {
         switch kind {
         case .unauthorized, .quotaExceeded, .endpointNotFound, .invalidConfiguration, .cancelled: .stopRun

@@ -24,6 +24,7 @@ public struct WhisperClient: Sendable {
         /// The default endpoint.
         public static let openAIBaseURL = "https://api.openai.com/v1"
 
+        /// A configuration; prefer `resolve(baseURLFlag:environment:)`, which applies DESIGN.md's rules.
         public init(baseURL: String = Configuration.openAIBaseURL, apiKey: String?, connectTimeout: Double = 10,
                     timeout: Double = 600, lowSpeedLimit: Int = 1, lowSpeedTime: Double = 60) {
             var base = baseURL.trimmingCharacters(in: .whitespaces)
@@ -80,6 +81,7 @@ public struct WhisperClient: Sendable {
     public let configuration: Configuration
     let logger: Logger
 
+    /// A client for `configuration`; `logger` gets one debug line per upload (never the key).
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger

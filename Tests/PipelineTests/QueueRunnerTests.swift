@@ -81,6 +81,35 @@ import Transcription
         #expect(try store.jobs(ids: [live[0].outcome.jobId]).values.first?.state == .done)
     }
 
+    @Test func renewsLeasesWhileAnUploadOutlastsThem() async throws {
+        let queued = try enqueue(try files(1))
+        let server = try StubWhisperServer(rules: [.init(responses: [.slow(2)])])
+        let client = WhisperClient(configuration: .init(baseURL: server.baseURL, apiKey: nil), logger: Logger(label: "test"))
+        let runner = QueueRunner(store: store, client: client, jobs: 1,
+                                 options: .init(lease: 0.6, idlePoll: 0.02), logger: Logger(label: "test"))
+        let run = Task { try await runner.run(until: .drainQueue) }
+        let jobId = queued[0].outcome.jobId
+        while try store.jobs(ids: [jobId]).values.first?.leaseOwner != runner.owner.description {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Another runner keeps trying to take the job while the 2 s upload outlives the 0.6 s lease.
+        let stolen = try await onOwnThread { [store] () -> Int in
+            var stolen = 0
+            let end = Date().addingTimeInterval(1.8)
+            while Date() < end {
+                if try store.claimNextJob(owner: "test:1:intruder", lease: 60) != nil { stolen += 1 }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return stolen
+        }
+        let summary = try await run.value
+        #expect(stolen == 0)
+        #expect(summary.transcribed == 1)
+        let job = try #require(try store.jobs(ids: [queued[0].outcome.jobId]).values.first)
+        #expect(job.state == .done && job.attempts == 1)
+        #expect(try server.requests().count == 1)
+    }
+
     @Test func aRefusedKeyStopsTheRunAndKeepsTheJobsQueued() async throws {
         let queued = try enqueue(try files(5))
         let server = try StubWhisperServer(rules: [.init(responses: [], then: .error(status: 401, code: "invalid_api_key"))])

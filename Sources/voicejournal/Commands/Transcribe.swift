@@ -83,11 +83,11 @@ struct Transcribe: AsyncParsableCommand {
             try await runQueue(runner, until: .finish(targets), display: display)
         }
 
-        let jobs = try store.jobs(ids: queued.map(\.outcome.jobId))
+        let finalJobs = try store.jobs(ids: queued.map(\.outcome.jobId))
         var done = 0, failed = 0
         var failures: [String] = []
         for file in queued {
-            guard let job = jobs[file.outcome.jobId] else { continue }
+            guard let job = finalJobs[file.outcome.jobId] else { continue }
             switch job.state {
             case .done:
                 done += 1
