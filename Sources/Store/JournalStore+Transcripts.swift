@@ -18,11 +18,12 @@ extension JournalStore {
     /// on content: a file whose sha256 is known maps to the recording already there (its
     /// path is not changed), so the same audio is uploaded and stored once. A failed or
     /// cancelled job for it is queued again, since the user asked for the file again. With
-    /// `journalName` (created if missing), each recording without an entry gets a voice entry.
+    /// `journalName` (an existing journal; the default one is made on first use, as for
+    /// `entry add`), each recording without an entry gets a voice entry.
     public func addBatchFiles(_ files: [Recording], journalName: String? = nil, priority: Int = Job.batchPriority,
                               maxAttempts: Int = 6, now: Date = Date()) throws -> [BatchFileOutcome] {
         try immediateWrite { db in
-            let journalId = try journalName.map { try Self.findOrCreateJournal(db, named: $0, now: now) }
+            let journalId = try journalName.map { try Self.journalForNewEntry(db, named: $0, now: now).id }
             return try files.map { file in
                 guard let sha = file.sha256 else { throw StoreError("\(file.path) has no content digest") }
                 var recording: Recording
@@ -38,7 +39,7 @@ extension JournalStore {
                     isNew = true
                 }
                 guard let recordingId = recording.id else { throw StoreError("recording \(file.path) has no id") }
-                if let journalId, recording.entryId == nil, recording.assignmentId == nil {
+                if let journalId = journalId ?? nil, recording.entryId == nil, recording.assignmentId == nil {
                     var entry = Entry(journalId: journalId, kind: .voice, title: URL(fileURLWithPath: file.path).lastPathComponent,
                                       content: "", createdAt: now)
                     try entry.insert(db)
@@ -117,17 +118,5 @@ extension JournalStore {
             guard let result else { throw StoreError("transaction ended without a result") }
             return result
         }
-    }
-
-    /// The journal named `name` (any case), created if missing. The CLI's journal commands
-    /// have their own; this one serves `transcribe --journal` inside its transaction.
-    static func findOrCreateJournal(_ db: Database, named name: String, now: Date) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM journal WHERE name = ? COLLATE NOCASE", arguments: [name]) {
-            return id
-        }
-        var journal = Journal(name: name, createdAt: now)
-        try journal.insert(db)
-        guard let id = journal.id else { throw StoreError("journal \(name) was not created") }
-        return id
     }
 }

@@ -42,6 +42,11 @@ import TestSupport
     @Test func writesSidecarsFromTheStoredSegmentsAndMakesJournalEntries() throws {
         let harness = try TranscribeHarness()
         let dir = try harness.audio(2)
+        let unknown = try harness.binary.run(["transcribe", dir.path, "--journal", "Family stories"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("journal create"))
+        #expect(try harness.server.requests().isEmpty)
+        #expect(try harness.binary.run(["journal", "create", "Family stories"]).status == 0)
         let result = try harness.binary.run(["transcribe", dir.path, "--sidecar", "srt,vtt,txt,json", "--journal", "Family stories"])
         #expect(result.status == 0, "\(result.stderr)")
         let srt = try String(contentsOf: dir.appendingPathComponent("clip00.srt"), encoding: .utf8)

@@ -146,6 +146,7 @@ import TestSupport
         let first = Recording(path: "/a/one.wav", sha256: digest, sampleRate: 16000, channels: 1, format: "wav", state: .complete)
         var copy = first
         copy.path = "/b/copy of one.wav"
+        _ = try store.createJournal(name: "Podcasts")
         let outcomes = try store.addBatchFiles([first, copy], journalName: "Podcasts")
         #expect(outcomes[0].recordingId == outcomes[1].recordingId)
         #expect(outcomes[0].jobId == outcomes[1].jobId)

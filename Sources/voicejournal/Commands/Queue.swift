@@ -24,7 +24,7 @@ extension Queue {
         func run() async throws {
             let counts = try global.openStore().queueCounts()
             if json {
-                printJSON(counts)
+                try printJSON(counts)
                 return
             }
             print("queued \(counts.queued) · running \(counts.running) · done \(counts.done) · failed \(counts.failed) · cancelled \(counts.cancelled)")
@@ -78,7 +78,7 @@ extension Queue {
         func run() async throws {
             let listings = try global.openStore().listJobs(state: state, limit: limit)
             if json {
-                printJSON(listings.map(JobJSON.init))
+                try printJSON(listings.map(JobJSON.init))
                 return
             }
             if listings.isEmpty {
@@ -154,13 +154,3 @@ struct JobJSON: Encodable {
 }
 
 extension JobState: ExpressibleByArgument {}
-
-/// Prints one JSON document on stdout (ISO-8601 dates, stable key order).
-func printJSON<T: Encodable>(_ value: T) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    if let data = try? encoder.encode(value) {
-        print(String(decoding: data, as: UTF8.self))
-    }
-}

@@ -31,7 +31,7 @@ struct Transcribe: AsyncParsableCommand {
 
     @OptionGroup var transcription: TranscriptionFlags
 
-    @Option(help: ArgumentHelp("Also make a voice entry per file in this journal (created if missing).", valueName: "name"))
+    @Option(help: ArgumentHelp("Also make a voice entry per file in this journal (Personal is made on first use).", valueName: "name"))
     var journal: String?
 
     @Option(help: ArgumentHelp("Write these next to each audio file: any of txt,srt,vtt,json.", valueName: "formats"))
@@ -57,6 +57,10 @@ struct Transcribe: AsyncParsableCommand {
         if !noWait { _ = try transcription.clientConfiguration(environment: environment) }
         let store = try global.openStore()
         let logger = TranscriptionFlags.logger(environment: environment)
+        // An unknown journal is a usage error before any file is touched (exit 2).
+        if let journal, journal.caseInsensitiveCompare(Journal.defaultName) != .orderedSame {
+            _ = try store.journal(named: journal)
+        }
 
         let scan = BatchScanner.scan(paths)
         for skipped in scan.skipped { report(skipped) }
