@@ -1,14 +1,156 @@
 import ArgumentParser
+import Foundation
+import Pipeline
+import Store
+import Terminal
 
-/// `queue` — not built yet (see issue 4).
+/// `queue status|run|list|retry|cancel` — the transcription queue.
 struct Queue: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue",
-        abstract: "Inspect and run the transcription queue (not built yet)")
+        abstract: "Inspect and run the transcription queue.",
+        subcommands: [Status.self, Run.self, List.self, Retry.self, Cancel.self],
+        defaultSubcommand: Status.self)
+}
 
-    @OptionGroup var global: GlobalOptions
+extension Queue {
+    /// `queue status` — jobs per state.
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "How many jobs are queued, running, done, failed.")
 
-    func run() async throws {
-        throw CLIError.failure("'queue' is not built yet.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "One JSON document on stdout.") var json = false
+
+        func run() async throws {
+            let counts = try global.openStore().queueCounts()
+            if json {
+                try printJSON(counts)
+                return
+            }
+            print("queued \(counts.queued) · running \(counts.running) · done \(counts.done) · failed \(counts.failed) · cancelled \(counts.cancelled)")
+            if let due = counts.nextDue, due.timeIntervalSinceNow > 1 {
+                print("next queued job is due in \(ProgressBar.clock(due.timeIntervalSinceNow)) (backoff)")
+            }
+            if counts.failed > 0 { print("see `voicejournal queue list --state failed`; retry with `voicejournal queue retry --failed`") }
+        }
+    }
+
+    /// `queue run` — work until nothing is queued.
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Transcribe queued jobs until the queue is empty.",
+            discussion: "Safe to run alongside other `queue run`s and `transcribe`s: jobs are leased, never shared.")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Uploads at a time.") var jobs = 4
+        @OptionGroup var transcription: TranscriptionFlags
+
+        func validate() throws {
+            guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
+        }
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let store = try global.openStore()
+            let runner = try transcription.makeRunner(store: store, jobs: jobs, environment: environment)
+            let pending = try store.unfinishedJobCount()
+            let started = ProcessInfo.processInfo.systemUptime
+            let summary = try await runQueue(runner, until: .drainQueue,
+                                             display: BatchProgressDisplay(total: pending, scope: nil))
+            print("Transcribed \(summary.transcribed) file\(summary.transcribed == 1 ? "" : "s"), \(summary.failed) failed, in \(ProgressBar.clock(ProcessInfo.processInfo.systemUptime - started)).")
+            if summary.failed > 0 {
+                print("see `voicejournal queue list --state failed`")
+                throw ExitCode(CLIError.failure)
+            }
+        }
+    }
+
+    /// `queue list` — the jobs with their files and last errors.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List jobs, newest change first.")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Only jobs in this state: queued, running, done, failed, cancelled.", valueName: "state"))
+        var state: JobState?
+        @Option(help: "At most this many jobs.") var limit: Int?
+        @Flag(help: "One JSON document on stdout.") var json = false
+
+        func run() async throws {
+            let listings = try global.openStore().listJobs(state: state, limit: limit)
+            if json {
+                try printJSON(listings.map(JobJSON.init))
+                return
+            }
+            if listings.isEmpty {
+                print(state.map { "No \($0.rawValue) jobs." } ?? "The queue is empty.")
+                return
+            }
+            for listing in listings {
+                let job = listing.job
+                var line = "\(job.id ?? 0)\t\(job.state.rawValue)\t\(job.attempts)/\(job.maxAttempts)\t\(listing.path)"
+                if let error = job.lastError, job.state != .done { line += "\n\t\(error)" }
+                print(line)
+            }
+        }
+    }
+
+    /// `queue retry ID | --failed` — queue failed or cancelled jobs again.
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Queue a failed or cancelled job again (or every failed one).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The job's id (see `queue list`).") var id: Int64?
+        @Flag(help: "Every failed job.") var failed = false
+
+        func validate() throws {
+            if (id == nil) == !failed { throw ValidationError("Give a job id or --failed (not both).") }
+        }
+
+        func run() async throws {
+            let ids = try global.openStore().retryJobs(ids: id.map { [$0] })
+            print(ids.isEmpty ? "No failed jobs." : "Queued again: \(ids.count) job\(ids.count == 1 ? "" : "s"). Run `voicejournal queue run` to transcribe.")
+        }
+    }
+
+    /// `queue cancel ID` — drop a job that has not finished.
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel a job that has not finished.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The job's id (see `queue list`).") var id: Int64
+
+        func run() async throws {
+            let job = try global.openStore().cancelJob(id: id)
+            print("Cancelled job \(job.id ?? id).")
+        }
     }
 }
+
+/// A job as `queue list --json` shows it.
+struct JobJSON: Encodable {
+    let id: Int64?
+    let state: String
+    let priority: Int
+    let attempts: Int
+    let maxAttempts: Int
+    let path: String
+    let durationSeconds: Double
+    let lastError: String?
+    let runAfter: Date
+    let updatedAt: Date
+
+    init(_ listing: JobListing) {
+        id = listing.job.id
+        state = listing.job.state.rawValue
+        priority = listing.job.priority
+        attempts = listing.job.attempts
+        maxAttempts = listing.job.maxAttempts
+        path = listing.path
+        durationSeconds = listing.durationSeconds
+        lastError = listing.job.lastError
+        runAfter = listing.job.runAfter
+        updatedAt = listing.job.updatedAt
+    }
+}
+
+extension JobState: ExpressibleByArgument {}

@@ -1,14 +1,133 @@
 import ArgumentParser
+import Foundation
+import Pipeline
+import Store
+import Terminal
 
-/// `transcribe` — not built yet (see issue 4).
+/// `transcribe PATH...` — queue audio files and folders and transcribe them.
 struct Transcribe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transcribe",
-        abstract: "Transcribe audio files and folders (not built yet)")
+        abstract: "Transcribe audio files and folders (recursively) through the queue.",
+        discussion: """
+            Audio is what libsndfile can open, or a file the API accepts by its extension \
+            (flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm); anything else is skipped \
+            with a line saying why. Files are not copied: their paths are stored. The same \
+            audio is uploaded and stored once, however often it is given; running the \
+            command again after a crash resumes where it stopped.
+
+            Needs $OPENAI_API_KEY unless the base URL is a local server. Exit codes: 0 all \
+            transcribed, 1 a file failed for good (or a named path could not be used), \
+            3 bad key / no quota / unreachable server, 130 interrupted.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
+    @Argument(help: ArgumentHelp("Audio files and folders.", valueName: "path"))
+    var paths: [String]
+
+    @Option(help: "Uploads at a time.")
+    var jobs = 4
+
+    @OptionGroup var transcription: TranscriptionFlags
+
+    @Option(help: ArgumentHelp("Also make a voice entry per file in this journal (Personal is made on first use).", valueName: "name"))
+    var journal: String?
+
+    @Option(help: ArgumentHelp("Write these next to each audio file: any of txt,srt,vtt,json.", valueName: "formats"))
+    var sidecar: String?
+
+    @Flag(help: "Only queue the files; `voicejournal queue run` transcribes them later.")
+    var noWait = false
+
+    func validate() throws {
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
+        if let sidecar, case .failure(let error) = SidecarFormat.parseList(sidecar) {
+            throw ValidationError("--sidecar: \(error.description).")
+        }
+        if let journal, journal.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--journal needs a name.")
+        }
+    }
+
     func run() async throws {
-        throw CLIError.failure("'transcribe' is not built yet.")
+        let environment = ProcessInfo.processInfo.environment
+        let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? nil
+        // Check the endpoint and key before touching anything, unless we only queue.
+        if !noWait { _ = try transcription.clientConfiguration(environment: environment) }
+        let store = try global.openStore()
+        let logger = TranscriptionFlags.logger(environment: environment)
+        // An unknown journal is a usage error before any file is touched (exit 2).
+        if let journal, journal.caseInsensitiveCompare(Journal.defaultName) != .orderedSame {
+            _ = try store.journal(named: journal)
+        }
+
+        let scan = BatchScanner.scan(paths)
+        for skipped in scan.skipped { report(skipped) }
+        let (queued, unreadable) = try BatchQueue.enqueue(scan.audio, store: store, journalName: journal, logger: logger)
+        for skipped in unreadable { report(skipped) }
+        let skippedCount = scan.skipped.count + unreadable.count
+        let badNamedPath = scan.skipped.contains { $0.wasNamed }
+
+        let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
+        let targets = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
+        if noWait {
+            print("Queued \(targets.count) file\(targets.count == 1 ? "" : "s")"
+                  + (alreadyDone > 0 ? " (\(alreadyDone) already transcribed)" : "")
+                  + (skippedCount > 0 ? ", skipped \(skippedCount)" : "")
+                  + ". Run `voicejournal queue run` to transcribe them.")
+            if badNamedPath { throw ExitCode(CLIError.failure) }
+            return
+        }
+
+        let started = ProcessInfo.processInfo.systemUptime
+        if !targets.isEmpty {
+            let runner = try transcription.makeRunner(store: store, jobs: jobs, environment: environment)
+            let display = BatchProgressDisplay(total: targets.count, scope: targets)
+            try await runQueue(runner, until: .finish(targets), display: display)
+        }
+
+        let finalJobs = try store.jobs(ids: queued.map(\.outcome.jobId))
+        var done = 0, failed = 0
+        var failures: [String] = []
+        for file in queued {
+            guard let job = finalJobs[file.outcome.jobId] else { continue }
+            switch job.state {
+            case .done:
+                done += 1
+                if let sidecars, !sidecars.isEmpty { try writeSidecars(sidecars, for: file, store: store) }
+            case .failed:
+                failed += 1
+                failures.append("failed: \(file.url.path): \(job.lastError ?? "unknown error")")
+            default:
+                break
+            }
+        }
+        for line in failures { print(line) }
+        let seconds = ProcessInfo.processInfo.systemUptime - started
+        print(summary(files: queued.count, done: done, failed: failed, alreadyDone: alreadyDone,
+                      skipped: skippedCount, seconds: seconds))
+        if failed > 0 || badNamedPath { throw ExitCode(CLIError.failure) }
+    }
+
+    private func report(_ skipped: SkippedFile) {
+        FileHandle.standardError.write(Data("skipped \(skipped.url.path): \(skipped.reason)\n".utf8))
+    }
+
+    private func writeSidecars(_ formats: [SidecarFormat], for file: QueuedFile, store: JournalStore) throws {
+        guard let transcript = try store.transcript(recordingId: file.outcome.recordingId) else { return }
+        let duration = try store.recording(id: file.outcome.recordingId)?.durationSeconds ?? 0
+        do {
+            try Sidecar.write(formats, for: file.url, transcript: transcript, durationSeconds: duration)
+        } catch {
+            FileHandle.standardError.write(Data("voicejournal: cannot write sidecars for \(file.url.path): \(error.localizedDescription)\n".utf8))
+        }
+    }
+
+    private func summary(files: Int, done: Int, failed: Int, alreadyDone: Int, skipped: Int, seconds: Double) -> String {
+        var parts = ["\(failed) failed"]
+        if alreadyDone > 0 { parts.append("\(alreadyDone) already done before") }
+        parts.append("\(skipped) skipped")
+        return "Transcribed \(done) of \(files) file\(files == 1 ? "" : "s") (\(parts.joined(separator: ", "))) in \(ProgressBar.clock(seconds))."
     }
 }

@@ -1,0 +1,59 @@
+import Audio
+import Foundation
+import Logging
+import Store
+
+/// A scanned file and where it now stands in the queue.
+public struct QueuedFile: Sendable, Equatable {
+    public var url: URL
+    public var outcome: BatchFileOutcome
+}
+
+/// Turns scanned audio into recordings and queued jobs: hashes each file (streaming), then
+/// stores them in batches, each batch one transaction. Re-running on the same files finds
+/// what is there, so a batch killed at any point resumes without doubling anything.
+public enum BatchQueue {
+    /// Files per transaction: few enough that a kill loses little hashing, many enough
+    /// that a folder of thousands is not thousands of disk syncs.
+    static let filesPerTransaction = 200
+
+    /// Hashes and queues `audio`. A file that cannot be hashed is returned as skipped.
+    /// `onHashed` is told after each file (for a progress line on big folders).
+    public static func enqueue(_ audio: [AudioCandidate], store: JournalStore, journalName: String?,
+                               priority: Int = Job.batchPriority, logger: Logger,
+                               onHashed: (Int) -> Void = { _ in }) throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+        var queued: [QueuedFile] = []
+        var skipped: [SkippedFile] = []
+        var pending: [(URL, Recording)] = []
+
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let outcomes = try store.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
+            queued += zip(pending, outcomes).map { QueuedFile(url: $0.0.0, outcome: $0.1) }
+            pending.removeAll()
+        }
+
+        for (index, candidate) in audio.enumerated() {
+            do {
+                let sha = try ContentDigest.sha256(fileAt: candidate.url)
+                pending.append((candidate.url, recording(for: candidate, sha256: sha)))
+            } catch {
+                skipped.append(SkippedFile(url: candidate.url, reason: "cannot be read: \(error.localizedDescription)", wasNamed: false))
+            }
+            onHashed(index + 1)
+            if pending.count >= filesPerTransaction { try flush() }
+        }
+        try flush()
+        logger.debug("queued batch", metadata: ["files": "\(queued.count)", "skipped": "\(skipped.count)"])
+        return (queued, skipped)
+    }
+
+    static func recording(for candidate: AudioCandidate, sha256: String) -> Recording {
+        let info = candidate.info
+        return Recording(
+            path: candidate.url.path, sha256: sha256, durationSeconds: info?.durationSeconds ?? 0,
+            sampleRate: info?.sampleRate ?? 0, channels: info?.channels ?? 0,
+            format: info?.format ?? candidate.url.pathExtension.lowercased(),
+            sizeBytes: candidate.sizeBytes, state: .complete)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import Store
+import Synchronization
+import Transcription
+
+/// Works through the transcription queue with N workers, each on a thread of its own with
+/// its own connection (libcurl blocks). Jobs are claimed with a lease in SQLite, so other
+/// runners (another `queue run`, a `record --wait`) can share the queue safely; a lease
+/// keeper renews the leases while uploads run.
+///
+/// `transcribe`, `queue run` and `record --wait` all use this one runner.
+public final class QueueRunner: Sendable {
+    /// How the runner works.
+    public struct Options: Sendable {
+        /// The model and its hints, for every job this run processes.
+        public var transcription: TranscriptionOptions
+        public var retry: RetryPolicy
+        /// How long a claim holds without renewal; renewed every third of it.
+        public var lease: TimeInterval
+        /// How often an idle worker looks for due work.
+        public var idlePoll: TimeInterval
+
+        public init(transcription: TranscriptionOptions = .init(), retry: RetryPolicy = .init(),
+                    lease: TimeInterval = 60, idlePoll: TimeInterval = 0.2) {
+            self.transcription = transcription
+            self.retry = retry
+            self.lease = lease
+            self.idlePoll = idlePoll
+        }
+    }
+
+    /// When a run ends.
+    public enum Goal: Sendable {
+        /// When nothing is queued any more (jobs waiting on backoff are waited for).
+        case drainQueue
+        /// When each of these jobs is done, failed or cancelled (by whichever runner). Live
+        /// recordings that turn up meanwhile are taken too: they outrank batch files.
+        case finish(Set<Int64>)
+    }
+
+    /// What happened to a job, reported from the worker threads as it happens.
+    public enum Event: Sendable {
+        case started(jobId: Int64, path: String)
+        case transcribed(jobId: Int64, path: String, seconds: Double)
+        case willRetry(jobId: Int64, path: String, error: TranscriptionError, after: TimeInterval)
+        case failed(jobId: Int64, path: String, message: String)
+    }
+
+    /// What a run did.
+    public struct Summary: Sendable, Equatable {
+        public var transcribed = 0
+        public var failed = 0
+        public var retried = 0
+        public init() {}
+    }
+
+    let store: JournalStore
+    let client: WhisperClient
+    let workers: Int
+    let options: Options
+    let logger: Logger
+    /// The lease owner every claim of this runner uses.
+    public let owner: LeaseOwner
+    private let abort = AbortSignal()
+    private let stopping = Mutex<StopReason?>(nil)
+
+    enum StopReason: Sendable {
+        case interrupted
+        case refused(TranscriptionError)
+        case storeFailed(String)
+    }
+
+    /// A runner with `jobs` workers (at least one).
+    public init(store: JournalStore, client: WhisperClient, jobs: Int, options: Options = .init(), logger: Logger) {
+        self.store = store
+        self.client = client
+        workers = max(1, jobs)
+        self.options = options
+        self.logger = logger
+        owner = LeaseOwner.current()
+    }
+
+    /// Runs until `goal` is met (a runner runs once; make a new one for another run). Throws the server's refusal (`TranscriptionError` whose
+    /// disposition is `.stopRun`: bad key, no quota, unreachable endpoint) and
+    /// `CancellationError` after `stop()` or task cancellation; claimed jobs go back to the
+    /// queue either way.
+    @discardableResult
+    public func run(until goal: Goal, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> Summary {
+        let run = Run(runner: self, goal: goal, onEvent: onEvent)
+        let summary = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Summary, Error>) in
+                run.start { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            stop()
+        }
+        return summary
+    }
+
+    /// Stops the run: transfers in flight are abandoned and their jobs go back to the queue.
+    public func stop() {
+        requestStop(.interrupted)
+    }
+
+    func requestStop(_ reason: StopReason) {
+        stopping.withLock { current in
+            if current == nil { current = reason }
+        }
+        abort.raise()
+    }
+
+    var stopReason: StopReason? { stopping.withLock { $0 } }
+
+    var abortSignal: AbortSignal { abort }
+}
+
+/// One call of `run`: its worker threads, its lease keeper, and its tally.
+final class Run: Sendable {
+    let runner: QueueRunner
+    let goal: QueueRunner.Goal
+    let onEvent: @Sendable (QueueRunner.Event) -> Void
+    let summary = Mutex(QueueRunner.Summary())
+    private let remainingWorkers: Mutex<Int>
+    private let keeperWake = NSConditionLock(condition: 0)
+
+    init(runner: QueueRunner, goal: QueueRunner.Goal, onEvent: @escaping @Sendable (QueueRunner.Event) -> Void) {
+        self.runner = runner
+        self.goal = goal
+        self.onEvent = onEvent
+        remainingWorkers = Mutex(runner.workers)
+    }
+
+    var scope: Set<Int64>? {
+        if case .finish(let ids) = goal { return ids }
+        return nil
+    }
+
+    /// Starts the threads; `finished` is called once, from the last worker to end.
+    func start(finished: @escaping @Sendable (Result<QueueRunner.Summary, Error>) -> Void) {
+        keepLeases() // takes back jobs of dead runners before the first claim
+        let keeper = Thread { [self] in
+            while keeperWake.lock(whenCondition: 1, before: Date().addingTimeInterval(runner.options.lease / 3)) == false {
+                keepLeases()
+            }
+            keeperWake.unlock()
+        }
+        keeper.start()
+        for index in 0..<runner.workers {
+            let thread = Thread { [self] in
+                Worker(run: self, index: index).work()
+                let last = remainingWorkers.withLock { count -> Bool in
+                    count -= 1
+                    return count == 0
+                }
+                guard last else { return }
+                keeperWake.lock()
+                keeperWake.unlock(withCondition: 1)
+                finished(outcome())
+            }
+            thread.name = "voicejournal-worker-\(index)"
+            thread.start()
+        }
+    }
+
+    private func outcome() -> Result<QueueRunner.Summary, Error> {
+        switch runner.stopReason {
+        case nil: .success(summary.withLock { $0 })
+        case .interrupted: .failure(CancellationError())
+        case .refused(let error): .failure(error)
+        case .storeFailed(let message): .failure(StoreError(message))
+        }
+    }
+
+    /// Renews this runner's leases, and expires those of runners on this machine that died.
+    private func keepLeases() {
+        do {
+            try runner.store.renewLeases(owner: runner.owner.description, lease: runner.options.lease)
+            let gone = try runner.store.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }
+            if !gone.isEmpty {
+                runner.logger.info("taking back jobs of stopped runners", metadata: ["owners": "\(gone.sorted())"])
+                try runner.store.expireLeases(of: gone)
+            }
+        } catch {
+            runner.logger.warning("could not renew leases", metadata: ["error": "\(error)"])
+        }
+    }
+}

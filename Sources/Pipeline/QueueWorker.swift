@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import Store
+import Transcription
+
+/// One worker of a run, on its own thread: claim a job, upload, record the outcome, repeat.
+/// Every call here blocks (SQLite, libcurl), which is why it never runs on the cooperative pool.
+struct Worker {
+    let run: Run
+    let index: Int
+
+    private var runner: QueueRunner { run.runner }
+    private var store: JournalStore { runner.store }
+    private var owner: String { runner.owner.description }
+
+    func work() {
+        let connection: WhisperConnection
+        do {
+            connection = try runner.client.makeConnection(abort: runner.abortSignal)
+        } catch {
+            runner.requestStop(.refused(error))
+            return
+        }
+        do {
+            while runner.stopReason == nil {
+                if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
+                    try process(job, on: connection)
+                } else if try isFinished() {
+                    return
+                } else {
+                    try idle()
+                }
+            }
+        } catch {
+            runner.logger.error("queue store failed", metadata: ["error": "\(error)"])
+            runner.requestStop(.storeFailed("the journal database failed while running the queue: \(error)"))
+        }
+    }
+
+    /// Whether there is nothing left for this run: its jobs are all finished, or (draining)
+    /// nothing is queued and no abandoned job waits to be taken back.
+    private func isFinished() throws -> Bool {
+        switch run.goal {
+        case .finish(let ids):
+            return try store.unfinishedJobCount(scope: ids) == 0
+        case .drainQueue:
+            let counts = try store.queueCounts()
+            // Running jobs belong to live workers (ours or others'); theirs to finish.
+            return counts.queued == 0
+        }
+    }
+
+    /// Waits a little for work to become due (a backoff ending, another runner's job).
+    private func idle() throws {
+        var wait = runner.options.idlePoll
+        if let due = try store.queueCounts().nextDue {
+            wait = min(wait, max(0.005, due.timeIntervalSinceNow))
+        }
+        Thread.sleep(forTimeInterval: wait)
+    }
+
+    private func process(_ job: Job, on connection: WhisperConnection) throws {
+        guard let jobId = job.id else { return }
+        guard let recording = try store.recording(id: job.recordingId) else {
+            try store.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
+            return
+        }
+        let path = recording.path
+        run.onEvent(.started(jobId: jobId, path: path))
+        let started = ProcessInfo.processInfo.systemUptime
+        let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
+        let result: TranscriptionResult
+        do {
+            result = try connection.transcribe(request)
+        } catch {
+            try handle(error, job: job, jobId: jobId, path: path)
+            return
+        }
+        let transcript = Transcript(
+            recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
+            language: result.language, model: result.model,
+            segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
+        if try store.completeJob(id: jobId, owner: owner, transcript: transcript) {
+            run.summary.withLock { $0.transcribed += 1 }
+            run.onEvent(.transcribed(jobId: jobId, path: path, seconds: ProcessInfo.processInfo.systemUptime - started))
+        } else {
+            runner.logger.warning("dropped a result: the job was cancelled or taken over", metadata: ["job": "\(jobId)"])
+        }
+    }
+
+    private func handle(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws {
+        runner.logger.debug("upload failed", metadata: ["job": "\(jobId)", "error": "\(error.kind)", "attempt": "\(job.attempts)"])
+        switch error.disposition {
+        case .stopRun:
+            // Every other file would fail the same way: hand the job back untouched and stop.
+            try store.releaseJob(id: jobId, owner: owner, note: error.kind == .cancelled ? nil : error.description)
+            if error.kind != .cancelled { runner.requestStop(.refused(error)) }
+        case .failFile:
+            try fail(jobId: jobId, path: path, message: error.description)
+        case .retry where job.attempts < job.maxAttempts:
+            let delay = runner.options.retry.delay(afterAttempt: job.attempts, serverWait: error.retryAfter)
+            try store.failJob(id: jobId, owner: owner, error: error.description, retryAt: Date().addingTimeInterval(delay))
+            run.summary.withLock { $0.retried += 1 }
+            run.onEvent(.willRetry(jobId: jobId, path: path, error: error, after: delay))
+        case .retry where error.kind == .unreachable:
+            // Out of attempts because the server cannot be reached at all: that is the
+            // setup, not the file. Keep the job queued and stop as a configuration error.
+            try store.releaseJob(id: jobId, owner: owner, note: error.description)
+            runner.requestStop(.refused(TranscriptionError(
+                kind: .unreachable, description: error.description + " (gave up after \(job.attempts) attempts)")))
+        case .retry:
+            try fail(jobId: jobId, path: path, message: "\(error.description) (gave up after \(job.attempts) attempts)")
+        }
+    }
+
+    private func fail(jobId: Int64, path: String, message: String) throws {
+        if try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil {
+            run.summary.withLock { $0.failed += 1 }
+            run.onEvent(.failed(jobId: jobId, path: path, message: message))
+        }
+    }
+}

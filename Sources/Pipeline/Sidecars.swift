@@ -1,0 +1,97 @@
+import Foundation
+import Store
+
+/// A file written next to an audio file, made from its stored transcript.
+public enum SidecarFormat: String, CaseIterable, Sendable {
+    case txt, srt, vtt, json
+
+    /// Parses `txt,srt,vtt,json` (any order, any case), or names the first unknown one.
+    public static func parseList(_ text: String) -> Result<[SidecarFormat], SidecarListError> {
+        var formats: [SidecarFormat] = []
+        for piece in text.split(separator: ",") {
+            let name = piece.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let format = SidecarFormat(rawValue: name) else { return .failure(SidecarListError(name: name)) }
+            if !formats.contains(format) { formats.append(format) }
+        }
+        return .success(formats)
+    }
+}
+
+/// An unknown name in a `--sidecar` list.
+public struct SidecarListError: Error, CustomStringConvertible {
+    public let name: String
+    public var description: String {
+        "unknown sidecar format '\(name)'; use any of \(SidecarFormat.allCases.map(\.rawValue).joined(separator: ","))"
+    }
+}
+
+/// Renders transcripts as plain text, SubRip, WebVTT or JSON, from the stored segments.
+public enum Sidecar {
+    /// Where the sidecar of `audio` goes: same folder, same name, the format's extension.
+    public static func url(for audio: URL, format: SidecarFormat) -> URL {
+        audio.deletingPathExtension().appendingPathExtension(format.rawValue)
+    }
+
+    /// Writes each format next to `audio` (atomically) and returns the files written.
+    @discardableResult
+    public static func write(_ formats: [SidecarFormat], for audio: URL, transcript: Transcript,
+                             durationSeconds: Double) throws -> [URL] {
+        try formats.map { format in
+            let url = url(for: audio, format: format)
+            try Data(render(format, transcript: transcript, durationSeconds: durationSeconds).utf8)
+                .write(to: url, options: .atomic)
+            return url
+        }
+    }
+
+    /// The sidecar's text.
+    public static func render(_ format: SidecarFormat, transcript: Transcript, durationSeconds: Double) -> String {
+        let cues = cues(transcript, durationSeconds: durationSeconds)
+        switch format {
+        case .txt:
+            return transcript.text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
+        case .srt:
+            return cues.enumerated().map { index, cue in
+                "\(index + 1)\n\(timestamp(cue.start, ",")) --> \(timestamp(cue.end, ","))\n\(cue.text)\n"
+            }.joined(separator: "\n")
+        case .vtt:
+            return "WEBVTT\n\n" + cues.map { cue in
+                "\(timestamp(cue.start, ".")) --> \(timestamp(cue.end, "."))\n\(cue.text)\n"
+            }.joined(separator: "\n")
+        case .json:
+            let document = JSONDocument(text: transcript.text, language: transcript.language, model: transcript.model,
+                                        segments: cues.map { .init(start: $0.start, end: $0.end, text: $0.text) })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+        }
+    }
+
+    /// The timed cues: the stored segments with their text trimmed (Whisper starts each with
+    /// a space) and empty ones dropped; one cue for the whole file when the model gave none.
+    static func cues(_ transcript: Transcript, durationSeconds: Double) -> [Transcript.Segment] {
+        let cues = transcript.segments.compactMap { segment -> Transcript.Segment? in
+            let text = segment.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? nil : Transcript.Segment(start: segment.start, end: max(segment.start, segment.end), text: text)
+        }
+        let text = transcript.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if cues.isEmpty && !text.isEmpty {
+            return [Transcript.Segment(start: 0, end: max(durationSeconds, 1), text: text)]
+        }
+        return cues
+    }
+
+    /// `HH:MM:SS,mmm` (SubRip) or `HH:MM:SS.mmm` (WebVTT).
+    static func timestamp(_ seconds: Double, _ separator: String) -> String {
+        let ms = Int((max(0, seconds) * 1000).rounded())
+        let hours = ms / 3_600_000, minutes = ms / 60_000 % 60, secs = ms / 1000 % 60, millis = ms % 1000
+        return String(format: "%02d:%02d:%02d", hours, minutes, secs) + separator + String(format: "%03d", millis)
+    }
+
+    private struct JSONDocument: Encodable {
+        let text: String
+        let language: String?
+        let model: String
+        let segments: [Transcript.Segment]
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// The job queue: claims with a lease, renewals, and the ways a claimed job ends.
+///
+/// Every state change is one SQLite write (or one IMMEDIATE transaction), so any number of
+/// workers in any number of processes can share the queue: a job is only ever held by the
+/// owner named in its lease, and a lease that is not renewed expires and frees the job.
+extension JournalStore {
+    /// Claims the most urgent job that is due, for `owner`, until `now + lease`: live
+    /// recordings first (priority), then the oldest due. A running job whose lease has
+    /// expired is due again (its worker died). With `scope`, only those jobs and live ones
+    /// are taken. Nil when nothing is due.
+    public func claimNextJob(owner: String, lease: TimeInterval, scope: Set<Int64>? = nil, now: Date = Date()) throws -> Job? {
+        let scopeJSON = try scope.map { String(decoding: try JSONEncoder().encode($0.sorted()), as: UTF8.self) }
+        return try pool.write { db in
+            // A job whose workers keep dying (a file that crashes us) must not loop forever.
+            try db.execute(sql: """
+                UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now,
+                    lastError = 'gave up after ' || attempts || ' attempts: the worker stopped before finishing'
+                WHERE state = 'running' AND leaseExpiresAt < :now AND attempts >= maxAttempts
+                """, arguments: ["now": now])
+            return try Job.fetchOne(db, sql: """
+                UPDATE job SET state = 'running', leaseOwner = :owner, leaseExpiresAt = :expires,
+                    attempts = attempts + 1, updatedAt = :now
+                WHERE id = (
+                    SELECT id FROM job
+                    WHERE kind = :kind
+                      AND ((state = 'queued' AND runAfter <= :now) OR (state = 'running' AND leaseExpiresAt < :now))
+                      AND (:scope IS NULL OR priority >= :live OR id IN (SELECT value FROM json_each(:scope)))
+                    ORDER BY priority DESC, runAfter, id
+                    LIMIT 1)
+                RETURNING *
+                """, arguments: [
+                    "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
+                    "kind": Job.transcribeKind, "scope": scopeJSON, "live": Job.livePriority,
+                ])
+        }
+    }
+
+    /// Extends the leases of every job `owner` is running; returns how many it still holds.
+    @discardableResult
+    public func renewLeases(owner: String, lease: TimeInterval, now: Date = Date()) throws -> Int {
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE job SET leaseExpiresAt = ?, updatedAt = ? WHERE state = 'running' AND leaseOwner = ?
+                """, arguments: [now.addingTimeInterval(lease), now, owner])
+            return db.changesCount
+        }
+    }
+
+    /// The lease owners of running jobs, so a runner can find owners that are gone.
+    public func leaseOwners() throws -> Set<String> {
+        try pool.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT leaseOwner FROM job WHERE state = 'running' AND leaseOwner IS NOT NULL"))
+        }
+    }
+
+    /// Ends the leases of `owners` now (their processes are known to be dead), so their
+    /// jobs are due at once instead of when the leases would have run out.
+    public func expireLeases(of owners: Set<String>, now: Date = Date()) throws {
+        guard !owners.isEmpty else { return }
+        try pool.write { db in
+            for owner in owners {
+                try db.execute(sql: """
+                    UPDATE job SET leaseExpiresAt = ? WHERE state = 'running' AND leaseOwner = ? AND leaseExpiresAt > ?
+                    """, arguments: [now.addingTimeInterval(-0.001), owner, now])
+            }
+        }
+    }
+
+    /// Puts a failed attempt back in the queue until `retryAt`, or fails the job for good
+    /// when it has used its attempts (or `retryAt` is nil). False if `owner` no longer
+    /// holds the job. Returns the job as it now stands.
+    @discardableResult
+    public func failJob(id: Int64, owner: String, error: String, retryAt: Date?, now: Date = Date()) throws -> Job? {
+        try pool.write { db in
+            try Job.fetchOne(db, sql: """
+                UPDATE job SET
+                    state = CASE WHEN :retryAt IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
+                    runAfter = coalesce(:retryAt, runAfter), lastError = :error,
+                    leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
+                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
+                RETURNING *
+                """, arguments: ["retryAt": retryAt, "error": error, "now": now, "id": id, "owner": owner])
+        }
+    }
+
+    /// Hands a claimed job back untouched (the run is stopping): queued again, and the
+    /// attempt does not count.
+    public func releaseJob(id: Int64, owner: String, note: String? = nil, now: Date = Date()) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE job SET state = 'queued', attempts = max(0, attempts - 1), runAfter = :now,
+                    lastError = coalesce(:note, lastError), leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
+                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
+                """, arguments: ["now": now, "note": note, "id": id, "owner": owner])
+        }
+    }
+
+    /// Queues failed or cancelled jobs again with fresh attempts: the given ones, or every
+    /// failed one when `ids` is nil. Returns the ids queued again.
+    @discardableResult
+    public func retryJobs(ids: [Int64]?, now: Date = Date()) throws -> [Int64] {
+        try pool.write { db in
+            if let ids {
+                for id in ids {
+                    guard let job = try Job.fetchOne(db, key: id) else { throw StoreError("no job \(id); see `voicejournal queue list`") }
+                    guard job.state == .failed || job.state == .cancelled else {
+                        throw StoreError("job \(id) is \(job.state.rawValue); only failed or cancelled jobs can be retried")
+                    }
+                }
+            }
+            let filter = ids.map { "id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "state = 'failed'"
+            return try Int64.fetchAll(db, sql: """
+                UPDATE job SET state = 'queued', attempts = 0, runAfter = ?, lastError = NULL, updatedAt = ?
+                WHERE \(filter) AND state IN ('failed', 'cancelled')
+                RETURNING id
+                """, arguments: [now, now])
+        }
+    }
+
+    /// Cancels a job that has not finished. A worker holding it finds its lease gone and
+    /// drops its result.
+    public func cancelJob(id: Int64, now: Date = Date()) throws -> Job {
+        try pool.write { db in
+            guard var job = try Job.fetchOne(db, key: id) else { throw StoreError("no job \(id); see `voicejournal queue list`") }
+            guard job.state == .queued || job.state == .running || job.state == .failed else {
+                throw StoreError("job \(id) is already \(job.state.rawValue)")
+            }
+            job.state = .cancelled
+            job.leaseOwner = nil
+            job.leaseExpiresAt = nil
+            job.updatedAt = now
+            try job.update(db)
+            return job
+        }
+    }
+}

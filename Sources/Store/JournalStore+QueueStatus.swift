@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// How many jobs are in each state, for `queue status`.
+public struct QueueCounts: Sendable, Equatable, Codable {
+    public var queued = 0
+    public var running = 0
+    public var done = 0
+    public var failed = 0
+    public var cancelled = 0
+    /// When the earliest queued job becomes due (nil if none is queued).
+    public var nextDue: Date?
+
+    public init() {}
+
+    public var total: Int { queued + running + done + failed + cancelled }
+}
+
+/// A job with what the user knows it by (the file), for `queue list`.
+public struct JobListing: Sendable, Equatable {
+    public var job: Job
+    public var path: String
+    public var durationSeconds: Double
+}
+
+extension JournalStore {
+    /// Jobs per state.
+    public func queueCounts() throws -> QueueCounts {
+        try pool.read { db in
+            var counts = QueueCounts()
+            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM job GROUP BY state") {
+                let n: Int = row["n"]
+                switch JobState(rawValue: row["state"]) {
+                case .queued: counts.queued = n
+                case .running: counts.running = n
+                case .done: counts.done = n
+                case .failed: counts.failed = n
+                case .cancelled: counts.cancelled = n
+                case nil: break
+                }
+            }
+            counts.nextDue = try Date.fetchOne(db, sql: "SELECT min(runAfter) FROM job WHERE state = 'queued'")
+            return counts
+        }
+    }
+
+    /// Jobs with their files, most recently changed first; `state` filters.
+    public func listJobs(state: JobState? = nil, limit: Int? = nil) throws -> [JobListing] {
+        try pool.read { db in
+            var sql = """
+                SELECT job.*, recording.path AS path, recording.durationSeconds AS duration
+                FROM job JOIN recording ON recording.id = job.recordingId
+                """
+            var arguments: StatementArguments = []
+            if let state {
+                sql += " WHERE job.state = ?"
+                arguments += [state.rawValue]
+            }
+            sql += " ORDER BY job.updatedAt DESC, job.id DESC"
+            if let limit { sql += " LIMIT \(max(0, limit))" }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                JobListing(job: try Job(row: row), path: row["path"], durationSeconds: row["duration"])
+            }
+        }
+    }
+
+    /// The jobs with these ids, by id.
+    public func jobs(ids: [Int64]) throws -> [Int64: Job] {
+        try pool.read { db in
+            let jobs = try Job.fetchAll(db, keys: ids)
+            return Dictionary(jobs.compactMap { job in job.id.map { ($0, job) } }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// How many jobs are still to be done (queued or running): among `scope`, or in the
+    /// whole queue when `scope` is nil.
+    public func unfinishedJobCount(scope: Set<Int64>? = nil) throws -> Int {
+        try pool.read { db in
+            guard let scope else {
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM job WHERE state IN ('queued', 'running')") ?? 0
+            }
+            let json = String(decoding: try JSONEncoder().encode(scope.sorted()), as: UTF8.self)
+            return try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM job WHERE state IN ('queued', 'running') AND id IN (SELECT value FROM json_each(?))
+                """, arguments: [json]) ?? 0
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// Where one file of a batch landed in the store.
+public struct BatchFileOutcome: Sendable, Equatable {
+    public var recordingId: Int64
+    public var jobId: Int64
+    /// The job's state after queueing (`done` when the same audio was transcribed before).
+    public var jobState: JobState
+    /// False when the same content was already known (under this or another path).
+    public var isNewRecording: Bool
+    /// The voice entry made for `--journal`, if any.
+    public var entryId: Int64?
+}
+
+extension JournalStore {
+    /// Records files found by `transcribe` and queues them, in one transaction. Idempotent
+    /// on content: a file whose sha256 is known maps to the recording already there (its
+    /// path is not changed), so the same audio is uploaded and stored once. A failed or
+    /// cancelled job for it is queued again, since the user asked for the file again. With
+    /// `journalName` (an existing journal; the default one is made on first use, as for
+    /// `entry add`), each recording without an entry gets a voice entry.
+    public func addBatchFiles(_ files: [Recording], journalName: String? = nil, priority: Int = Job.batchPriority,
+                              maxAttempts: Int = 6, now: Date = Date()) throws -> [BatchFileOutcome] {
+        try immediateWrite { db in
+            let journalId = try journalName.map { try Self.journalForNewEntry(db, named: $0, now: now).id }
+            return try files.map { file in
+                guard let sha = file.sha256 else { throw StoreError("\(file.path) has no content digest") }
+                var recording: Recording
+                let isNew: Bool
+                if let existing = try Recording.filter(Column("sha256") == sha).fetchOne(db) {
+                    recording = existing
+                    isNew = false
+                } else {
+                    recording = file
+                    recording.state = .complete
+                    recording.createdAt = now
+                    try recording.insert(db)
+                    isNew = true
+                }
+                guard let recordingId = recording.id else { throw StoreError("recording \(file.path) has no id") }
+                if let journalId = journalId ?? nil, recording.entryId == nil, recording.assignmentId == nil {
+                    var entry = Entry(journalId: journalId, kind: .voice, title: URL(fileURLWithPath: file.path).lastPathComponent,
+                                      content: "", createdAt: now)
+                    try entry.insert(db)
+                    recording.entryId = entry.id
+                    try recording.update(db)
+                }
+                var job = try Self.enqueueTranscription(db, recordingId: recordingId, priority: priority,
+                                                        maxAttempts: maxAttempts, now: now)
+                let transcribed = try Transcript.filter(Column("recordingId") == recordingId).fetchCount(db) > 0
+                if transcribed, job.state != .done {
+                    job.state = .done
+                    job.updatedAt = now
+                    try job.update(db)
+                } else if !transcribed, job.state == .failed || job.state == .cancelled {
+                    job.state = .queued
+                    job.attempts = 0
+                    job.runAfter = now
+                    job.lastError = nil
+                    job.updatedAt = now
+                    try job.update(db)
+                }
+                guard let jobId = job.id else { throw StoreError("job for \(file.path) has no id") }
+                return BatchFileOutcome(recordingId: recordingId, jobId: jobId, jobState: job.state,
+                                        isNewRecording: isNew, entryId: recording.entryId)
+            }
+        }
+    }
+
+    /// Stores the transcript and marks its job done, in the same transaction, but only if
+    /// `owner` still holds the job's lease (else another worker took it over, or it was
+    /// cancelled, and this result is dropped). The search index follows by trigger.
+    /// Returns whether the result was kept.
+    @discardableResult
+    public func completeJob(id: Int64, owner: String, transcript: Transcript, now: Date = Date()) throws -> Bool {
+        try immediateWrite { db in
+            guard var job = try Job.fetchOne(db, key: id), job.state == .running, job.leaseOwner == owner else {
+                return false
+            }
+            // The recording's first transcript stands; a second one for the same audio would
+            // break the one-transcript-per-recording rule.
+            if try Transcript.filter(Column("recordingId") == job.recordingId).fetchCount(db) == 0 {
+                var stored = transcript
+                stored.recordingId = job.recordingId
+                stored.createdAt = now
+                try stored.insert(db)
+            }
+            job.state = .done
+            job.leaseOwner = nil
+            job.leaseExpiresAt = nil
+            job.lastError = nil
+            job.updatedAt = now
+            try job.update(db)
+            return true
+        }
+    }
+
+    /// The transcript of a recording, if it has one.
+    public func transcript(recordingId: Int64) throws -> Transcript? {
+        try pool.read { db in try Transcript.filter(Column("recordingId") == recordingId).fetchOne(db) }
+    }
+
+    /// A recording by id.
+    public func recording(id: Int64) throws -> Recording? {
+        try pool.read { db in try Recording.fetchOne(db, key: id) }
+    }
+
+    /// Runs `body` in a BEGIN IMMEDIATE transaction: it reads and then writes, so it takes
+    /// the write lock first and no other process can slip a write in between.
+    func immediateWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+            guard let result else { throw StoreError("transaction ended without a result") }
+            return result
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// Where a batch stands, for the progress bar.
+public struct BatchProgress: Sendable, Equatable {
+    public var total: Int
+    public var done: Int
+    public var failed: Int
+    /// Seconds since the batch started.
+    public var elapsed: Double
+
+    public init(total: Int, done: Int = 0, failed: Int = 0, elapsed: Double = 0) {
+        self.total = total
+        self.done = done
+        self.failed = failed
+        self.elapsed = elapsed
+    }
+
+    /// Files that ended either way.
+    public var finished: Int { done + failed }
+
+    /// Files per minute so far; nil until one has finished.
+    public var filesPerMinute: Double? {
+        guard finished > 0, elapsed > 0 else { return nil }
+        return Double(finished) / elapsed * 60
+    }
+
+    /// Seconds left at the pace so far; nil until there is a pace.
+    public var secondsLeft: Double? {
+        guard let perMinute = filesPerMinute else { return nil }
+        return Double(max(0, total - finished)) / perMinute * 60
+    }
+}
+
+/// Renders a batch's progress as one line: a bar, done/total, failures, pace and ETA.
+/// Pure: the caller decides where it goes (stderr, redrawn in place on a TTY).
+public enum ProgressBar {
+    /// `[██████░░░░] 12/40 · 1 failed · 23.4 files/min · ETA 1:12`, fitted to `width`
+    /// columns (the bar shrinks first, then goes). `color` adds ANSI colours.
+    public static func line(_ progress: BatchProgress, width: Int, color: Bool) -> String {
+        var parts = ["\(progress.finished)/\(progress.total)"]
+        if progress.failed > 0 { parts.append(paint("\(progress.failed) failed", red, color)) }
+        parts.append(progress.filesPerMinute.map { "\(oneDecimal($0)) files/min" } ?? "-- files/min")
+        parts.append("ETA " + (progress.secondsLeft.map(clock) ?? "--:--"))
+        var plainLength = parts.joined(separator: " · ").count
+        if progress.failed > 0 { plainLength -= color ? (red.count + reset.count) : 0 }
+        let text = parts.joined(separator: " · ")
+
+        let barWidth = min(40, width - plainLength - 4)
+        guard barWidth >= 5 else { return text }
+        let fraction = progress.total > 0 ? Double(progress.finished) / Double(progress.total) : 0
+        let filled = min(barWidth, Int((fraction * Double(barWidth)).rounded(.down)))
+        let bar = paint(String(repeating: "█", count: filled), green, color) + String(repeating: "░", count: barWidth - filled)
+        return "[\(bar)] \(text)"
+    }
+
+    /// `m:ss`, or `h:mm:ss` past an hour.
+    public static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let hours = total / 3600, minutes = total / 60 % 60, secs = total % 60
+        let paddedSeconds = secs < 10 ? "0\(secs)" : "\(secs)"
+        if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(paddedSeconds)" }
+        return "\(minutes):\(paddedSeconds)"
+    }
+
+    private static let red = "\u{1B}[31m"
+    private static let green = "\u{1B}[32m"
+    private static let reset = "\u{1B}[0m"
+
+    private static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
+        on && !text.isEmpty ? code + text + reset : text
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

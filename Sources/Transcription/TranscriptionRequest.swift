@@ -1,0 +1,93 @@
+import Foundation
+
+/// What to ask the server for, shared by every file of a run: the model and its hints.
+public struct TranscriptionOptions: Sendable, Equatable {
+    /// `whisper-1`, `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`, or a local server's name.
+    public var model: String
+    /// ISO-639-1 code of the spoken language; nil lets the model detect it.
+    public var language: String?
+    /// Text that primes the model (names, spelling); whisper-1 reads its last 224 tokens.
+    public var prompt: String?
+    /// Sampling temperature, 0–1; 0 is the most deterministic.
+    public var temperature: Double
+
+    /// The model DESIGN.md names as the default.
+    public static let defaultModel = "whisper-1"
+
+    public init(model: String = TranscriptionOptions.defaultModel, language: String? = nil,
+                prompt: String? = nil, temperature: Double = 0) {
+        self.model = model
+        self.language = language
+        self.prompt = prompt
+        self.temperature = temperature
+    }
+
+    /// The richest response the model offers: timed segments (`verbose_json`) where it has
+    /// them, plain `json` from the gpt-4o transcribe models, which accept nothing else useful.
+    public var responseFormat: ResponseFormat {
+        let name = model.lowercased()
+        return name.hasPrefix("gpt-4o") && name.contains("transcribe") ? .json : .verboseJSON
+    }
+}
+
+/// The `response_format` values voicejournal asks for.
+public enum ResponseFormat: String, Sendable, Equatable {
+    case json
+    case verboseJSON = "verbose_json"
+}
+
+/// One upload: an audio file on disk and the options to transcribe it with.
+public struct TranscriptionRequest: Sendable, Equatable {
+    /// The audio file; it is streamed from disk, never read whole.
+    public var file: URL
+    /// The name the server sees (defaults to the file's own name).
+    public var filename: String
+    public var options: TranscriptionOptions
+
+    public init(file: URL, filename: String? = nil, options: TranscriptionOptions) {
+        self.file = file
+        self.filename = filename ?? file.lastPathComponent
+        self.options = options
+    }
+
+    /// The MIME type for the file part, from its extension (the API sniffs content anyway,
+    /// but some compatible servers trust this).
+    public var contentType: String {
+        switch file.pathExtension.lowercased() {
+        case "wav": "audio/wav"
+        case "flac": "audio/flac"
+        case "mp3", "mpga", "mpeg": "audio/mpeg"
+        case "m4a": "audio/mp4"
+        case "mp4": "audio/mp4"
+        case "ogg", "oga": "audio/ogg"
+        case "webm": "audio/webm"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// The text fields of the multipart body, in the order they are sent (the `file` part
+    /// goes first, separately, because it streams from disk).
+    public var fields: [(name: String, value: String)] {
+        var fields: [(String, String)] = [("model", options.model)]
+        let format = options.responseFormat
+        fields.append(("response_format", format.rawValue))
+        if format == .verboseJSON { fields.append(("timestamp_granularities[]", "segment")) }
+        if let language = options.language, !language.isEmpty { fields.append(("language", language)) }
+        if let prompt = options.prompt, !prompt.isEmpty { fields.append(("prompt", prompt)) }
+        fields.append(("temperature", Self.format(options.temperature)))
+        return fields
+    }
+
+    /// Extensions the OpenAI API accepts for upload.
+    public static let acceptedExtensions: Set<String> = [
+        "flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm",
+    ]
+
+    /// The largest upload the OpenAI API takes; over it the server answers 413.
+    public static let uploadLimitBytes: Int64 = 26_214_400
+
+    private static func format(_ value: Double) -> String {
+        // "0" and "0.2", not "0.0" and "0.20000000000000001".
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+}

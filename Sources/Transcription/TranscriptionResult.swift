@@ -1,0 +1,104 @@
+import Foundation
+
+/// What the server heard in one file.
+public struct TranscriptionResult: Sendable, Equatable {
+    public var text: String
+    /// As the server gave it: `verbose_json` names the language ("english"); `json` has none.
+    public var language: String?
+    /// Length of the audio by the server's count, when it says.
+    public var durationSeconds: Double?
+    /// Timed pieces; empty when the model gives none (gpt-4o transcribe models).
+    public var segments: [Segment]
+    /// The model that was asked.
+    public var model: String
+
+    /// One timed piece of text, in seconds from the start of the file.
+    public struct Segment: Sendable, Equatable, Codable {
+        public var start: Double
+        public var end: Double
+        public var text: String
+        public init(start: Double, end: Double, text: String) {
+            self.start = start
+            self.end = end
+            self.text = text
+        }
+    }
+
+    public init(text: String, language: String? = nil, durationSeconds: Double? = nil,
+                segments: [Segment] = [], model: String) {
+        self.text = text
+        self.language = language
+        self.durationSeconds = durationSeconds
+        self.segments = segments
+        self.model = model
+    }
+}
+
+/// The wire shapes of the API's answers, decoded with Codable.
+enum WireFormat {
+    /// `response_format=json`: `{"text": …, "usage": …}`.
+    struct Simple: Decodable {
+        let text: String
+    }
+
+    /// `response_format=verbose_json`: text, language name, duration and segments.
+    struct Verbose: Decodable {
+        let text: String
+        let language: String?
+        let duration: Double?
+        let segments: [Segment]?
+
+        struct Segment: Decodable {
+            let start: Double
+            let end: Double
+            let text: String
+        }
+    }
+
+    /// `{"error": {"message", "type", "param", "code"}}` — every error the API sends.
+    struct ErrorEnvelope: Decodable {
+        let error: Body
+
+        struct Body: Decodable {
+            let message: String?
+            let type: String?
+            let code: String?
+
+            // `code` and `param` are strings, numbers or null depending on the error.
+            private enum Keys: String, CodingKey { case message, type, code }
+            init(from decoder: Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                message = try container.decodeIfPresent(String.self, forKey: .message)
+                type = try container.decodeIfPresent(String.self, forKey: .type)
+                if let text = try? container.decodeIfPresent(String.self, forKey: .code) {
+                    code = text
+                } else if let number = try? container.decodeIfPresent(Int.self, forKey: .code) {
+                    code = String(number)
+                } else {
+                    code = nil
+                }
+            }
+        }
+    }
+
+    /// Decodes a successful body as the format that was asked for.
+    static func decodeResult(_ body: Data, format: ResponseFormat, model: String) throws -> TranscriptionResult {
+        let decoder = JSONDecoder()
+        switch format {
+        case .json:
+            let simple = try decoder.decode(Simple.self, from: body)
+            return TranscriptionResult(text: simple.text, model: model)
+        case .verboseJSON:
+            let verbose = try decoder.decode(Verbose.self, from: body)
+            return TranscriptionResult(
+                text: verbose.text, language: verbose.language, durationSeconds: verbose.duration,
+                segments: (verbose.segments ?? []).map { .init(start: $0.start, end: $0.end, text: $0.text) },
+                model: model)
+        }
+    }
+
+    /// The error body, if the server sent one in the API's shape.
+    static func decodeError(_ body: Data) -> ErrorEnvelope.Body? {
+        try? JSONDecoder().decode(ErrorEnvelope.self, from: body).error
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// The transcription endpoint and how to talk to it: `POST {base}/audio/transcriptions`
+/// with a bearer key, over libcurl. Cheap to copy and share; each worker makes its own
+/// `WhisperConnection` (one curl handle, one kept-alive connection).
+public struct WhisperClient: Sendable {
+    /// Where the server is and how long to wait for it.
+    public struct Configuration: Sendable, CustomStringConvertible {
+        /// The API base, e.g. `https://api.openai.com/v1` (no trailing slash).
+        public let baseURL: String
+        /// Never printed, logged or stored; only put in the Authorization header.
+        let apiKey: String?
+        /// Seconds to establish a connection.
+        public var connectTimeout: Double
+        /// Seconds for the whole request, upload and answer included.
+        public var timeout: Double
+        /// The upload is abandoned when it moves fewer than `lowSpeedLimit` bytes per
+        /// second for `lowSpeedTime` seconds (a stalled network), long before `timeout`.
+        public var lowSpeedLimit: Int
+        public var lowSpeedTime: Double
+
+        /// The default endpoint.
+        public static let openAIBaseURL = "https://api.openai.com/v1"
+
+        /// A configuration; prefer `resolve(baseURLFlag:environment:)`, which applies DESIGN.md's rules.
+        public init(baseURL: String = Configuration.openAIBaseURL, apiKey: String?, connectTimeout: Double = 10,
+                    timeout: Double = 600, lowSpeedLimit: Int = 1, lowSpeedTime: Double = 60) {
+            var base = baseURL.trimmingCharacters(in: .whitespaces)
+            while base.hasSuffix("/") { base.removeLast() }
+            self.baseURL = base
+            self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+            self.connectTimeout = connectTimeout
+            self.timeout = timeout
+            self.lowSpeedLimit = lowSpeedLimit
+            self.lowSpeedTime = lowSpeedTime
+        }
+
+        /// Whether a key was given (the key itself is not readable from outside the module).
+        public var hasAPIKey: Bool { apiKey != nil }
+
+        /// The full URL uploads go to.
+        public var endpoint: String { baseURL + "/audio/transcriptions" }
+
+        public var description: String {
+            "\(endpoint) (key \(hasAPIKey ? "set" : "not set"), timeout \(timeout) s)"
+        }
+
+        /// Whether the base URL names this machine (a local server needs no key).
+        public var isLoopback: Bool {
+            guard let host = URLComponents(string: baseURL)?.host?.lowercased() else { return false }
+            return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        }
+
+        /// The configuration DESIGN.md describes: base URL from the flag, else
+        /// `$OPENAI_BASE_URL`, else OpenAI; key from `$OPENAI_API_KEY` only (a loopback
+        /// server may go without); `$VOICEJOURNAL_HTTP_TIMEOUT` overrides the timeout.
+        public static func resolve(baseURLFlag: String?, environment: [String: String]) throws(TranscriptionError) -> Configuration {
+            let base = [baseURLFlag, environment["OPENAI_BASE_URL"]].compactMap { $0 }.first { !$0.isEmpty }
+                ?? openAIBaseURL
+            guard let components = URLComponents(string: base), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+                  let host = components.host, !host.isEmpty else {
+                throw TranscriptionError(kind: .invalidConfiguration,
+                                         description: "the base URL \(base) is not an http(s) URL; check --base-url / OPENAI_BASE_URL")
+            }
+            var configuration = Configuration(baseURL: base, apiKey: environment["OPENAI_API_KEY"])
+            if !configuration.hasAPIKey && !configuration.isLoopback {
+                throw TranscriptionError(kind: .invalidConfiguration,
+                                         description: "no API key: set OPENAI_API_KEY (or point OPENAI_BASE_URL at a local server)")
+            }
+            if let timeout = environment["VOICEJOURNAL_HTTP_TIMEOUT"].flatMap(Double.init), timeout > 0 {
+                configuration.timeout = timeout
+                configuration.connectTimeout = min(configuration.connectTimeout, timeout)
+                configuration.lowSpeedTime = min(configuration.lowSpeedTime, timeout)
+            }
+            return configuration
+        }
+    }
+
+    public let configuration: Configuration
+    let logger: Logger
+
+    /// A client for `configuration`; `logger` gets one debug line per upload (never the key).
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// A connection for one worker. `abort` stops its transfer in flight when raised.
+    public func makeConnection(abort: AbortSignal = AbortSignal()) throws(TranscriptionError) -> WhisperConnection {
+        do {
+            return WhisperConnection(client: self, easy: try CurlEasy(), abort: abort)
+        } catch {
+            throw TranscriptionError(kind: .invalidConfiguration, description: "libcurl could not start: \(error)")
+        }
+    }
+}
+
+/// A flag raised to stop transfers in flight (the run is ending: Ctrl-C, a bad key).
+/// libcurl polls it from its progress callback, on the transfer's own thread.
+public final class AbortSignal: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Asks every transfer watching this signal to stop.
+    public func raise() { raised.store(true, ordering: .releasing) }
+
+    public var isRaised: Bool { raised.load(ordering: .acquiring) }
+}

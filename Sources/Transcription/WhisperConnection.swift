@@ -1,0 +1,130 @@
+import CCurl
+import Foundation
+import Logging
+
+/// One worker's line to the server: a curl handle kept between uploads so its connection
+/// is reused. Blocking: call `transcribe` from a thread of its own, never from the
+/// cooperative pool.
+///
+/// Not Sendable: a connection belongs to the thread that made it.
+public final class WhisperConnection {
+    private let client: WhisperClient
+    private let easy: CurlEasy
+    private let abort: AbortSignal
+
+    init(client: WhisperClient, easy: CurlEasy, abort: AbortSignal) {
+        self.client = client
+        self.easy = easy
+        self.abort = abort
+    }
+
+    /// Uploads the file (streamed from disk) and returns what the server heard.
+    public func transcribe(_ request: TranscriptionRequest) throws(TranscriptionError) -> TranscriptionResult {
+        let configuration = client.configuration
+        guard FileManager.default.isReadableFile(atPath: request.file.path) else {
+            throw TranscriptionError(kind: .unreadableFile,
+                                     description: "cannot read \(request.file.path) (moved or deleted?)")
+        }
+        let transfer = Transfer(abort: abort, lowSpeedLimit: configuration.lowSpeedLimit,
+                                lowSpeedTime: configuration.lowSpeedTime)
+        let started = ProcessInfo.processInfo.systemUptime
+        var failure: CurlFailure?
+        do {
+            // The mime body and header list must outlive `perform`; both are freed on return.
+            let mime = try CurlMime(for: easy)
+            try mime.addFile(name: "file", path: request.file.path, filename: request.filename,
+                             contentType: request.contentType)
+            for field in request.fields { try mime.addField(name: field.name, value: field.value) }
+            var headers = ["Accept: application/json"]
+            if let key = configuration.apiKey { headers.append("Authorization: Bearer \(key)") }
+            let headerList = try CurlHeaderList(headers)
+            try configure(transfer: transfer, configuration: configuration, mime: mime, headers: headerList)
+            withExtendedLifetime((mime, headerList, transfer)) {
+                do { try easy.perform() } catch { failure = error as? CurlFailure }
+            }
+        } catch {
+            throw TranscriptionError(kind: .invalidConfiguration, description: "could not set up the upload: \(error)")
+        }
+        let elapsed = ProcessInfo.processInfo.systemUptime - started
+
+        if let failure {
+            let error = classify(failure, transfer: transfer, request: request, configuration: configuration)
+            client.logger.debug("upload failed", metadata: [
+                "file": "\(request.filename)", "error": "\(error.kind)", "seconds": "\(elapsed)"])
+            throw error
+        }
+        let status = easy.responseCode
+        client.logger.debug("upload answered", metadata: [
+            "file": "\(request.filename)", "status": "\(status)", "seconds": "\(elapsed)",
+            "request-id": "\(transfer.headers["x-request-id"] ?? "-")"])
+        guard (200..<300).contains(status) else {
+            throw TranscriptionError.http(status: status, body: transfer.body,
+                                          retryAfter: RetryPolicy.serverWait(headers: transfer.headers),
+                                          secret: configuration.apiKey)
+        }
+        do {
+            return try WireFormat.decodeResult(transfer.body, format: request.options.responseFormat,
+                                               model: request.options.model)
+        } catch {
+            let preview = TranscriptionError.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self),
+                                                    secret: configuration.apiKey)
+            throw TranscriptionError(kind: .malformedResponse, status: status,
+                                     description: "the server's answer was not the expected JSON (HTTP \(status), starts \(preview.debugDescription))")
+        }
+    }
+
+    private func configure(transfer: Transfer, configuration: WhisperClient.Configuration,
+                           mime: CurlMime, headers: CurlHeaderList) throws {
+        try easy.reset()
+        try easy.set(CURLOPT_URL, configuration.endpoint)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // Worker threads must not get SIGALRM from the resolver's timeouts.
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
+        try easy.set(CURLOPT_TIMEOUT_MS, Int(configuration.timeout * 1000))
+        try easy.set(CURLOPT_USERAGENT, "voicejournal/0.1 (\(String(cString: curl_version())))")
+        try easy.set(headers: headers)
+        try easy.set(mime: mime)
+
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        try easy.set(CURLOPT_WRITEFUNCTION, callback: Transfer.receiveBody)
+        try easy.set(CURLOPT_WRITEDATA, pointer: context)
+        try easy.set(CURLOPT_HEADERFUNCTION, callback: Transfer.receiveHeader)
+        try easy.set(CURLOPT_HEADERDATA, pointer: context)
+        try easy.set(CURLOPT_NOPROGRESS, 0)
+        try easy.setProgress(Transfer.progress)
+        try easy.set(CURLOPT_XFERINFODATA, pointer: context)
+    }
+
+    private func classify(_ failure: CurlFailure, transfer: Transfer, request: TranscriptionRequest,
+                          configuration: WhisperClient.Configuration) -> TranscriptionError {
+        let detail = TranscriptionError.redact(failure.description, secret: configuration.apiKey)
+        switch failure.code {
+        case CURLE_ABORTED_BY_CALLBACK where transfer.stalled:
+            return TranscriptionError(kind: .timeout, description:
+                "the upload stalled (under \(configuration.lowSpeedLimit) bytes/s for \(Int(configuration.lowSpeedTime)) s)")
+        case _ where transfer.bodyTooLarge:
+            return TranscriptionError(kind: .malformedResponse, description: "the server's answer was larger than \(Transfer.bodyLimit) bytes")
+        case CURLE_ABORTED_BY_CALLBACK:
+            return TranscriptionError(kind: .cancelled, description: "the upload was stopped")
+        case CURLE_OPERATION_TIMEDOUT:
+            return TranscriptionError(kind: .timeout, description:
+                "no answer from \(configuration.baseURL) within \(Self.seconds(configuration.timeout)) s (\(detail))")
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return TranscriptionError(kind: .unreachable, description:
+                "cannot reach \(configuration.baseURL) (\(detail)); check the network and --base-url / OPENAI_BASE_URL")
+        case CURLE_READ_ERROR:
+            return TranscriptionError(kind: .unreadableFile, description: "cannot read \(request.file.path) while uploading it (\(detail))")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION:
+            return TranscriptionError(kind: .invalidConfiguration, description:
+                "cannot use \(configuration.baseURL) (\(detail)); check --base-url / OPENAI_BASE_URL")
+        default:
+            return TranscriptionError(kind: .connection, description: "the connection to \(configuration.baseURL) failed (\(detail))")
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

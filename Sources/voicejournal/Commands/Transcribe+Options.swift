@@ -1,0 +1,119 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Pipeline
+import Store
+import Transcription
+
+/// The flags `transcribe` and `queue run` share: which model and endpoint, and the hints.
+struct TranscriptionFlags: ParsableArguments {
+    @Option(help: ArgumentHelp("Model (default: $VOICEJOURNAL_MODEL, else whisper-1).", valueName: "name"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("Spoken language as an ISO-639-1 code, e.g. en, de (default: detected).", valueName: "code"))
+    var language: String?
+
+    @Option(help: ArgumentHelp("Text to prime the model with (names, spellings, style).", valueName: "text"))
+    var prompt: String?
+
+    @Option(help: ArgumentHelp("API base URL (default: $OPENAI_BASE_URL, else https://api.openai.com/v1).", valueName: "url"))
+    var baseURL: String?
+
+    func validate() throws {
+        if let language, language.count != 2 || !language.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            throw ValidationError("--language takes a two-letter ISO-639-1 code such as en or de, not '\(language)'.")
+        }
+        if let model, model.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--model must name a model, e.g. whisper-1.")
+        }
+    }
+
+    /// The options every upload of the run uses.
+    func options(environment: [String: String]) -> TranscriptionOptions {
+        let model = [model, environment["VOICEJOURNAL_MODEL"]].compactMap { $0 }.first { !$0.isEmpty }
+            ?? TranscriptionOptions.defaultModel
+        return TranscriptionOptions(model: model, language: language?.lowercased(), prompt: prompt)
+    }
+
+    /// The endpoint and key; a missing key for a remote server is a configuration error (exit 3).
+    func clientConfiguration(environment: [String: String]) throws -> WhisperClient.Configuration {
+        do {
+            return try WhisperClient.Configuration.resolve(baseURLFlag: baseURL, environment: environment)
+        } catch {
+            throw CLIError.configuration(error.description)
+        }
+    }
+
+    /// A runner over `store` with `jobs` workers. `VOICEJOURNAL_RETRY_BASE` (seconds) and
+    /// `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
+    func makeRunner(store: JournalStore, jobs: Int, environment: [String: String]) throws -> QueueRunner {
+        let logger = Self.logger(environment: environment)
+        let client = WhisperClient(configuration: try clientConfiguration(environment: environment), logger: logger)
+        var options = QueueRunner.Options(transcription: options(environment: environment))
+        if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
+            options.retry.base = base
+        }
+        if let lease = environment["VOICEJOURNAL_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
+            options.lease = lease
+        }
+        return QueueRunner(store: store, client: client, jobs: jobs, options: options, logger: logger)
+    }
+
+    /// Library log lines go to stderr, warnings and worse unless `VOICEJOURNAL_LOG_LEVEL` says otherwise.
+    static func logger(environment: [String: String]) -> Logger {
+        var logger = Logger(label: "voicejournal") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = environment["VOICEJOURNAL_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        return logger
+    }
+}
+
+/// Runs a queue runner the way every command does: Ctrl-C or SIGTERM stops it (jobs go back
+/// to the queue), a refused key or unreachable server is a configuration error (exit 3),
+/// an interruption exits 130.
+@discardableResult
+func runQueue(_ runner: QueueRunner, until goal: QueueRunner.Goal, display: BatchProgressDisplay) async throws -> QueueRunner.Summary {
+    let interrupts = InterruptWatch { runner.stop() }
+    defer { interrupts.cancel() }
+    display.start()
+    do {
+        let summary = try await runner.run(until: goal) { display.handle($0) }
+        display.finish()
+        return summary
+    } catch let error as TranscriptionError {
+        display.finish()
+        throw CLIError.configuration(error.description)
+    } catch is CancellationError {
+        display.finish()
+        throw CLIError(message: "interrupted; unfinished files stay queued: run `voicejournal queue run` (or the same command again) to finish them",
+                       exitCode: CLIError.interrupted)
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a call (instead of dying mid-write) while it lives.
+final class InterruptWatch {
+    private let sources: [DispatchSourceSignal]
+
+    init(_ onSignal: @escaping @Sendable () -> Void) {
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            // A parent may have started us with these blocked; we handle them, so take them.
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, number)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: onSignal)
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The queue across processes: kills, concurrent runners, big uploads, and the queue commands.
+@Suite struct QueueTests {
+    @Test func aBatchKilledMidwayResumesWithEveryFileTranscribedOnce() throws {
+        let harness = try TranscribeHarness(delay: 0.25)
+        let dir = try harness.audio(12)
+        let first = try harness.binary.start(["transcribe", dir.path, "--jobs", "2"])
+        let deadline = Date().addingTimeInterval(30)
+        var doneBeforeKill = 0
+        while Date() < deadline {
+            let rows = try? queryDatabase(harness.database, "SELECT count(*) FROM job WHERE state = 'done'")
+            doneBeforeKill = rows?.first?.first as? Int ?? 0
+            if doneBeforeKill >= 3 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        first.signal(SIGKILL)
+        #expect(first.wait().status == 128 + SIGKILL)
+        let finishedBefore = Set(try harness.jobStates().filter { $0.value == "done" }.keys)
+        #expect(finishedBefore.count >= 3 && finishedBefore.count < 12)
+        let uploadsBefore = try harness.server.waitForRequests(finishedBefore.count + 2, timeout: 1).count
+
+        let second = try harness.binary.run(["transcribe", dir.path, "--jobs", "2"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try harness.everyFileTranscribedOnce(in: dir))
+        // What was stored before the kill was not uploaded again.
+        let later = try harness.server.requests().dropFirst(uploadsBefore).compactMap(\.file?.filename)
+        #expect(later.allSatisfy { !finishedBefore.contains("\(dir.path)/\($0)") })
+        #expect(second.stdout.contains("\(finishedBefore.count) already done before"))
+    }
+
+    @Test func twoQueueRunnersNeverHandleTheSameJob() throws {
+        let harness = try TranscribeHarness(delay: 0.1)
+        let dir = try harness.audio(20)
+        #expect(try harness.binary.run(["transcribe", dir.path, "--no-wait"]).status == 0)
+        let one = try harness.binary.start(["queue", "run", "--jobs", "3"])
+        let two = try harness.binary.start(["queue", "run", "--jobs", "3"])
+        let results = [one.wait(), two.wait()]
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+        let uploads = try harness.server.requests().compactMap(\.file?.filename)
+        #expect(uploads.count == 20)
+        #expect(Set(uploads).count == 20)
+        #expect(try harness.everyFileTranscribedOnce(in: dir))
+        // Both really worked, and their tallies add up to the queue.
+        let counts = results.compactMap { result in
+            result.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+        #expect(counts.count == 2 && counts.reduce(0, +) == 20)
+    }
+
+    @Test func aHugeUploadStreamsFromDiskWithSmallMemory() throws {
+        let harness = try TranscribeHarness()
+        let dir = harness.folder.path("big")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = try makeTone(at: dir.appendingPathComponent("long interview.wav"))
+        #expect(try harness.binary.run(["transcribe", file.path, "--no-wait"]).status == 0)
+        // Now make the queued file 300 MB (a WAV header and a sparse body): hashing that
+        // much in a debug build would take a minute, and the upload is what is measured.
+        let size = 300 << 20
+        try sparseWAV(at: file, dataBytes: size)
+
+        let rss = harness.folder.path("rss.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-f", "%M", "-o", rss.path, VoicejournalBinary.executable.path,
+                             "--home", harness.binary.home.path, "queue", "run", "--jobs", "1"]
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(harness.binary.environment) { $1 }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+
+        let upload = try #require(try harness.server.requests().first?.file)
+        #expect(upload.bytes == Int64(size + 44))
+        #expect(upload.sha256 == (try sha256sum(file)))
+        let peakKB = try #require(try peakMemoryKilobytes(reportedIn: rss))
+        print("peak RSS uploading \(size >> 20) MB: \(peakKB / 1024) MB")
+        #expect(peakKB < 100 * 1024, "peak RSS \(peakKB) kB for a \(size >> 20) MB upload")
+    }
+
+    @Test func retryAndCancelWorkOnTheQueue() throws {
+        let harness = try TranscribeHarness(rules: [.init(match: "clip00", responses: [.error(status: 400, message: "bad audio")])])
+        let dir = try harness.audio(3)
+        #expect(try harness.binary.run(["transcribe", dir.path, "--no-wait"]).status == 0)
+        let list = try #require(try harness.binary.run(["queue", "list", "--json"]).json() as? [[String: Any]])
+        let ids = Dictionary(uniqueKeysWithValues: list.compactMap { job -> (String, Int)? in
+            guard let path = job["path"] as? String, let id = job["id"] as? Int else { return nil }
+            return ((path as NSString).lastPathComponent, id)
+        })
+        let cancel = try harness.binary.run(["queue", "cancel", String(try #require(ids["clip02.wav"]))])
+        #expect(cancel.status == 0)
+        #expect(try harness.binary.run(["queue", "cancel", "9999"]).status == 2)
+
+        let run = try harness.binary.run(["queue", "run"])
+        #expect(run.status == 1) // clip00 was rejected once
+        #expect(try harness.jobStates()["\(dir.path)/clip00.wav"] == "failed")
+        #expect(try harness.jobStates()["\(dir.path)/clip02.wav"] == "cancelled")
+
+        #expect(try harness.binary.run(["queue", "retry"]).status == 2)
+        let retry = try harness.binary.run(["queue", "retry", "--failed"])
+        #expect(retry.stdout.contains("Queued again: 1 job"))
+        #expect(try harness.binary.run(["queue", "run"]).status == 0)
+        #expect(try harness.jobStates()["\(dir.path)/clip00.wav"] == "done")
+        let status = try #require(try harness.binary.run(["queue", "status", "--json"]).json() as? [String: Any])
+        #expect(status["done"] as? Int == 2 && status["cancelled"] as? Int == 1)
+        #expect(try harness.server.requests().filter { $0.file?.filename == "clip02.wav" }.isEmpty)
+    }
+
+    /// Rewrites `url` as a mono 16-bit WAV holding `dataBytes` of silence, without writing them.
+    private func sparseWAV(at url: URL, dataBytes: Int) throws {
+        var header = Data("RIFF".utf8)
+        func le32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { header.append(contentsOf: $0) } }
+        func le16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { header.append(contentsOf: $0) } }
+        le32(36 + dataBytes)
+        header.append(contentsOf: Data("WAVEfmt ".utf8))
+        le32(16); le16(1); le16(1); le32(16000); le32(32000); le16(2); le16(16)
+        header.append(contentsOf: Data("data".utf8))
+        le32(dataBytes)
+        try header.write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(header.count + dataBytes))
+        try handle.close()
+    }
+}

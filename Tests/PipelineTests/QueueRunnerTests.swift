@@ -1,0 +1,152 @@
+import Foundation
+import Logging
+import Pipeline
+import Store
+import Synchronization
+import Testing
+import TestSupport
+import Transcription
+
+/// The runner end to end in-process: real SQLite, real libcurl, the stub server.
+@Suite struct QueueRunnerTests {
+    let folder: TemporaryFolder
+    let store: JournalStore
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try JournalStore(home: DataHome(url: folder.path("home")))
+    }
+
+    func files(_ count: Int, prefix: String = "clip") throws -> [URL] {
+        try (0..<count).map { try makeTone(at: folder.path("\(prefix)\($0).wav"), seconds: 0.2, frequency: 200 + $0 * 7) }
+    }
+
+    func enqueue(_ urls: [URL], priority: Int = Job.batchPriority) throws -> [QueuedFile] {
+        let scan = BatchScanner.scan(urls.map(\.path))
+        return try BatchQueue.enqueue(scan.audio, store: store, journalName: nil, priority: priority,
+                                      logger: Logger(label: "test")).queued
+    }
+
+    func runner(_ server: StubWhisperServer, jobs: Int, timeout: Double = 30) -> QueueRunner {
+        var configuration = WhisperClient.Configuration(baseURL: server.baseURL, apiKey: nil)
+        configuration.timeout = timeout
+        let client = WhisperClient(configuration: configuration, logger: Logger(label: "test"))
+        return QueueRunner(store: store, client: client, jobs: jobs,
+                           options: .init(retry: RetryPolicy(base: 0.01, cap: 0.05), lease: 30, idlePoll: 0.02),
+                           logger: Logger(label: "test"))
+    }
+
+    func transcriptCount() throws -> Int {
+        try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM transcript") ?? -1 }
+    }
+
+    @Test func transcribesEveryJobOnceWithSeveralWorkers() async throws {
+        let queued = try enqueue(try files(8))
+        let server = try StubWhisperServer(delay: 0.05)
+        let events = Mutex<[String]>([])
+        let summary = try await runner(server, jobs: 3).run(until: .finish(Set(queued.map(\.outcome.jobId)))) { event in
+            if case .transcribed(_, let path, _) = event { events.withLock { $0.append(path) } }
+        }
+        #expect(summary.transcribed == 8)
+        #expect(Set(events.withLock { $0 }) == Set(queued.map(\.url.path)))
+        let uploads = try server.requests().compactMap(\.file?.filename)
+        #expect(uploads.count == 8)
+        #expect(Set(uploads) == Set(queued.map(\.url.lastPathComponent)))
+        #expect(try transcriptCount() == 8)
+        let text = try store.transcript(recordingId: queued[0].outcome.recordingId)?.text
+        #expect(text == "Transcript of clip0.")
+    }
+
+    @Test func retriesServerErrorsUntilTheFileIsDone() async throws {
+        let queued = try enqueue(try files(2))
+        let server = try StubWhisperServer(rules: [
+            .init(responses: [.error(status: 500), .error(status: 503), .reset]),
+        ])
+        let summary = try await runner(server, jobs: 2).run(until: .drainQueue)
+        #expect(summary.transcribed == 2)
+        #expect(summary.retried == 6)
+        let jobs = try store.jobs(ids: queued.map(\.outcome.jobId))
+        #expect(jobs.values.allSatisfy { $0.state == .done && $0.attempts == 4 })
+        #expect(try transcriptCount() == 2)
+    }
+
+    @Test func takesLiveRecordingsBeforeBatchFiles() async throws {
+        let batch = try enqueue(try files(3, prefix: "batch"))
+        let live = try enqueue(try files(1, prefix: "live"), priority: Job.livePriority)
+        let server = try StubWhisperServer()
+        try await runner(server, jobs: 1).run(until: .finish(Set(batch.map(\.outcome.jobId))))
+        let order = try server.requests().compactMap(\.file?.filename)
+        #expect(order.first == "live0.wav")
+        #expect(order.count == 4)
+        #expect(try store.jobs(ids: [live[0].outcome.jobId]).values.first?.state == .done)
+    }
+
+    @Test func renewsLeasesWhileAnUploadOutlastsThem() async throws {
+        let queued = try enqueue(try files(1))
+        let server = try StubWhisperServer(rules: [.init(responses: [.slow(2)])])
+        let client = WhisperClient(configuration: .init(baseURL: server.baseURL, apiKey: nil), logger: Logger(label: "test"))
+        let runner = QueueRunner(store: store, client: client, jobs: 1,
+                                 options: .init(lease: 0.6, idlePoll: 0.02), logger: Logger(label: "test"))
+        let run = Task { try await runner.run(until: .drainQueue) }
+        let jobId = queued[0].outcome.jobId
+        while try store.jobs(ids: [jobId]).values.first?.leaseOwner != runner.owner.description {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Another runner keeps trying to take the job while the 2 s upload outlives the 0.6 s lease.
+        let stolen = try await onOwnThread { [store] () -> Int in
+            var stolen = 0
+            let end = Date().addingTimeInterval(1.8)
+            while Date() < end {
+                if try store.claimNextJob(owner: "test:1:intruder", lease: 60) != nil { stolen += 1 }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return stolen
+        }
+        let summary = try await run.value
+        #expect(stolen == 0)
+        #expect(summary.transcribed == 1)
+        let job = try #require(try store.jobs(ids: [queued[0].outcome.jobId]).values.first)
+        #expect(job.state == .done && job.attempts == 1)
+        #expect(try server.requests().count == 1)
+    }
+
+    @Test func aRefusedKeyStopsTheRunAndKeepsTheJobsQueued() async throws {
+        let queued = try enqueue(try files(5))
+        let server = try StubWhisperServer(rules: [.init(responses: [], then: .error(status: 401, code: "invalid_api_key"))])
+        do {
+            try await runner(server, jobs: 2).run(until: .drainQueue)
+            Issue.record("the run should have stopped")
+        } catch let error as TranscriptionError {
+            #expect(error.kind == .unauthorized)
+        }
+        #expect(try server.requests().count <= 2)
+        let jobs = try store.jobs(ids: queued.map(\.outcome.jobId))
+        #expect(jobs.values.allSatisfy { $0.state == .queued && $0.attempts == 0 })
+    }
+
+    @Test func stoppingHandsClaimedJobsBack() async throws {
+        let queued = try enqueue(try files(3))
+        let server = try StubWhisperServer(rules: [.init(responses: [.slow(20)])])
+        let runner = runner(server, jobs: 3)
+        let run = Task { try await runner.run(until: .drainQueue) }
+        try await Task.sleep(for: .milliseconds(400))
+        runner.stop()
+        await #expect(throws: CancellationError.self) { try await run.value }
+        let counts = try store.queueCounts()
+        #expect(counts.queued == 3 && counts.running == 0)
+        #expect(try store.jobs(ids: queued.map(\.outcome.jobId)).values.allSatisfy { $0.attempts == 0 })
+    }
+
+    @Test func aFileTheServerRejectsFailsAloneWithItsMessage() async throws {
+        let queued = try enqueue(try files(3))
+        let server = try StubWhisperServer(rules: [
+            .init(match: "clip1", responses: [], then: .error(status: 400, message: "Invalid file format for clip1")),
+        ])
+        let summary = try await runner(server, jobs: 2).run(until: .drainQueue)
+        #expect(summary.transcribed == 2 && summary.failed == 1)
+        let failed = try store.listJobs(state: .failed)
+        #expect(failed.map(\.path) == [queued[1].url.path])
+        #expect(failed.first?.job.lastError?.contains("Invalid file format for clip1") == true)
+        #expect(try server.requests().filter { $0.file?.filename == "clip1.wav" }.count == 1)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import Pipeline
+import Store
+import Testing
+import TestSupport
+
+/// The queue's SQLite side: leases, priorities, retries and the transcript transaction,
+/// on a real database file.
+@Suite struct QueueStoreTests {
+    let folder: TemporaryFolder
+    let store: JournalStore
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try JournalStore(home: DataHome(url: folder.path("home")))
+    }
+
+    /// Adds recordings with made-up digests and queues them.
+    func queue(_ count: Int, priority: Int = Job.batchPriority, prefix: String = "f") throws -> [BatchFileOutcome] {
+        let files = (0..<count).map { index in
+            Recording(path: "/audio/\(prefix)\(index).wav", sha256: "\(prefix)-\(index)-\(UUID().uuidString)",
+                      durationSeconds: 1, sampleRate: 16000, channels: 1, format: "wav", state: .complete)
+        }
+        return try store.addBatchFiles(files, priority: priority)
+    }
+
+    @Test func concurrentClaimersNeverGetTheSameJob() async throws {
+        let queued = try queue(60)
+        // A second pool on the same file stands in for another process.
+        let other = try JournalStore(home: store.home)
+        let stores = [store, other]
+        let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    try await onOwnThread {
+                        var mine: [Int64] = []
+                        while let job = try stores[worker % 2].claimNextJob(owner: "test:1:w\(worker)", lease: 60) {
+                            mine.append(job.id ?? -1)
+                        }
+                        return mine
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(claimed.count == 60)
+        #expect(Set(claimed) == Set(queued.map(\.jobId)))
+    }
+
+    @Test func liveRecordingsOutrankBatchFiles() throws {
+        _ = try queue(3, prefix: "batch")
+        let live = try queue(1, priority: Job.livePriority, prefix: "live")
+        let first = try store.claimNextJob(owner: "test:1:a", lease: 60)
+        #expect(first?.id == live[0].jobId)
+        #expect(first?.state == .running)
+        #expect(first?.attempts == 1)
+    }
+
+    @Test func anExpiredLeaseGivesTheJobBack() throws {
+        let queued = try queue(1)
+        let start = Date()
+        let first = try store.claimNextJob(owner: "test:1:dead", lease: 10, now: start)
+        #expect(first?.id == queued[0].jobId)
+        #expect(try store.claimNextJob(owner: "test:1:b", lease: 10, now: start.addingTimeInterval(5)) == nil)
+        let again = try store.claimNextJob(owner: "test:1:b", lease: 10, now: start.addingTimeInterval(11))
+        #expect(again?.id == queued[0].jobId)
+        #expect(again?.leaseOwner == "test:1:b")
+        #expect(again?.attempts == 2)
+    }
+
+    @Test func aJobWhoseWorkersKeepDyingFailsAfterItsAttempts() throws {
+        _ = try queue(1)
+        var now = Date()
+        for _ in 0..<6 {
+            #expect(try store.claimNextJob(owner: "test:1:x", lease: 1, now: now) != nil)
+            now.addTimeInterval(2)
+        }
+        #expect(try store.claimNextJob(owner: "test:1:x", lease: 1, now: now) == nil)
+        let failed = try store.listJobs(state: .failed)
+        #expect(failed.count == 1)
+        #expect(failed.first?.job.lastError?.contains("worker stopped") == true)
+    }
+
+    @Test func leasesOfADeadProcessOnThisMachineEndAtOnce() throws {
+        _ = try queue(1)
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = LeaseOwner(host: LeaseOwner.current().host, pid: finished.processIdentifier, nonce: "gone")
+        #expect(dead.isGone)
+        #expect(!LeaseOwner.current().isGone)
+        #expect(!LeaseOwner(host: "another-host", pid: finished.processIdentifier, nonce: "x").isGone)
+
+        _ = try store.claimNextJob(owner: dead.description, lease: 3600)
+        #expect(try store.claimNextJob(owner: "test:1:b", lease: 60) == nil)
+        try store.expireLeases(of: Set(try store.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }))
+        #expect(try store.claimNextJob(owner: "test:1:b", lease: 60) != nil)
+    }
+
+    @Test func aTranscriptLandsWithItsJobAndIsSearchable() throws {
+        let queued = try queue(1)
+        let job = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let transcript = Transcript(recordingId: queued[0].recordingId, text: "Grandmother's apple orchard in spring",
+                                    language: "english", model: "whisper-1",
+                                    segments: [.init(start: 0, end: 2, text: " Grandmother's apple orchard in spring")])
+        // Someone who does not hold the lease cannot complete it.
+        #expect(try store.completeJob(id: try #require(job.id), owner: "test:1:intruder", transcript: transcript) == false)
+        #expect(try store.transcript(recordingId: queued[0].recordingId) == nil)
+
+        #expect(try store.completeJob(id: try #require(job.id), owner: "test:1:a", transcript: transcript))
+        let stored = try #require(try store.transcript(recordingId: queued[0].recordingId))
+        #expect(stored.segments == transcript.segments)
+        #expect(try store.jobs(ids: [queued[0].jobId])[queued[0].jobId]?.state == .done)
+        let hits = try store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index WHERE search_index MATCH 'orchard' AND ownerKind = 'transcript'")
+        }
+        #expect(hits == 1)
+    }
+
+    @Test func aRetryWaitsForItsTimeAndGivesUpAfterMaxAttempts() throws {
+        let queued = try queue(1)
+        var now = Date()
+        for attempt in 1...6 {
+            let job = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60, now: now))
+            #expect(job.attempts == attempt)
+            let after = try store.failJob(id: queued[0].jobId, owner: "test:1:a", error: "HTTP 503",
+                                          retryAt: now.addingTimeInterval(30), now: now)
+            if attempt < 6 {
+                #expect(after?.state == .queued)
+                #expect(try store.claimNextJob(owner: "test:1:a", lease: 60, now: now.addingTimeInterval(29)) == nil)
+                now.addTimeInterval(31)
+            } else {
+                #expect(after?.state == .failed)
+                #expect(after?.lastError == "HTTP 503")
+            }
+        }
+        #expect(try store.retryJobs(ids: nil) == [queued[0].jobId])
+        let again = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        #expect(again.attempts == 1)
+    }
+
+    @Test func theSameAudioIsOneRecordingAndOneJob() throws {
+        let digest = "same-\(UUID().uuidString)"
+        let first = Recording(path: "/a/one.wav", sha256: digest, sampleRate: 16000, channels: 1, format: "wav", state: .complete)
+        var copy = first
+        copy.path = "/b/copy of one.wav"
+        _ = try store.createJournal(name: "Podcasts")
+        let outcomes = try store.addBatchFiles([first, copy], journalName: "Podcasts")
+        #expect(outcomes[0].recordingId == outcomes[1].recordingId)
+        #expect(outcomes[0].jobId == outcomes[1].jobId)
+        #expect(outcomes.map(\.isNewRecording) == [true, false])
+        #expect(outcomes[0].entryId != nil && outcomes[0].entryId == outcomes[1].entryId)
+        let again = try store.addBatchFiles([first], journalName: "podcasts")
+        #expect(again[0].recordingId == outcomes[0].recordingId)
+        let counts = try store.pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM job") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM journal WHERE name = 'Podcasts'") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM entry WHERE kind = 'voice'") ?? -1)
+        }
+        #expect(counts == (1, 1, 1, 1))
+        #expect(try store.recording(id: outcomes[0].recordingId)?.path == "/a/one.wav")
+    }
+
+    @Test func cancelAndRetryFollowTheJobsState() throws {
+        let queued = try queue(2)
+        let cancelled = try store.cancelJob(id: queued[0].jobId)
+        #expect(cancelled.state == .cancelled)
+        #expect(try store.claimNextJob(owner: "test:1:a", lease: 60)?.id == queued[1].jobId)
+        #expect(throws: StoreError.self) { try store.retryJobs(ids: [queued[1].jobId]) }
+        #expect(try store.retryJobs(ids: [queued[0].jobId]) == [queued[0].jobId])
+        #expect(throws: StoreError.self) { try store.cancelJob(id: 9999) }
+        let counts = try store.queueCounts()
+        #expect((counts.queued, counts.running, counts.cancelled) == (1, 1, 0))
+    }
+}

@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""An OpenAI-compatible transcription endpoint for tests and benchmarks (standard library only).
+
+POST /v1/audio/transcriptions parses the multipart body as it streams in (the file part is
+hashed and counted, never held in memory), checks every field, the file part's filename and
+content type, and the Authorization header, and answers like the OpenAI API: `json`,
+`verbose_json` (segments, optional words), `text`, `srt`, `vtt`, and OpenAI's error shape.
+A request that breaks the contract gets a 400 naming each problem.
+
+Fault injection: --plan takes a JSON list of rules, first match wins:
+    [{"match": "a.wav", "responses": [{"kind": "error", "status": 429, "retry_after": 1}],
+      "then": {"kind": "ok"}}]
+"match" is a substring of the uploaded filename ("*" matches all). Each distinct filename
+walks through its own copy of "responses"; afterwards it gets "then" (default: ok).
+Kinds: ok, error (status, code, type, message, retry_after, retry_after_ms), reset (close
+the connection with a TCP reset mid-response), slow (answer after "seconds"), malformed
+(200 with broken JSON), echo_key (401 whose message repeats the key it was sent).
+
+Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
+the client's connection, problems found, what was answered). The port is printed on stdout
+first thing (--port 0 lets the OS choose).
+"""
+import argparse
+import hashlib
+import json
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+KNOWN_FIELDS = {"file", "model", "language", "prompt", "response_format", "temperature",
+                "timestamp_granularities[]"}
+RESPONSE_FORMATS = {"json", "text", "srt", "verbose_json", "vtt"}
+
+
+class Plan:
+    def __init__(self, rules):
+        self.rules = rules
+        self.counts = {}
+        self.lock = threading.Lock()
+
+    def behaviour_for(self, filename):
+        with self.lock:
+            for index, rule in enumerate(self.rules):
+                match = rule.get("match", "*")
+                if match != "*" and match not in (filename or ""):
+                    continue
+                seen = self.counts.get((index, filename), 0)
+                self.counts[(index, filename)] = seen + 1
+                responses = rule.get("responses", [])
+                if seen < len(responses):
+                    return responses[seen]
+                return rule.get("then", {"kind": "ok"})
+        return {"kind": "ok"}
+
+
+class Sink:
+    """Where a part's bytes go: files are hashed and counted, fields kept (small)."""
+
+    def __init__(self, is_file):
+        self.is_file = is_file
+        self.size = 0
+        self.sha = hashlib.sha256()
+        self.head = b""
+        self.data = bytearray()
+
+    def write(self, chunk):
+        self.size += len(chunk)
+        if self.is_file:
+            self.sha.update(chunk)
+            if len(self.head) < 16:
+                self.head += chunk[:16 - len(self.head)]
+        elif len(self.data) < (1 << 20):
+            self.data += chunk
+
+
+def parse_part_headers(raw):
+    headers = {}
+    for line in raw.decode("utf-8", "replace").split("\r\n"):
+        if ":" in line:
+            name, value = line.split(":", 1)
+            headers[name.strip().lower()] = value.strip()
+    disposition = headers.get("content-disposition", "")
+    params = {}
+    for piece in disposition.split(";")[1:]:
+        if "=" in piece:
+            key, value = piece.strip().split("=", 1)
+            if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+                value = value[1:-1]
+            params[key.lower()] = value
+    return headers, params
+
+
+def parse_multipart(rfile, length, boundary):
+    """Streams the body; returns a list of (name, filename, content_type, sink)."""
+    remaining = length
+    buffer = b""
+
+    def fill():
+        nonlocal remaining, buffer
+        if remaining <= 0:
+            return False
+        chunk = rfile.read(min(1 << 20, remaining))
+        if not chunk:
+            remaining = 0
+            return False
+        remaining -= len(chunk)
+        buffer += chunk
+        return True
+
+    first = b"--" + boundary
+    while first + b"\r\n" not in buffer:
+        if not fill():
+            raise ValueError("no opening boundary")
+    buffer = buffer[buffer.index(first + b"\r\n") + len(first) + 2:]
+    separator = b"\r\n--" + boundary
+    parts = []
+    while True:
+        while b"\r\n\r\n" not in buffer:
+            if not fill():
+                raise ValueError("part headers cut short")
+        end = buffer.index(b"\r\n\r\n")
+        headers, params = parse_part_headers(buffer[:end])
+        buffer = buffer[end + 4:]
+        sink = Sink("filename" in params)
+        while True:
+            at = buffer.find(separator)
+            if at >= 0:
+                sink.write(buffer[:at])
+                buffer = buffer[at + len(separator):]
+                break
+            keep = len(separator) - 1
+            if len(buffer) > keep:
+                sink.write(buffer[:-keep])
+                buffer = buffer[-keep:]
+            if not fill():
+                raise ValueError("part body cut short")
+        parts.append((params.get("name"), params.get("filename"), headers.get("content-type"), sink))
+        while len(buffer) < 2:
+            if not fill():
+                raise ValueError("body ends inside a boundary")
+        if buffer[:2] == b"--":
+            break
+        buffer = buffer[2:]
+    while fill():  # drain the epilogue so the connection can be reused
+        buffer = b""
+    return parts
+
+
+def check(parts, authorization, expected_key):
+    """The contract of POST /audio/transcriptions; returns (fields, file_info, problems)."""
+    problems = []
+    fields = {}
+    file_info = None
+    for name, filename, content_type, sink in parts:
+        if name not in KNOWN_FIELDS:
+            problems.append(f"unknown field {name!r}")
+            continue
+        if name == "file":
+            if file_info is not None:
+                problems.append("more than one file part")
+            if not filename:
+                problems.append("file part without a filename")
+            if not content_type:
+                problems.append("file part without a content type")
+            if sink.size == 0:
+                problems.append("empty file part")
+            file_info = {"filename": filename, "content_type": content_type, "bytes": sink.size,
+                         "sha256": sink.sha.hexdigest(), "head": sink.head.hex()}
+            continue
+        if filename is not None:
+            problems.append(f"field {name!r} sent as a file")
+        fields.setdefault(name, []).append(bytes(sink.data).decode("utf-8", "replace"))
+    if file_info is None:
+        problems.append("no file part")
+    for name, values in fields.items():
+        if name != "timestamp_granularities[]" and len(values) > 1:
+            problems.append(f"field {name!r} sent {len(values)} times")
+    model = fields.get("model", [""])[0]
+    if not model:
+        problems.append("no model")
+    response_format = fields.get("response_format", ["json"])[0]
+    if response_format not in RESPONSE_FORMATS:
+        problems.append(f"bad response_format {response_format!r}")
+    if model.startswith("gpt-4o") and response_format not in ("json", "text"):
+        problems.append(f"{model} does not support {response_format}")
+    for value in fields.get("timestamp_granularities[]", []):
+        if value not in ("word", "segment"):
+            problems.append(f"bad timestamp_granularities[] {value!r}")
+        if response_format != "verbose_json":
+            problems.append("timestamp_granularities[] needs verbose_json")
+    if "language" in fields:
+        language = fields["language"][0]
+        if len(language) != 2 or not language.isalpha() or not language.islower():
+            problems.append(f"language {language!r} is not an ISO-639-1 code")
+    if "temperature" in fields:
+        try:
+            if not 0 <= float(fields["temperature"][0]) <= 1:
+                problems.append("temperature out of 0...1")
+        except ValueError:
+            problems.append(f"temperature {fields['temperature'][0]!r} is not a number")
+    if expected_key is not None and authorization != f"Bearer {expected_key}":
+        problems.append("missing or wrong Authorization header")
+    if expected_key is None and authorization is not None:
+        problems.append("unexpected Authorization header")
+    return fields, file_info, problems
+
+
+def transcript_for(filename):
+    stem = (filename or "audio").rsplit(".", 1)[0]
+    words = ["Transcript", "of", stem + "."]
+    segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " Transcript of",
+                 "tokens": [1, 2], "temperature": 0.0, "avg_logprob": -0.2,
+                 "compression_ratio": 1.0, "no_speech_prob": 0.01},
+                {"id": 1, "seek": 0, "start": 1.5, "end": 3.25, "text": f" {stem}.",
+                 "tokens": [3], "temperature": 0.0, "avg_logprob": -0.2,
+                 "compression_ratio": 1.0, "no_speech_prob": 0.01}]
+    return " ".join(words), segments
+
+
+def timestamp(seconds, separator):
+    ms = int(round(seconds * 1000))
+    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d}{separator}{ms % 1000:03d}"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "whisper-stub/1"
+
+    def setup(self):
+        super().setup()
+        # Headers and body go out as separate writes; without NODELAY, Nagle holds the body
+        # until the client's delayed ACK (~40 ms) and every client looks slow.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_body(self, status, body, content_type="application/json", headers=None):
+        data = body if isinstance(body, bytes) else body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("x-request-id", f"req_{self.server.next_id()}")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def send_error_json(self, status, message, type_="invalid_request_error", code=None, headers=None):
+        body = json.dumps({"error": {"message": message, "type": type_, "param": None, "code": code}})
+        self.send_body(status, body, headers=headers)
+
+    def do_GET(self):
+        if self.path.rstrip("/").endswith("/health"):
+            self.send_body(200, '{"status":"ok"}')
+        else:
+            self.send_error_json(404, f"no route {self.path}")
+
+    def do_POST(self):
+        received = time.time()
+        record = {"received_at": received, "path": self.path, "connection": self.client_address[1]}
+        length = self.headers.get("Content-Length")
+        if length is None:
+            self.close_connection = True
+            self.send_error_json(411, "Content-Length required")
+            return
+        content_type = self.headers.get("Content-Type", "")
+        boundary = None
+        for piece in content_type.split(";")[1:]:
+            key, _, value = piece.strip().partition("=")
+            if key.lower() == "boundary":
+                boundary = value.strip('"').encode()
+        if not self.path.rstrip("/").endswith("/audio/transcriptions"):
+            self.rfile.read(int(length))
+            self.send_error_json(404, f"no route {self.path}")
+            return
+        if self.server.stall > 0:
+            time.sleep(self.server.stall)  # a stalled network: the upload cannot move
+        try:
+            if not content_type.startswith("multipart/form-data") or not boundary:
+                raise ValueError(f"Content-Type {content_type!r} is not multipart/form-data with a boundary")
+            parts = parse_multipart(self.rfile, int(length), boundary)
+        except ValueError as error:
+            self.close_connection = True
+            record.update(problems=[f"unparseable body: {error}"], answer="400")
+            self.server.log(record)
+            self.send_error_json(400, f"could not parse multipart body: {error}")
+            return
+        authorization = self.headers.get("Authorization")
+        fields, file_info, problems = check(parts, authorization, self.server.expected_key)
+        record.update(body_done_at=time.time(), fields=fields, file=file_info, problems=problems,
+                      authorization_ok=not any("Authorization" in p for p in problems))
+        filename = (file_info or {}).get("filename")
+        behaviour = {"kind": "error", "status": 400, "message": "; ".join(problems)} if problems \
+            else self.server.plan.behaviour_for(filename)
+        record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
+        try:
+            self.answer(behaviour, fields, filename, authorization)
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            record["client_gone"] = True
+        record["responded_at"] = time.time()
+        self.server.log(record)
+
+    def answer(self, behaviour, fields, filename, authorization):
+        kind = behaviour.get("kind", "ok")
+        if kind == "error":
+            headers = {}
+            if "retry_after" in behaviour:
+                headers["retry-after"] = str(behaviour["retry_after"])
+            if "retry_after_ms" in behaviour:
+                headers["retry-after-ms"] = str(behaviour["retry_after_ms"])
+            status = int(behaviour.get("status", 500))
+            default_type = {400: "invalid_request_error", 401: "invalid_request_error",
+                            429: "requests"}.get(status, "server_error")
+            self.send_error_json(status, behaviour.get("message", f"stub error {status}"),
+                                 behaviour.get("type", default_type), behaviour.get("code"), headers)
+        elif kind == "echo_key":
+            sent = (authorization or "").removeprefix("Bearer ")
+            self.send_error_json(401, f"Incorrect API key provided: {sent}. You can find your API key at https://platform.openai.com/account/api-keys.",
+                                 code="invalid_api_key")
+        elif kind == "reset":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{\"text\": \"Transcr")
+            self.wfile.flush()
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+        elif kind == "malformed":
+            self.send_body(200, '{"text": "Transcript of", "segments": [{"start": 0.0,')
+        else:
+            delay = float(behaviour.get("seconds", 0)) if kind == "slow" else self.server.delay
+            if delay > 0:
+                time.sleep(delay)
+            self.answer_ok(fields, filename)
+
+    def answer_ok(self, fields, filename):
+        text, segments = transcript_for(filename)
+        response_format = fields.get("response_format", ["json"])[0]
+        if response_format == "json":
+            self.send_body(200, json.dumps({"text": text, "usage": {"type": "duration", "seconds": 3}}))
+        elif response_format == "verbose_json":
+            body = {"task": "transcribe", "language": "english", "duration": 3.25, "text": text,
+                    "segments": segments}
+            if "word" in fields.get("timestamp_granularities[]", []):
+                body["words"] = [{"word": w, "start": i * 1.0, "end": i * 1.0 + 0.9}
+                                 for i, w in enumerate(text.split())]
+            self.send_body(200, json.dumps(body))
+        elif response_format == "text":
+            self.send_body(200, text + "\n", "text/plain; charset=utf-8")
+        else:
+            separator = "," if response_format == "srt" else "."
+            cues = [f"{timestamp(s['start'], separator)} --> {timestamp(s['end'], separator)}\n{s['text'].strip()}\n"
+                    for s in segments]
+            if response_format == "srt":
+                body = "\n".join(f"{i + 1}\n{cue}" for i, cue in enumerate(cues))
+            else:
+                body = "WEBVTT\n\n" + "\n".join(cues)
+            self.send_body(200, body, "text/plain; charset=utf-8")
+
+
+class StubServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    # The default backlog of 5 drops the SYNs of an 8-worker client's first connects, which
+    # then retry a second later.
+    request_queue_size = 128
+
+    def __init__(self, address, plan, delay, expected_key, log_path, stall=0):
+        super().__init__(address, Handler)
+        self.stall = stall
+        self.plan = plan
+        self.delay = delay
+        self.expected_key = expected_key
+        self.log_path = log_path
+        self.lock = threading.Lock()
+        self.counter = 0
+
+    def next_id(self):
+        with self.lock:
+            self.counter += 1
+            return self.counter
+
+    def log(self, record):
+        if not self.log_path:
+            return
+        with self.lock:
+            with open(self.log_path, "a", encoding="utf-8") as log:
+                log.write(json.dumps(record) + "\n")
+
+
+def main():
+    # A test runner may start us from a thread that blocks signals, and a child inherits
+    # that mask: unblock the ones that must stop us, or terminate() would go unheard.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--plan", default="[]", help="fault-injection rules (JSON)")
+    parser.add_argument("--delay", type=float, default=0, help="seconds before every successful answer")
+    parser.add_argument("--key", help="the bearer key to require (default: require none)")
+    parser.add_argument("--key-env", help="read the key to require from this environment variable")
+    parser.add_argument("--log", help="append one JSON line per request here")
+    parser.add_argument("--stall", type=float, default=0, help="seconds to wait before reading each request body")
+    args = parser.parse_args()
+    key = args.key
+    if args.key_env:
+        import os
+        key = os.environ.get(args.key_env)
+    server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, key, args.log, args.stall)
+    print(server.server_address[1], flush=True)
+    try:
+        server.serve_forever(poll_interval=0.1)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

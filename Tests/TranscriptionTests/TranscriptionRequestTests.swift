@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import Transcription
+
+@Suite struct TranscriptionRequestTests {
+    @Test func whisperGetsSegmentsAndOnlyTheHintsGiven() {
+        let request = TranscriptionRequest(file: URL(fileURLWithPath: "/a/b.mp3"), options: .init())
+        #expect(request.fields.map(\.name) == ["model", "response_format", "timestamp_granularities[]", "temperature"])
+        #expect(request.fields.map(\.value) == ["whisper-1", "verbose_json", "segment", "0"])
+        #expect(request.filename == "b.mp3")
+        #expect(request.contentType == "audio/mpeg")
+    }
+
+    @Test(arguments: ["gpt-4o-transcribe", "gpt-4o-mini-transcribe", "GPT-4o-Transcribe"])
+    func gpt4oTranscribeModelsGetPlainJSON(model: String) {
+        let options = TranscriptionOptions(model: model, language: "en", prompt: "Names: Ana")
+        let request = TranscriptionRequest(file: URL(fileURLWithPath: "/x.wav"), options: options)
+        #expect(options.responseFormat == .json)
+        #expect(request.fields.map(\.name) == ["model", "response_format", "language", "prompt", "temperature"])
+    }
+
+    @Test func decodesVerboseJSONAndErrorBodies() throws {
+        let verbose = Data(#"{"task":"transcribe","language":"english","duration":2.5,"text":"Hi there.","segments":[{"id":0,"seek":0,"start":0.0,"end":2.5,"text":" Hi there.","tokens":[1],"temperature":0,"avg_logprob":-0.1,"compression_ratio":1,"no_speech_prob":0}]}"#.utf8)
+        let result = try WireFormat.decodeResult(verbose, format: .verboseJSON, model: "whisper-1")
+        #expect(result == TranscriptionResult(text: "Hi there.", language: "english", durationSeconds: 2.5,
+                                              segments: [.init(start: 0, end: 2.5, text: " Hi there.")], model: "whisper-1"))
+        let error = WireFormat.decodeError(Data(#"{"error":{"message":"Bad file","type":"invalid_request_error","param":null,"code":null}}"#.utf8))
+        #expect(error?.message == "Bad file")
+        #expect(WireFormat.decodeError(Data("<html>502</html>".utf8)) == nil)
+    }
+
+    @Test func anHTMLErrorPageStillGivesAReadableMessage() {
+        let error = TranscriptionError.http(status: 502, body: Data("<html>Bad Gateway</html>".utf8), retryAfter: nil, secret: nil)
+        #expect(error.kind == .serverError)
+        #expect(error.description == "the server had a problem (HTTP 502: <html>Bad Gateway</html>)")
+    }
+
+    @Test func configurationRequiresAKeyExceptForALocalServer() throws {
+        #expect(throws: TranscriptionError.self) {
+            try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: [:])
+        }
+        do {
+            _ = try WhisperClient.Configuration.resolve(baseURLFlag: "https://example.com/v1", environment: [:])
+            Issue.record("expected a missing-key error")
+        } catch {
+            #expect(error.kind == .invalidConfiguration)
+            #expect(error.description.contains("OPENAI_API_KEY"))
+        }
+        let local = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_BASE_URL": "http://localhost:8000/v1/"])
+        #expect(local.endpoint == "http://localhost:8000/v1/audio/transcriptions")
+        #expect(!local.hasAPIKey)
+        let flagWins = try WhisperClient.Configuration.resolve(
+            baseURLFlag: "http://127.0.0.1:9/v1",
+            environment: ["OPENAI_BASE_URL": "https://elsewhere/v1", "VOICEJOURNAL_HTTP_TIMEOUT": "1.5"])
+        #expect(flagWins.baseURL == "http://127.0.0.1:9/v1")
+        #expect(flagWins.timeout == 1.5)
+        let remote = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": "sk-secret-value"])
+        #expect(remote.endpoint == "https://api.openai.com/v1/audio/transcriptions")
+        #expect(!remote.description.contains("sk-secret-value"))
+        #expect(throws: TranscriptionError.self) {
+            try WhisperClient.Configuration.resolve(baseURLFlag: "ftp://example.com", environment: ["OPENAI_API_KEY": "k"])
+        }
+    }
+}
