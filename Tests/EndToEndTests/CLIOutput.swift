@@ -3,15 +3,15 @@ import Testing
 import TestSupport
 
 /// The `--json` shapes the end-to-end tests read, in one place so they are easy to check
-/// against the commands:
+/// against the commands (`printJSON` of the Store's records; nil values are left out):
 /// - a listing (`entry list`, `person list`, `question list`, `assignment list`, `search`) is a
 ///   JSON array of objects — or an object holding exactly one such array (e.g. `{"hits": […]}`);
 /// - every object has an `id` (a number or a string);
 /// - an entry (`entry show ID --json`, `entry list --json`) has `transcript`: its text, or an
 ///   object with a `text` key, or null before transcription; and `mood`;
-/// - a person has `name`; a question has `text`;
+/// - `question add --json` and `assign --json` print the new object with its `id`;
 /// - an assignment has `status` (`pending`, `sent`, `answered`) and `transcript` as for entries;
-/// - a search hit has `entryId` and `snippet`.
+/// - a search hit has `entryId` and `snippet` (matched words in [brackets]).
 enum CLIOutput {
     /// The objects of a listing.
     static func list(_ result: CommandResult) throws -> [[String: Any]] {

@@ -57,15 +57,16 @@ import TestSupport
 
         try requireSuccess(voicejournal.run(["journal", "create", "Family"]), "journal create")
         try requireSuccess(voicejournal.run(["person", "add", "Grandma"]), "person add")
-        try requireSuccess(voicejournal.run(["question", "add", "--journal", "Family", question]), "question add")
-        let questions = try CLIOutput.list(voicejournal.run(["question", "list", "--json"]))
-        let questionId = try #require(CLIOutput.id(questions.first { $0["text"] as? String == question }?["id"]),
-                                      "question list: \(questions)")
-        try requireSuccess(voicejournal.run(["assign", questionId, "--person", "Grandma"]), "assign")
+        let added = try voicejournal.run(["question", "add", "--journal", "Family", question, "--json"])
+        try requireSuccess(added, "question add")
+        let questionId = try #require(CLIOutput.id(CLIOutput.object(added)["id"]))
+        let assigned = try voicejournal.run(["assign", questionId, "--person", "Grandma", "--json"])
+        try requireSuccess(assigned, "assign")
+        let assignmentId = try #require(CLIOutput.id(CLIOutput.object(assigned)["id"]))
 
         let before = try CLIOutput.list(voicejournal.run(["assignment", "list", "--json"]))
         try #require(before.count == 1, "one assignment: \(before)")
-        let assignmentId = try #require(CLIOutput.id(before[0]["id"]))
+        #expect(CLIOutput.id(before[0]["id"]) == assignmentId)
         #expect(before[0]["status"] as? String != "answered")
 
         try requireSuccess(voicejournal.run([
