@@ -82,6 +82,10 @@ import TestSupport
         ("not audio", "notes.txt", [("model", "whisper-1")], 400, nil),
         ("no model", "clip.wav", [], 400, "model"),
         ("unknown format", "clip.wav", [("model", "whisper-1"), ("response_format", "docx")], 400, "response_format"),
+        ("language by name", "clip.wav", [("model", "whisper-1"), ("language", "english")], 400, "language"),
+        ("temperature over 1", "clip.wav", [("model", "whisper-1"), ("temperature", "3")], 400, "temperature"),
+        ("subtitles from gpt-4o", "clip.wav", [("model", "gpt-4o-transcribe"), ("response_format", "srt")], 400,
+         "response_format"),
     ]
 
     @Test(arguments: 0..<badRequests.count)
