@@ -9,7 +9,7 @@ import TestSupport
     static let maximumRate = 0.15
 
     /// A voicejournal in a fresh home, pointed at the shared local Whisper.
-    private func voicejournal(in folder: TemporaryFolder, extra: [String: String] = [:]) async throws -> VoicejournalBinary {
+    private func makeVoicejournal(in folder: TemporaryFolder, extra: [String: String] = [:]) async throws -> VoicejournalBinary {
         let server = try await WhisperServer.shared()
         return VoicejournalBinary(home: folder.path("home"),
                                   environment: ["OPENAI_BASE_URL": server.baseURL].merging(extra) { $1 })
@@ -20,7 +20,7 @@ import TestSupport
         let script = "Yesterday I planted tomatoes in the garden with my grandmother, "
             + "and we talked about her childhood by the sea."
         let microphone = try SpeakingMicrophone(saying: script, in: folder)
-        let voicejournal = try await voicejournal(in: folder, extra: microphone.environment)
+        let voicejournal = try await makeVoicejournal(in: folder, extra: microphone.environment)
 
         try requireSuccess(voicejournal.run(["journal", "create", "Test"]), "journal create")
         try requireSuccess(voicejournal.run([
@@ -53,7 +53,7 @@ import TestSupport
         let question = "Where did you spend your summers as a child?"
         let script = "I spent every summer at my aunt's farm, feeding the chickens and reading in the barn."
         let microphone = try SpeakingMicrophone(saying: script, in: folder)
-        let voicejournal = try await voicejournal(in: folder, extra: microphone.environment)
+        let voicejournal = try await makeVoicejournal(in: folder, extra: microphone.environment)
 
         try requireSuccess(voicejournal.run(["journal", "create", "Family"]), "journal create")
         try requireSuccess(voicejournal.run(["person", "add", "Grandma"]), "person add")
@@ -94,7 +94,7 @@ import TestSupport
         let audioNames = Set(scripts.map(\.file))
         let notAudio = try FileManager.default.contentsOfDirectory(atPath: copy.path).filter { !audioNames.contains($0) }
         try #require(notAudio.contains("shopping-list.txt"))
-        let voicejournal = try await voicejournal(in: folder)
+        let voicejournal = try await makeVoicejournal(in: folder)
 
         let result = try voicejournal.run(["transcribe", copy.path, "--sidecar", "srt,txt"])
         try requireSuccess(result, "transcribe")
