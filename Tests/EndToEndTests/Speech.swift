@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+
+/// Speech the tests make themselves with espeak-ng (150 words a minute), for a real Whisper
+/// to recognise.
+enum Speech {
+    /// Speaks `text` into a 16 kHz mono 16-bit WAV in `folder`.
+    static func wav(_ text: String, voice: String = "en-us", in folder: TemporaryFolder, name: String) throws -> URL {
+        let spoken = folder.path("\(name)-espeak.wav"), wav = folder.path("\(name).wav")
+        try runTool("espeak-ng", ["-v", voice, "-s", "150", "-w", spoken.path, text])
+        try runTool("sox", ["-R", "-D", spoken.path, "-r", "16000", "-c", "1", "-b", "16", wav.path])
+        return wav
+    }
+
+    /// The length of an audio file in seconds, as sox reads it.
+    static func seconds(of file: URL) throws -> Double {
+        let output = try runTool("soxi", ["-D", file.path])
+        guard let seconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Unexpected(description: "soxi -D \(file.path) printed \(output.debugDescription)")
+        }
+        return seconds
+    }
+}
+
+/// A virtual microphone that says a sentence: ALSA's `file` plugin reading espeak-ng speech
+/// as raw S16_LE 16 kHz mono, declared as PCM `testmic` in a config loaded through
+/// `ALSA_CONFIG_PATH` (see FACTS.md).
+struct SpeakingMicrophone {
+    /// The PCM name to pass as `--device`.
+    let device = "testmic"
+    /// Seconds to record: the whole speech plus a second of silence, and a second less
+    /// than the infile holds (the plugin repeats stale data past its end).
+    let maxDuration: Int
+    /// Environment that makes `testmic` exist for the recorder.
+    let environment: [String: String]
+
+    init(saying text: String, voice: String = "en-us", in folder: TemporaryFolder) throws {
+        let speech = try Speech.wav(text, voice: voice, in: folder, name: "microphone")
+        maxDuration = Int(try Speech.seconds(of: speech).rounded(.up)) + 1
+        let raw = folder.path("microphone.raw"), config = folder.path("testmic.conf")
+        try runTool("sox", ["-R", "-D", speech.path, "-t", "raw", "-e", "signed-integer", "-b", "16",
+                            "-r", "16000", "-c", "1", raw.path, "pad", "0", "3", "trim", "0", "\(maxDuration + 1)"])
+        let declaration = """
+            pcm.testmic {
+                type file
+                slave.pcm "null"
+                file "/dev/null"
+                infile "\(raw.path)"
+                format "raw"
+            }
+
+            """
+        try declaration.write(to: config, atomically: true, encoding: .utf8)
+        environment = ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(config.path)"]
+    }
+}
+
+/// The recordings in samples/ and the exact text of each, read from the table in
+/// samples/README.md that scripts/make-samples writes.
+enum Samples {
+    static let folder = PackagePaths.root.appendingPathComponent("samples")
+
+    /// (file name, spoken text) for every row of the table.
+    static func scripts() throws -> [(file: String, text: String)] {
+        let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        return readme.split(separator: "\n").compactMap { line in
+            // | `name.wav` | 5.8 s | en-us | The text. |
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4, cells[0].hasPrefix("`"), cells[0].hasSuffix("`") else { return nil }
+            return (String(cells[0].dropFirst().dropLast()), cells[3])
+        }
+    }
+}
