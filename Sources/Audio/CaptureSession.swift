@@ -238,8 +238,12 @@ public final class CaptureSession: @unchecked Sendable {
                 if let finishedSecond { seconds.append(finishedSecond) }
             }
             if silence?.shouldStop(after: reading, frames: frames) == true {
-                // Whatever capture read after this point is past the end of the take.
-                stop(.silence)
+                // Whatever capture read after this point is past the end of the take. Capture
+                // may already have reached its frame limit further ahead, but in the audio the
+                // take ends here, so silence is the reason.
+                lock.withLock {
+                    if stopReason == nil || stopReason == .maxDuration { stopReason = .silence }
+                }
                 discarding = true
             }
         }
