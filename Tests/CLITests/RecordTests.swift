@@ -105,7 +105,7 @@ import TestSupport
     @Test func enterStopsARecordingAndEndOfInputDoesNot() throws {
         let folder = try TemporaryFolder()
         let microphone = try VirtualMicrophone.paced(in: folder.url)
-        let fed = PacedSignal.samples(seconds: 6)
+        let fed = PacedSignal.samples(seconds: 20)
         let feeder = try PacedFeeder(microphone: microphone, samples: fed, sampleRate: 16000, channels: 1)
         let binary = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment)
         let keyboard = Pipe()
@@ -120,7 +120,7 @@ import TestSupport
         let output = try #require(try result.json() as? [String: Any])
         #expect(output["stopReason"] as? String == "enter")
         let seconds = try #require(output["durationSeconds"] as? Double)
-        #expect(seconds >= 2 && seconds < 6)
+        #expect(seconds >= 2 && seconds < 20)
         let wav = try WAVContents(url: URL(fileURLWithPath: try #require(output["path"] as? String)))
         #expect(wav.samples == Array(fed.prefix(wav.samples.count)) && wav.frames == Int(seconds * 16000))
     }
@@ -128,7 +128,7 @@ import TestSupport
     @Test func sigintSavesTheTakeAndExits130WhileAnotherRecorderLeavesItAlone() throws {
         let folder = try TemporaryFolder()
         let microphone = try VirtualMicrophone.paced(in: folder.url)
-        let fed = PacedSignal.samples(seconds: 6)
+        let fed = PacedSignal.samples(seconds: 20)
         let feeder = try PacedFeeder(microphone: microphone, samples: fed, sampleRate: 16000, channels: 1)
         let home = folder.path("home")
         let running = try VoicejournalBinary(home: home, environment: microphone.environment)
@@ -162,7 +162,7 @@ import TestSupport
     @Test func sigkillLosesAtMostTheLastSecondAndTheNextRecordCompletesTheRow() throws {
         let folder = try TemporaryFolder()
         let microphone = try VirtualMicrophone.paced(in: folder.url)
-        let fed = PacedSignal.samples(seconds: 5)
+        let fed = PacedSignal.samples(seconds: 20)
         let feeder = try PacedFeeder(microphone: microphone, samples: fed, sampleRate: 16000, channels: 1)
         let home = folder.path("home")
         let running = try VoicejournalBinary(home: home, environment: microphone.environment)

@@ -60,7 +60,9 @@ public struct VirtualMicrophone: Sendable {
 /// Feeds audio into a paced microphone's FIFO at real time (a small Python process, so a
 /// recorder killed mid-way costs the test nothing but a broken pipe). Chunks are written
 /// whole (≤ PIPE_BUF) and are a multiple of the recorder's 50 ms reads, so every read the
-/// plugin makes is complete and the captured bytes match the fed ones.
+/// plugin makes is complete and the captured bytes match the fed ones. Feed more audio than
+/// the test needs: the feeder ends when the recorder closes the FIFO, and a FIFO that runs
+/// dry reads as an endless, unpaced stream of stale data.
 public final class PacedFeeder: @unchecked Sendable {
     // @unchecked: used from the test's task only.
     private let process = Process()
@@ -69,18 +71,24 @@ public final class PacedFeeder: @unchecked Sendable {
     private static let script = """
         import os, sys, time, signal
         path, source, rate, chunk = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-        signal.alarm(60)
+        # Children inherit the test runner's blocked signals; this one must hear SIGTERM/SIGALRM.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGALRM, signal.SIGINT])
+        def give_up(*_):
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGTERM, give_up)
+        signal.signal(signal.SIGALRM, give_up)
+        signal.alarm(120)
         data = open(source, 'rb').read()
-        fd = os.open(path, os.O_WRONLY)
-        start = time.monotonic()
         written = 0
         try:
+            fd = os.open(path, os.O_WRONLY)
+            start = time.monotonic()
             while written < len(data):
                 delay = start + written / rate - time.monotonic()
                 if delay > 0:
                     time.sleep(delay)
                 written += os.write(fd, data[written:written + chunk])
-        except BrokenPipeError:
+        except (BrokenPipeError, KeyboardInterrupt):
             pass
         print(written, flush=True)
         """
@@ -107,7 +115,7 @@ public final class PacedFeeder: @unchecked Sendable {
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    /// Stops the feeder early.
+    /// Stops the feeder early (it still reports what it wrote to `finish()`).
     public func stop() {
         if process.isRunning { process.terminate() }
     }

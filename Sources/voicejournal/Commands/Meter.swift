@@ -139,6 +139,13 @@ final class StopSignals {
     private let sources: [any DispatchSourceSignal]
 
     init(stop: @escaping @Sendable (StopReason) -> Void) {
+        // A parent may have started us with these blocked (process supervisors, test runners);
+        // the stop would then never arrive.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
