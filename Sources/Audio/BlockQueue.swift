@@ -17,11 +17,17 @@ final class BlockQueue: @unchecked Sendable {
     private var filledHead = 0
     private var filledCount = 0
     private var closed = false
+    private var captureWaiting = false
+    private var writerWaiting = false
+    /// Once out of free blocks, capture waits until this many are free again: resuming on
+    /// every single block would cost two thread switches per block.
+    private let refill: Int
     /// Times the capture side found no free block and had to wait for the writer.
     private(set) var waitsForSpace = 0
 
     init(blocks: Int, samplesPerBlock: Int) {
         capacity = max(blocks, 2)
+        refill = max(capacity / 4, 1)
         blockSamples = samplesPerBlock
         storage = .allocate(capacity: capacity * samplesPerBlock)
         storage.initialize(repeating: 0, count: capacity * samplesPerBlock)
@@ -40,8 +46,12 @@ final class BlockQueue: @unchecked Sendable {
     func takeFree() -> Int {
         condition.lock()
         defer { condition.unlock() }
-        if free.isEmpty { waitsForSpace += 1 }
-        while free.isEmpty { condition.wait() }
+        if free.isEmpty {
+            waitsForSpace += 1
+            captureWaiting = true
+            while free.count < refill { condition.wait() }
+            captureWaiting = false
+        }
         return free.removeLast()
     }
 
@@ -50,7 +60,7 @@ final class BlockQueue: @unchecked Sendable {
         condition.lock()
         filled[(filledHead + filledCount) % capacity] = (index, frames)
         filledCount += 1
-        condition.broadcast()
+        if writerWaiting { condition.broadcast() }
         condition.unlock()
     }
 
@@ -66,7 +76,11 @@ final class BlockQueue: @unchecked Sendable {
     func takeFilled() -> (index: Int, frames: Int)? {
         condition.lock()
         defer { condition.unlock() }
-        while filledCount == 0 && !closed { condition.wait() }
+        while filledCount == 0 && !closed {
+            writerWaiting = true
+            condition.wait()
+            writerWaiting = false
+        }
         guard filledCount > 0 else { return nil }
         let block = filled[filledHead]
         filledHead = (filledHead + 1) % capacity
@@ -78,7 +92,7 @@ final class BlockQueue: @unchecked Sendable {
     func giveBack(_ index: Int) {
         condition.lock()
         free.append(index)
-        condition.broadcast()
+        if captureWaiting && free.count >= refill { condition.broadcast() }
         condition.unlock()
     }
 }

@@ -5,16 +5,17 @@ import Foundation
 public struct CaptureFormat: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
-    /// Frames per read; also one meter block (about 50 ms).
+    /// Frames per read (about 100 ms, like arecord's 125 ms: fewer system calls per second);
+    /// the meter measures each read in 50 ms slices.
     public var periodFrames: Int
     /// Frames the device buffers; one read never asks for more than this (see FACTS.md).
     public var bufferFrames: Int
 
-    /// A format with 50 ms periods and a buffer of eight periods (400 ms of slack for the reader).
+    /// A format with 100 ms periods and a buffer of eight periods (800 ms of slack for the reader).
     public init(sampleRate: Int = 16000, channels: Int = 1, periodFrames: Int? = nil, bufferFrames: Int? = nil) {
         self.sampleRate = sampleRate
         self.channels = channels
-        let period = periodFrames ?? max(sampleRate / 20, 32)
+        let period = periodFrames ?? max(sampleRate / 10, 32)
         self.periodFrames = period
         self.bufferFrames = max(bufferFrames ?? period * 8, period)
     }
@@ -24,6 +25,9 @@ public struct CaptureFormat: Sendable, Equatable {
 
     /// Frames in `seconds` of audio, rounded to the nearest frame.
     public func frames(seconds: Double) -> Int64 { Int64((seconds * Double(sampleRate)).rounded()) }
+
+    /// Frames in one meter block: 50 ms.
+    public var meterFrames: Int { max(sampleRate / 20, 1) }
 
     /// Seconds in `frames` of audio.
     public func seconds(frames: Int64) -> Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }

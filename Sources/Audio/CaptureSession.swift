@@ -94,6 +94,7 @@ public final class CaptureSession: @unchecked Sendable {
     private var meter: LevelMeter
     private var silence: SilenceDetector?
     private var lastClipFrame: Int64?
+    private var secondsPublished = 0
 
     /// Prepares a capture from `device`, writing to `writer` if given (the session owns both
     /// from here on). `queueSeconds` of audio can wait for the writer before capture waits.
@@ -204,40 +205,25 @@ public final class CaptureSession: @unchecked Sendable {
     private func writeLoop() {
         var discarding = false
         var sinceHeaderUpdate: Int64 = 0
-        var nextSecond: Int64 = Int64(format.sampleRate)
         while case let (block, frames)? = queue.takeFilled() {
             defer { queue.giveBack(block) }
             if discarding { continue }
-            let samples = UnsafeBufferPointer(start: queue.samples(block), count: frames * format.channels)
-            let reading = meter.measure(samples)
+            let (kept, endedInSilence) = measure(queue.samples(block), frames: frames)
             if let writer {
                 do {
-                    try writer.write(queue.samples(block), frames: frames)
+                    try writer.write(queue.samples(block), frames: kept)
                 } catch {
                     fail(error)
                     discarding = true
                     continue
                 }
-                sinceHeaderUpdate += Int64(frames)
+                sinceHeaderUpdate += Int64(kept)
                 if sinceHeaderUpdate >= limits.headerUpdateFrames {
                     writer.updateHeader()
                     sinceHeaderUpdate = 0
                 }
             }
-            if reading.clipped { lastClipFrame = meter.frames }
-            var finishedSecond: SecondSummary?
-            if meter.frames >= nextSecond {
-                finishedSecond = SecondSummary(second: Int(nextSecond / Int64(format.sampleRate)), level: meter.takeSection())
-                nextSecond += Int64(format.sampleRate)
-            }
-            let status = CaptureStatus(
-                frames: meter.frames, sampleRate: format.sampleRate, latest: reading, holdDBFS: meter.holdDBFS,
-                clippedRecently: lastClipFrame.map { meter.frames - $0 < Int64(format.sampleRate) } ?? false)
-            lock.withLock {
-                current = status
-                if let finishedSecond { seconds.append(finishedSecond) }
-            }
-            if silence?.shouldStop(after: reading, frames: frames) == true {
+            if endedInSilence {
                 // Whatever capture read after this point is past the end of the take. Capture
                 // may already have reached its frame limit further ahead, but in the audio the
                 // take ends here, so silence is the reason.
@@ -249,6 +235,38 @@ public final class CaptureSession: @unchecked Sendable {
         }
         writer?.updateHeader()
         finish()
+    }
+
+    /// Meters one read in 50 ms slices, publishes the newest level and any finished seconds,
+    /// and says how many frames belong to the take (fewer if it ended in silence mid-read).
+    private func measure(_ samples: UnsafeMutablePointer<Int16>, frames: Int) -> (kept: Int, endedInSilence: Bool) {
+        let rate = Int64(format.sampleRate)
+        var offset = 0
+        var reading = LevelMeter.Reading.silence
+        var finished: [SecondSummary] = []
+        var endedInSilence = false
+        while offset < frames {
+            let slice = min(format.meterFrames, frames - offset)
+            reading = meter.measure(UnsafeBufferPointer(start: samples + offset * format.channels, count: slice * format.channels))
+            offset += slice
+            if reading.clipped { lastClipFrame = meter.frames }
+            if meter.frames / rate > Int64(finished.last?.second ?? secondsPublished) {
+                finished.append(SecondSummary(second: Int(meter.frames / rate), level: meter.takeSection()))
+            }
+            if silence?.shouldStop(after: reading, frames: slice) == true {
+                endedInSilence = true
+                break
+            }
+        }
+        secondsPublished = finished.last?.second ?? secondsPublished
+        let status = CaptureStatus(
+            frames: meter.frames, sampleRate: format.sampleRate, latest: reading, holdDBFS: meter.holdDBFS,
+            clippedRecently: lastClipFrame.map { meter.frames - $0 < rate } ?? false)
+        lock.withLock {
+            current = status
+            seconds += finished
+        }
+        return (offset, endedInSilence)
     }
 
     private func fail(_ error: any Error) {

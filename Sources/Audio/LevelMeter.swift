@@ -77,18 +77,18 @@ public struct LevelMeter: Sendable {
         let blockFrames = samples.count / channels
         frames += Int64(blockFrames)
         takePeak = max(takePeak, level.peak)
-        takeSquares += Double(level.squares)
+        takeSquares += level.squares
         takeSamples += Int64(samples.count)
-        takeClipped = takeClipped || level.clippedSamples > 0
+        takeClipped = takeClipped || level.clipped
         section.peak = max(section.peak, level.peak)
-        section.squares += Double(level.squares)
+        section.squares += level.squares
         section.samples += Int64(samples.count)
-        section.clipped = section.clipped || level.clippedSamples > 0
+        section.clipped = section.clipped || level.clipped
 
         let reading = Reading(
             peakDBFS: Self.dbfs(amplitude: Double(level.peak)),
-            rmsDBFS: samples.isEmpty ? Self.floorDBFS : Self.dbfs(amplitude: (Double(level.squares) / Double(samples.count)).squareRoot()),
-            clipped: level.clippedSamples > 0)
+            rmsDBFS: samples.isEmpty ? Self.floorDBFS : Self.dbfs(amplitude: (level.squares / Double(samples.count)).squareRoot()),
+            clipped: level.clipped)
         moveHold(to: reading.peakDBFS, seconds: sampleRate > 0 ? Double(blockFrames) / Double(sampleRate) : 0)
         return reading
     }
@@ -116,19 +116,37 @@ public struct LevelMeter: Sendable {
         }
     }
 
-    /// One pass over the samples: largest magnitude, sum of squares, samples at full scale.
-    /// Integer arithmetic so the loop stays simple enough to vectorise.
-    private static func level(of samples: UnsafeBufferPointer<Int16>) -> (peak: Int32, squares: Int64, clippedSamples: Int) {
-        var peak: Int32 = 0
-        var squares: Int64 = 0
-        var clipped = 0
-        for sample in samples {
-            let value = Int32(sample)
-            let magnitude = value < 0 ? -value : value
-            peak = max(peak, magnitude)
-            squares &+= Int64(value &* value)
-            clipped &+= magnitude >= 32767 ? 1 : 0
+    /// One pass over the samples: largest magnitude, sum of squares, whether any sample sat at
+    /// full scale. Eight samples at a time: capture meters every sample it records, and this
+    /// loop is most of the CPU a recording costs. Squares add up in Float lanes, whose rounding
+    /// (about 1e-4 relative over a block) is far below the 0.1 dB the meter shows.
+    static func level(of samples: UnsafeBufferPointer<Int16>) -> (peak: Int32, squares: Double, clipped: Bool) {
+        guard let base = samples.baseAddress else { return (0, 0, false) }
+        let count = samples.count
+        let raw = UnsafeRawPointer(base)
+        var high = SIMD8<Int16>(repeating: 0), low = SIMD8<Int16>(repeating: 0)
+        var sumA = SIMD8<Float>(repeating: 0), sumB = SIMD8<Float>(repeating: 0)
+        var index = 0
+        while index + 16 <= count {
+            let first = raw.loadUnaligned(fromByteOffset: index * 2, as: SIMD8<Int16>.self)
+            let second = raw.loadUnaligned(fromByteOffset: index * 2 + 16, as: SIMD8<Int16>.self)
+            high = pointwiseMax(high, pointwiseMax(first, second))
+            low = pointwiseMin(low, pointwiseMin(first, second))
+            let a = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: first))
+            let b = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: second))
+            sumA += a * a
+            sumB += b * b
+            index += 16
         }
-        return (peak, squares, clipped)
+        var largest = Int32(high.max()), smallest = Int32(low.min())
+        var squares = Double((sumA + sumB).sum())
+        while index < count {
+            let value = Int32(base[index])
+            largest = max(largest, value)
+            smallest = min(smallest, value)
+            squares += Double(value * value)
+            index += 1
+        }
+        return (max(largest, -smallest), squares, largest >= 32767 || smallest <= -32767)
     }
 }

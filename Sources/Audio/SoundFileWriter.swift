@@ -34,6 +34,8 @@ public final class SoundFileWriter: @unchecked Sendable {
     public let channels: Int
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
+    /// Where the WAV header keeps its sizes, read once from the file libsndfile started.
+    private var layout: WAVLayout?
 
     /// Creates `url` (which must not exist) with mode 0600 and opens it for writing.
     /// `comment` is stored in the file's metadata (WAV INFO chunk, FLAC Vorbis comment).
@@ -86,9 +88,28 @@ public final class SoundFileWriter: @unchecked Sendable {
 
     /// Rewrites the header so it covers every frame written so far: a file cut off after
     /// this point still opens with this length. WAV only; FLAC's header is final at close.
+    /// Only the two size fields change, so they are written in place (two `pwrite`s) rather
+    /// than through libsndfile's full header rewrite (fstat, seeks, every chunk).
     public func updateHeader() {
         guard let handle, container == .wav else { return }
-        sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+        if layout == nil {
+            var header = [UInt8](repeating: 0, count: 4096)
+            let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            layout = read > 0 ? try? WAVLayout.parse(Array(header.prefix(read))) : nil
+        }
+        guard let layout else {
+            sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+            return
+        }
+        let dataSize = UInt32(clamping: framesWritten * Int64(layout.blockAlign))
+        let riffSize = UInt32(clamping: Int64(layout.dataOffset) + Int64(dataSize) - 8)
+        put(riffSize, at: 4)
+        put(dataSize, at: layout.dataSizeOffset)
+    }
+
+    private func put(_ value: UInt32, at offset: Int) {
+        var littleEndian = value.littleEndian
+        _ = pwrite(descriptor, &littleEndian, 4, off_t(offset))
     }
 
     /// Finishes the file (final header, encoder flushed) and releases the lock.

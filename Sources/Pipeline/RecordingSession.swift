@@ -112,18 +112,35 @@ public final class RecordingSession: Sendable {
                                              channels: format.channels, comment: "voicejournal recording \(id) \(stamp)")
             return (url.path, writer)
         }
-        let limits = CaptureLimits(
-            maxFrames: request.maxSeconds.map { format.frames(seconds: $0) },
-            silence: request.stopOnSilenceSeconds.map {
-                SilenceDetector(seconds: $0, sampleRate: format.sampleRate, thresholdDBFS: request.silenceThresholdDBFS)
-            },
-            // Four header updates per second of audio: a killed recorder loses at most a quarter second.
-            headerUpdateFrames: Int64(format.sampleRate / 4))
-        let capture = CaptureSession(device: device, writer: writer, limits: limits, logger: logger)
+        let capture = CaptureSession(device: device, writer: writer, limits: limits(request, format: format), logger: logger)
         capture.start()
         logger.info("recording", metadata: ["id": "\(recording.id ?? 0)", "path": "\(writer.url.path)"])
         return RecordingSession(recording: recording, capture: capture, format: format, writer: writer,
                                 store: store, logger: logger)
+    }
+
+    /// The same capture, metering and file writing as `start`, into `url`, without the store
+    /// (no rows, no sha256): what `scripts/bench-capture` measures against `arecord`.
+    /// The caller closes the writer once the session has finished.
+    public static func captureOnly(_ request: RecordingRequest, to url: URL,
+                                   logger: Logger = Logger(label: "voicejournal.record")) throws -> (CaptureSession, SoundFileWriter) {
+        let device = try CaptureDevice(name: request.device, format: request.format, configuration: request.deviceConfiguration)
+        let format = device.format
+        let writer = try SoundFileWriter(creating: url, container: request.container, sampleRate: format.sampleRate,
+                                         channels: format.channels)
+        let capture = CaptureSession(device: device, writer: writer, limits: limits(request, format: format), logger: logger)
+        capture.start()
+        return (capture, writer)
+    }
+
+    private static func limits(_ request: RecordingRequest, format: CaptureFormat) -> CaptureLimits {
+        CaptureLimits(
+            maxFrames: request.maxSeconds.map { format.frames(seconds: $0) },
+            silence: request.stopOnSilenceSeconds.map {
+                SilenceDetector(seconds: $0, sampleRate: format.sampleRate, thresholdDBFS: request.silenceThresholdDBFS)
+            },
+            // Two header updates per second of audio: a killed recorder loses at most half a second.
+            headerUpdateFrames: Int64(format.sampleRate / 2))
     }
 
     /// Asks the capture to end (Enter, a signal); audio already captured is kept.

@@ -17,11 +17,11 @@ import TestSupport
             CaptureFixtures.sine(sampleRate: 48000, seconds: 0.5, dbfs: -12, frequency: 440),
             (0..<24000).map { Int16(truncatingIfNeeded: $0 * 7) })
         let device = try open(VirtualMicrophone(in: folder.url, samples: fed), rate: 48000, channels: 2)
-        #expect(device.format.periodFrames == 2400)  // 50 ms blocks, as asked
+        #expect(device.format.periodFrames == 4800)  // 100 ms reads, as asked
         #expect(device.format.periodFrames <= device.format.bufferFrames)
         var captured: [Int16] = []
         var block = [Int16](repeating: 0, count: device.format.periodFrames * 2)
-        for _ in 0..<10 {
+        for _ in 0..<5 {
             let frames = try block.withUnsafeMutableBufferPointer { try device.read(into: $0.baseAddress!, frames: device.format.periodFrames) }
             #expect(frames == device.format.periodFrames)
             captured += block
@@ -53,7 +53,7 @@ import TestSupport
         let device = try open(VirtualMicrophone(in: folder.url, samples: fed), rate: 16000, channels: 1)
         let url = folder.path("take.wav")
         let writer = try SoundFileWriter(creating: url, container: .wav, sampleRate: 16000, channels: 1)
-        // 1.5 s is not a whole number of 50 ms reads plus a remainder: the last read is cut short.
+        // Not a whole number of reads: the last read is cut short to stop at exactly this frame.
         let session = CaptureSession(device: device, writer: writer,
                                      limits: CaptureLimits(maxFrames: 24_010, headerUpdateFrames: 4000))
         session.start()

@@ -37,7 +37,15 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "Print the saved recording as JSON.")
     var json = false
 
+    /// Benchmarks only (scripts/bench-capture): capture, meter and write to this file, no store.
+    @Option(help: ArgumentHelp(visibility: .hidden))
+    var captureOnly: String?
+
     func run() async throws {
+        if let captureOnly {
+            try await capture.captureOnly(to: URL(fileURLWithPath: captureOnly))
+            return
+        }
         let owner: RecordingOwner
         if let assignment {
             guard title == nil, mood == nil, theme == nil else {
@@ -108,16 +116,37 @@ struct CaptureOptions: ParsableArguments {
         guard silenceThreshold < 0 else { throw ValidationError("--silence-threshold is in dBFS and must be below 0") }
     }
 
-    /// Captures one take with the live meter, Enter and signal handling, and completes it.
-    func record(owner: RecordingOwner, store: JournalStore) async throws -> RecordingOutcome {
-        let request = RecordingRequest(
+    /// The capture path of `record` without the store, for benchmarks.
+    func captureOnly(to url: URL) async throws {
+        let session: CaptureSession, writer: SoundFileWriter
+        do {
+            (session, writer) = try RecordingSession.captureOnly(request(owner: .assignment(0)), to: url,
+                                                                 logger: CommandLogging.logger("voicejournal.record"))
+        } catch let error as ALSAError {
+            throw CLIError.configuration(error.description)
+        }
+        let stopSignals = StopSignals { session.stop($0) }
+        defer { stopSignals.restore() }
+        await LiveMeter(showing: !noMeter, hint: "Capturing from \(device) to \(url.path)").run(session)
+        let result = await session.result()
+        try writer.close()
+        print("Captured \(result.frames) frames to \(url.path)")
+        if let error = result.error { throw CLIError.failure("\(error)") }
+    }
+
+    private func request(owner: RecordingOwner) -> RecordingRequest {
+        RecordingRequest(
             device: device, format: CaptureFormat(sampleRate: rate, channels: channels),
             container: AudioContainer(rawValue: format.lowercased()) ?? .wav,
             maxSeconds: maxDuration > 0 ? maxDuration : nil, stopOnSilenceSeconds: stopOnSilence,
             silenceThresholdDBFS: silenceThreshold, owner: owner)
+    }
+
+    /// Captures one take with the live meter, Enter and signal handling, and completes it.
+    func record(owner: RecordingOwner, store: JournalStore) async throws -> RecordingOutcome {
         let session: RecordingSession
         do {
-            session = try RecordingSession.start(request, store: store, logger: CommandLogging.logger("voicejournal.record"))
+            session = try RecordingSession.start(request(owner: owner), store: store, logger: CommandLogging.logger("voicejournal.record"))
         } catch let error as ALSAError {
             throw CLIError.configuration(error.description)
         }
