@@ -25,10 +25,8 @@ public final class JournalStore: Sendable {
         // Several processes (two `queue run`s, `record` while a batch runs) share the file.
         config.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: config)
+        // SQLite gives the -wal and -shm files the database file's mode, so they are 0600 too.
         try Migrations.migrator.migrate(pool)
-        for suffix in ["-wal", "-shm"] {
-            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path + suffix)
-        }
     }
 }
 

@@ -1,7 +1,19 @@
 import ArgumentParser
+import Store
 
+/// `voicejournal assign QUESTION_ID --person P`.
 struct Assign: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "assign", abstract: "Give a question to a person")
+    static let configuration = CommandConfiguration(
+        abstract: "Give a question to a person; they answer it with a recording.",
+        discussion: "Answer it with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.")
     @OptionGroup var global: GlobalOptions
-    func run() async throws { throw CLIError.failure("'assign' is not built yet.") }
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The question's id (see 'question list').") var questionId: Int64
+    @Option(help: "Who answers: a name, an id, or \"me\".") var person: String
+
+    func run() async throws {
+        let assignment = try global.openStore().assign(questionId: questionId, to: person)
+        if output.json { return try printJSON(assignment) }
+        print("Assigned question #\(assignment.questionId) to \(assignment.person): assignment #\(assignment.id).")
+    }
 }

@@ -1,7 +1,27 @@
 import ArgumentParser
+import Store
+import Terminal
 
+/// `voicejournal assignment list`.
 struct AssignmentCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "assignment", abstract: "List assignments")
-    @OptionGroup var global: GlobalOptions
-    func run() async throws { throw CLIError.failure("'assignment' is not built yet.") }
+    static let configuration = CommandConfiguration(
+        commandName: "assignment",
+        abstract: "List assignments and their answers.",
+        subcommands: [List.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List assignments, newest first.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Option(help: "Only this status: pending, sent or answered.") var status: AssignmentStatus?
+
+        func run() async throws {
+            let assignments = try global.openStore().assignments(status: status)
+            if output.json { return try printJSON(assignments) }
+            guard !assignments.isEmpty else { return print("No assignments.") }
+            print(Table(headers: ["ID", "PERSON", "STATUS", "QUESTION", "ANSWER"], rows: assignments.map {
+                [String($0.id), $0.person, $0.status.rawValue, $0.question, $0.transcript ?? ""]
+            }, maxColumnWidth: 48).render())
+        }
+    }
 }

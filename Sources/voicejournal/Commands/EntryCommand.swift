@@ -1,7 +1,115 @@
 import ArgumentParser
+import Foundation
+import Store
 
+/// `voicejournal entry add|list|show|delete`.
 struct EntryCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "entry", abstract: "Add,list,show and delete entries")
-    @OptionGroup var global: GlobalOptions
-    func run() async throws { throw CLIError.failure("'entry' is not built yet.") }
+    static let configuration = CommandConfiguration(
+        commandName: "entry",
+        abstract: "Add, list, show and delete journal entries.",
+        subcommands: [Add.self, List.self, Show.self, Delete.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a typed entry.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Option(help: "The entry's text.") var text: String
+        @Option(help: "Journal to add to (default: Personal).") var journal: String?
+        @Option(help: "A title.") var title: String?
+        @Option(help: "How you feel.") var mood: Mood?
+        @Option(help: "What it is about.") var theme: Theme?
+        @Option(help: "The kind of entry (voice entries are made by 'record').") var kind: TypedKind = .text
+        @Option(help: ArgumentHelp("When it happened (default: now), e.g. 2026-11-20 or 2026-11-20T21:30.",
+                                   valueName: "when")) var date: DateArgument?
+
+        /// The kinds a typed entry can have.
+        enum TypedKind: String, ExpressibleByArgument, CaseIterable {
+            case text, gratitude
+            var entryKind: EntryKind { self == .text ? .text : .gratitude }
+        }
+
+        func run() async throws {
+            let entry = try global.openStore().addEntry(
+                journal: journal, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
+                createdAt: date?.date ?? Date())
+            if output.json { return try printJSON(entry) }
+            print("Added entry #\(entry.id) to \(entry.journal).")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List entries, newest first.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var filters: EntryFilterOptions
+        @Option(help: "Only this kind: voice, text or gratitude.") var kind: EntryKind?
+        @Option(help: "At most this many entries.") var limit = 50
+
+        func run() async throws {
+            var filter = filters.filter
+            filter.kind = kind
+            filter.limit = limit
+            let entries = try global.openStore().entries(filter)
+            if output.json { return try printJSON(entries) }
+            print(entries.isEmpty ? "No entries." : EntryTable.render(entries))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one entry in full, with its transcript.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
+
+        func run() async throws {
+            let entry = try global.openStore().entry(id: id)
+            if output.json { return try printJSON(entry) }
+            print("#\(entry.id)  \(shortDate(entry.createdAt))  \(entry.journal)  \(entry.kind.rawValue)")
+            if let title = entry.title { print("Title: \(title)") }
+            if let mood = entry.mood { print("Mood:  \(mood.rawValue)") }
+            if let theme = entry.theme { print("Theme: \(theme.rawValue)") }
+            if let path = entry.audioPath {
+                print("Audio: \(path)" + (entry.durationSeconds.map { String(format: " (%.1f s)", $0) } ?? ""))
+            }
+            print("")
+            if !entry.content.isEmpty { print(entry.content) }
+            if let transcript = entry.transcript {
+                print(transcript)
+            } else if entry.recordingId != nil {
+                print("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an entry, its transcript and the audio voicejournal recorded for it.",
+            discussion: "Audio files outside the data folder (added by 'transcribe') are left where they are.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
+
+        func run() async throws {
+            let store = try global.openStore()
+            let paths = try store.deleteEntry(id: id)
+            let home = store.home.url.standardizedFileURL.path + "/"
+            var removed = 0
+            for path in paths where URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(home) {
+                if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
+            }
+            print("Deleted entry #\(id)" + (removed > 0 ? " and \(removed) audio file\(removed == 1 ? "" : "s")." : "."))
+        }
+    }
+}
+
+/// Filters shared by `entry list` and `search`.
+struct EntryFilterOptions: ParsableArguments {
+    @Option(help: "Only this journal.") var journal: String?
+    @Option(help: "Only this mood.") var mood: Mood?
+    @Option(help: "Only this theme.") var theme: Theme?
+    @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: DateArgument?
+    @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
+
+    var filter: EntryFilter {
+        EntryFilter(journal: journal, mood: mood, theme: theme, since: since?.date, until: until?.endOfPeriod)
+    }
 }

@@ -1,14 +1,81 @@
 import ArgumentParser
+import Foundation
+import Store
 
-/// `export` — not built yet (no issue yet).
+/// `voicejournal export`: journals as Markdown or JSON, to stdout or one file per journal.
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Export journals as Markdown or JSON (not built yet)")
+        abstract: "Export journals as Markdown or JSON.",
+        discussion: """
+            Without --out, everything goes to stdout. With --out DIR, one file per journal \
+            (DIR/<journal>.md or .json, mode 0600). Voice entries are exported with their transcripts.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case md, json }
 
     @OptionGroup var global: GlobalOptions
+    @Option(help: "md or json.") var format: Format = .md
+    @Option(help: "Only this journal.") var journal: String?
+    @Option(help: "Write one file per journal into this folder.") var out: String?
 
     func run() async throws {
-        throw CLIError.failure("'export' is not built yet.")
+        let store = try global.openStore()
+        let journals = try store.journals().filter { summary in
+            journal.map { summary.name.caseInsensitiveCompare($0) == .orderedSame } ?? true
+        }
+        if let journal, journals.isEmpty { _ = try store.journal(named: journal) }  // throws the helpful error
+        var documents: [(name: String, text: String)] = []
+        for summary in journals {
+            let entries = try store.entries(EntryFilter(journal: summary.name)).reversed()
+            documents.append((summary.name, try render(summary, Array(entries))))
+        }
+        guard let out else {
+            if format == .json {
+                let all = try journals.map { summary in
+                    ExportedJournal(journal: summary, entries: try store.entries(EntryFilter(journal: summary.name)).reversed())
+                }
+                return try printJSON(all)
+            }
+            return print(documents.map(\.text).joined(separator: "\n"))
+        }
+        let folder = URL(fileURLWithPath: (out as NSString).expandingTildeInPath)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for document in documents {
+            let file = folder.appendingPathComponent(Self.fileName(document.name) + "." + format.rawValue)
+            try Data(document.text.utf8).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            print(file.path)
+        }
+    }
+
+    struct ExportedJournal: Encodable {
+        let journal: JournalSummary
+        let entries: [EntryDetails]
+    }
+
+    private func render(_ journal: JournalSummary, _ entries: [EntryDetails]) throws -> String {
+        if format == .json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            return String(decoding: try encoder.encode(ExportedJournal(journal: journal, entries: entries)), as: UTF8.self) + "\n"
+        }
+        var text = "# \(journal.name)\n\n"
+        if let description = journal.description { text += "\(description)\n\n" }
+        for entry in entries {
+            let tags = [entry.kind.rawValue, entry.mood?.rawValue, entry.theme?.rawValue].compactMap { $0 }
+            text += "## \(shortDate(entry.createdAt))" + (entry.title.map { " — \($0)" } ?? "")
+                + " (\(tags.joined(separator: ", ")))\n\n"
+            let body = entry.text.isEmpty ? "_(not transcribed yet)_" : entry.text
+            text += body + "\n\n"
+        }
+        return text
+    }
+
+    /// A journal name as a file name: path separators and leading dots replaced.
+    static func fileName(_ name: String) -> String {
+        let cleaned = name.map { $0 == "/" || $0 == "\0" ? "-" : $0 }
+        let result = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        return result.isEmpty ? "journal" : result
     }
 }

@@ -1,7 +1,47 @@
 import ArgumentParser
+import Store
+import Terminal
 
+/// `voicejournal person add|list`.
 struct PersonCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "person", abstract: "Add and list people")
-    @OptionGroup var global: GlobalOptions
-    func run() async throws { throw CLIError.failure("'person' is not built yet.") }
+    static let configuration = CommandConfiguration(
+        commandName: "person",
+        abstract: "Add and list the people questions are assigned to.",
+        discussion: "\"Myself\" always exists (you can also say \"me\").",
+        subcommands: [Add.self, List.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a person.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "Their name, e.g. \"Grandma Rose\".") var name: String
+        @Option(help: "How they relate to you, e.g. grandmother, friend (default: other).") var relationship: String?
+        @Option(help: "Their email address.") var email: String?
+
+        func validate() throws {
+            if relationship == Person.selfRelationship {
+                throw ValidationError("\"self\" is reserved for Myself; pick another relationship")
+            }
+        }
+
+        func run() async throws {
+            let person = try global.openStore().addPerson(name: name, relationship: relationship, email: email)
+            if output.json { return try printJSON(person) }
+            print("Added \(person.name) (#\(person.id ?? 0)).")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List people.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let people = try global.openStore().people()
+            if output.json { return try printJSON(people) }
+            print(Table(headers: ["ID", "NAME", "RELATIONSHIP", "EMAIL"], rows: people.map {
+                [String($0.id ?? 0), $0.name, $0.relationship, $0.email ?? ""]
+            }).render())
+        }
+    }
 }

@@ -1,7 +1,43 @@
 import ArgumentParser
+import Store
+import Terminal
 
+/// `voicejournal question add|list`.
 struct QuestionCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "question", abstract: "Add and list questions")
-    @OptionGroup var global: GlobalOptions
-    func run() async throws { throw CLIError.failure("'question' is not built yet.") }
+    static let configuration = CommandConfiguration(
+        commandName: "question",
+        abstract: "Add and list questions to be answered with a recording.",
+        subcommands: [Add.self, List.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a question to a journal.",
+            discussion: "Example: voicejournal question add --journal \"Family stories\" \"Where did you grow up?\"")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Option(help: "The journal the question belongs to.") var journal: String
+        @Argument(help: "The question.") var text: String
+
+        func run() async throws {
+            let question = try global.openStore().addQuestion(journal: journal, text: text)
+            if output.json { return try printJSON(question) }
+            print("Added question #\(question.id ?? 0). Give it to someone with: voicejournal assign \(question.id ?? 0) --person NAME")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List questions in order.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Option(help: "Only this journal's questions.") var journal: String?
+
+        func run() async throws {
+            let questions = try global.openStore().questions(journal: journal)
+            if output.json { return try printJSON(questions) }
+            guard !questions.isEmpty else { return print("No questions yet.") }
+            print(Table(headers: ["ID", "JOURNAL", "ASSIGNED", "QUESTION"], rows: questions.map {
+                [String($0.id), $0.journal, String($0.assignmentCount), $0.text]
+            }).render())
+        }
+    }
 }

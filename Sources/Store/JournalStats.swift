@@ -1,0 +1,84 @@
+import Foundation
+
+/// Counts, streaks and moods over a set of entries: what `stats` shows.
+public struct JournalStats: Codable, Sendable, Equatable {
+    public var totalEntries: Int
+    /// Entries per kind (`voice`, `text`, `gratitude`), every kind present, zero or not.
+    public var entriesByKind: [String: Int]
+    /// Consecutive days with an entry, ending today — or yesterday, since today's entry may
+    /// still come. 0 when neither day has one.
+    public var currentStreak: Int
+    public var longestStreak: Int
+    /// Entries since Monday 00:00 this week, local time.
+    public var entriesThisWeek: Int
+    /// Entries per mood, every mood present.
+    public var moods: [String: Int]
+    /// Mean mood score (1–5) over entries that have a mood; nil when none do.
+    public var averageMoodScore: Double?
+    public var firstEntryAt: Date?
+    public var lastEntryAt: Date?
+
+    /// Computes the stats from each entry's creation time, kind and mood. Days are
+    /// calendar days in `calendar`'s time zone (the user's, by default).
+    public init(entries: [(createdAt: Date, kind: EntryKind, mood: Mood?)], now: Date, calendar: Calendar = .current) {
+        totalEntries = entries.count
+        entriesByKind = Dictionary(uniqueKeysWithValues: EntryKind.allCases.map { ($0.rawValue, 0) })
+        moods = Dictionary(uniqueKeysWithValues: Mood.allCases.map { ($0.rawValue, 0) })
+        var scores: [Int] = []
+        for entry in entries {
+            entriesByKind[entry.kind.rawValue, default: 0] += 1
+            if let mood = entry.mood {
+                moods[mood.rawValue, default: 0] += 1
+                scores.append(mood.score)
+            }
+        }
+        averageMoodScore = scores.isEmpty ? nil : Double(scores.reduce(0, +)) / Double(scores.count)
+        firstEntryAt = entries.map(\.createdAt).min()
+        lastEntryAt = entries.map(\.createdAt).max()
+
+        let days = Set(entries.compactMap { Self.dayNumber($0.createdAt, calendar) })
+        let today = Self.dayNumber(now, calendar) ?? 0
+        (currentStreak, longestStreak) = Self.streaks(days: days, today: today)
+
+        // Weeks start on Monday, as in ISO 8601 (weekday 1 is Sunday in Foundation).
+        let daysSinceMonday = (calendar.component(.weekday, from: now) + 5) % 7
+        let weekStart = calendar.date(byAdding: .day, value: -daysSinceMonday, to: calendar.startOfDay(for: now)) ?? now
+        entriesThisWeek = entries.filter { $0.createdAt >= weekStart && $0.createdAt <= now }.count
+    }
+
+    /// Current and longest run of consecutive day numbers; the current run may end today or
+    /// yesterday.
+    static func streaks(days: Set<Int>, today: Int) -> (current: Int, longest: Int) {
+        var longest = 0
+        for day in days where !days.contains(day - 1) {
+            var length = 1
+            while days.contains(day + length) { length += 1 }
+            longest = max(longest, length)
+        }
+        var end = today
+        if !days.contains(end) { end -= 1 }
+        var current = 0
+        while days.contains(end - current) { current += 1 }
+        return (current, longest)
+    }
+
+    /// A calendar day as one integer (its Julian day number), so consecutive days differ by
+    /// one. Computed from the local year, month and day: `Calendar.ordinality(of:in:for:)`
+    /// ignores the calendar's time zone on Linux.
+    static func dayNumber(_ date: Date, _ calendar: Calendar) -> Int? {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        let a = (14 - month) / 12
+        let y = year + 4800 - a
+        let m = month + 12 * a - 3
+        return day + (153 * m + 2) / 5 + 365 * y + y / 4 - y / 100 + y / 400 - 32045
+    }
+}
+
+extension JournalStore {
+    /// Stats over every entry (or one journal's), as of `now`.
+    public func stats(journal: String? = nil, now: Date = Date(), calendar: Calendar = .current) throws -> JournalStats {
+        let rows = try entries(EntryFilter(journal: journal))
+        return JournalStats(entries: rows.map { ($0.createdAt, $0.kind, $0.mood) }, now: now, calendar: calendar)
+    }
+}

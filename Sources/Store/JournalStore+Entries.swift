@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+
+/// Which entries a listing, search or export wants.
+public struct EntryFilter: Sendable, Equatable {
+    public var journal: String?
+    public var mood: Mood?
+    public var theme: Theme?
+    public var kind: EntryKind?
+    /// Entries created at or after this moment.
+    public var since: Date?
+    /// Entries created before this moment.
+    public var until: Date?
+    public var limit: Int?
+
+    public init(journal: String? = nil, mood: Mood? = nil, theme: Theme? = nil, kind: EntryKind? = nil,
+                since: Date? = nil, until: Date? = nil, limit: Int? = nil) {
+        self.journal = journal
+        self.mood = mood
+        self.theme = theme
+        self.kind = kind
+        self.since = since
+        self.until = until
+        self.limit = limit
+    }
+
+    /// SQL conditions on an `entry e` joined with `journal j`, and their arguments.
+    func conditions() -> (sql: [String], arguments: StatementArguments) {
+        var sql: [String] = []
+        var arguments: StatementArguments = []
+        if let journal { sql.append("j.name = ? COLLATE NOCASE"); arguments += [journal] }
+        if let mood { sql.append("e.mood = ?"); arguments += [mood] }
+        if let theme { sql.append("e.theme = ?"); arguments += [theme] }
+        if let kind { sql.append("e.kind = ?"); arguments += [kind] }
+        if let since { sql.append("e.createdAt >= ?"); arguments += [since] }
+        if let until { sql.append("e.createdAt < ?"); arguments += [until] }
+        return (sql, arguments)
+    }
+}
+
+/// An entry as listings and `entry show` present it: with its journal, recording and transcript.
+public struct EntryDetails: Codable, Sendable, Equatable, FetchableRecord {
+    public var id: Int64
+    public var journal: String
+    public var kind: EntryKind
+    public var title: String?
+    public var content: String
+    public var mood: Mood?
+    public var theme: Theme?
+    public var createdAt: Date
+    public var recordingId: Int64?
+    public var audioPath: String?
+    public var durationSeconds: Double?
+    /// The transcript's text, once the recording is transcribed.
+    public var transcript: String?
+    /// Where the recording's transcription job stands (`queued`, `running`, `done`, `failed`, …).
+    public var transcriptionState: JobState?
+
+    /// What the entry says: its typed text, else its transcript.
+    public var text: String { content.isEmpty ? (transcript ?? "") : content }
+}
+
+extension JournalStore {
+    /// Adds a typed entry (text or gratitude) to a journal ("Personal" when none is named).
+    public func addEntry(journal name: String?, kind: EntryKind = .text, title: String?, content: String,
+                         mood: Mood?, theme: Theme?, createdAt: Date = Date()) throws -> EntryDetails {
+        let content = content.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !content.isEmpty else { throw StoreError("an entry needs text: --text \"…\"") }
+        return try pool.write { db in
+            let journal = try Self.journalForNewEntry(db, named: name, now: createdAt)
+            var entry = Entry(journalId: journal.id ?? 0, kind: kind, title: title, content: content,
+                              mood: mood, theme: theme, createdAt: createdAt)
+            try entry.insert(db)
+            return try Self.entryDetails(db, where: ["e.id = ?"], [entry.id])[0]
+        }
+    }
+
+    /// Entries matching the filter, newest first.
+    public func entries(_ filter: EntryFilter = EntryFilter()) throws -> [EntryDetails] {
+        try pool.read { db in
+            if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
+            let (conditions, arguments) = filter.conditions()
+            return try Self.entryDetails(db, where: conditions, arguments, limit: filter.limit)
+        }
+    }
+
+    /// One entry by id.
+    public func entry(id: Int64) throws -> EntryDetails {
+        try pool.read { db in
+            guard let entry = try Self.entryDetails(db, where: ["e.id = ?"], [id]).first else {
+                throw StoreError("no entry #\(id); see: voicejournal entry list")
+            }
+            return entry
+        }
+    }
+
+    /// Deletes an entry with its recordings, transcripts and jobs (the database cascades).
+    /// Returns the audio files that belonged to it, so the caller can remove those it owns.
+    @discardableResult
+    public func deleteEntry(id: Int64) throws -> [String] {
+        try pool.write { db in
+            guard try Entry.fetchOne(db, key: id) != nil else {
+                throw StoreError("no entry #\(id); see: voicejournal entry list")
+            }
+            let paths = try String.fetchAll(db, sql: "SELECT path FROM recording WHERE entryId = ?", arguments: [id])
+            _ = try Entry.deleteOne(db, key: id)
+            return paths
+        }
+    }
+
+    static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,
+                             limit: Int? = nil) throws -> [EntryDetails] {
+        let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        // One recording per entry in practice; take the latest if several were attached.
+        return try EntryDetails.fetchAll(db, sql: """
+            SELECT e.id, j.name AS journal, e.kind, e.title, e.content, e.mood, e.theme, e.createdAt,
+                   r.id AS recordingId, r.path AS audioPath, r.durationSeconds,
+                   t.text AS transcript,
+                   (SELECT state FROM job WHERE job.recordingId = r.id ORDER BY id DESC LIMIT 1) AS transcriptionState
+            FROM entry e
+            JOIN journal j ON j.id = e.journalId
+            LEFT JOIN recording r ON r.id = (SELECT max(id) FROM recording WHERE entryId = e.id)
+            LEFT JOIN transcript t ON t.recordingId = r.id
+            WHERE \(condition)
+            ORDER BY e.createdAt DESC, e.id DESC
+            \(limit.map { "LIMIT \($0)" } ?? "")
+            """, arguments: arguments)
+    }
+}

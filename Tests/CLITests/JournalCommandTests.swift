@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Drives the built `voicejournal` binary the way a user does, against a temporary home.
+@Suite struct JournalCommandTests {
+    let folder: TemporaryFolder
+    let cli: VoicejournalBinary
+
+    init() throws {
+        folder = try TemporaryFolder("vj-cli")
+        // UTC so the test and the binary agree on what "today" is.
+        cli = VoicejournalBinary(home: folder.path("home"), environment: ["TZ": "UTC"])
+    }
+
+    /// `YYYY-MM-DDT12:00` for `offset` days from today (UTC).
+    func day(_ offset: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = calendar.date(byAdding: .day, value: offset, to: Date())!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02dT12:00", parts.year!, parts.month!, parts.day!)
+    }
+
+    @discardableResult
+    func expectSuccess(_ arguments: [String]) throws -> CommandResult {
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return result
+    }
+
+    func id(of result: CommandResult) throws -> Int {
+        try #require((try result.json() as? [String: Any])?["id"] as? Int)
+    }
+
+    @Test func journalPeopleQuestionsAssignmentsEntriesSearchAndStreaks() throws {
+        try expectSuccess(["journal", "create", "Family", "--description", "Stories for the kids"])
+        let rose = try id(of: expectSuccess(["person", "add", "Grandma Rose", "--relationship", "grandmother", "--json"]))
+        let question = try id(of: expectSuccess(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]))
+        let assignment = try id(of: expectSuccess(["assign", String(question), "--person", "Grandma Rose", "--json"]))
+        try expectSuccess(["assign", String(question), "--person", "me"])
+
+        // A run of three days ending today, and an older run of four.
+        let days: [(Int, String, String)] = [
+            (0, "Finished the bookshelf at last", "happy"),
+            (-1, "Rain all day, read by the window", "neutral"),
+            (-2, "Grateful for soup and a long call with Sam", "grateful"),
+            (-20, "Started the bookshelf project", "excited"),
+            (-19, "Sanded every plank of the bookshelf", "stressed"),
+            (-18, "Stained the wood", "happy"),
+            (-17, "Waiting for the stain to dry", "anxious"),
+        ]
+        for (offset, text, mood) in days {
+            try expectSuccess(["entry", "add", "--text", text, "--mood", mood, "--date", day(offset)])
+        }
+        try expectSuccess(["entry", "add", "--journal", "Family", "--kind", "gratitude", "--theme", "family",
+                           "--text", "Rose told the story of the ferry", "--date", day(-30)])
+
+        let list = try #require(try expectSuccess(["entry", "list", "--json"]).json() as? [[String: Any]])
+        #expect(list.count == 8)
+        #expect(list.first?["content"] as? String == "Finished the bookshelf at last", "newest first")
+        #expect(list.first?["journal"] as? String == "Personal", "the default journal is made on first use")
+        #expect(list.last?["kind"] as? String == "gratitude")
+        let family = try #require(try expectSuccess(["entry", "list", "--journal", "family", "--json"]).json() as? [[String: Any]])
+        #expect(family.map { $0["theme"] as? String } == ["family"])
+        let lastWeek = try #require(try expectSuccess(["entry", "list", "--since", String(day(-6).prefix(10)), "--json"]).json() as? [Any])
+        #expect(lastWeek.count == 3)
+
+        let search = try expectSuccess(["search", "bookshelf"])
+        #expect(search.stdout.contains("[bookshelf]"), "snippets mark the match: \(search.stdout)")
+        let hits = try #require(try expectSuccess(["search", "bookshelf", "--json"]).json() as? [[String: Any]])
+        #expect(hits.count == 3)
+        #expect(Set(hits.compactMap { $0["snippet"] as? String }).allSatisfy { $0.contains("[bookshelf]") })
+        let moody = try #require(try expectSuccess(["search", "bookshelf", "--mood", "stressed", "--json"]).json() as? [[String: Any]])
+        #expect(moody.count == 1)
+
+        let stats = try #require(try expectSuccess(["stats", "--json"]).json() as? [String: Any])
+        #expect(stats["totalEntries"] as? Int == 8)
+        #expect(stats["currentStreak"] as? Int == 3)
+        #expect(stats["longestStreak"] as? Int == 4)
+        #expect((stats["moods"] as? [String: Int])?["happy"] == 2)
+        #expect((stats["entriesByKind"] as? [String: Int])?["gratitude"] == 1)
+
+        let assignments = try #require(try expectSuccess(["assignment", "list", "--json"]).json() as? [[String: Any]])
+        #expect(assignments.count == 2)
+        let roses = try #require(assignments.first { $0["id"] as? Int == assignment })
+        #expect(roses["personId"] as? Int == rose)
+        #expect(roses["status"] as? String == "pending")
+        #expect(roses["question"] as? String == "Where did you grow up?")
+        #expect(try expectSuccess(["assignment", "list", "--status", "answered"]).stdout.contains("No assignments"))
+    }
+
+    @Test func aWrongMoodListsTheValidMoodsAndExits2() throws {
+        let result = try cli.run(["entry", "add", "--text", "hi", "--mood", "elated"])
+        #expect(result.status == 2)
+        for mood in ["happy", "grateful", "excited", "neutral", "sad", "anxious", "stressed", "angry"] {
+            #expect(result.stderr.contains(mood))
+        }
+        #expect(result.stdout.isEmpty)
+        #expect(try cli.run(["entry", "add", "--text", "hi", "--theme", "space"]).status == 2)
+    }
+
+    @Test func anUnknownJournalIsOneLineWithTheFixAndExits2() throws {
+        let result = try cli.run(["entry", "add", "--text", "hi", "--journal", "Dreams"])
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("voicejournal: no journal named \"Dreams\""))
+        #expect(result.stderr.contains("voicejournal journal create \"Dreams\""))
+        #expect(try cli.run(["entry", "show", "42"]).status == 2)
+        #expect(try cli.run(["assign", "7", "--person", "Nobody"]).status == 2)
+    }
+
+    @Test func deleteRemovesTheEntryFromListsAndSearch() throws {
+        let entry = try id(of: expectSuccess(["entry", "add", "--text", "a walk to the lighthouse", "--json"]))
+        try expectSuccess(["entry", "delete", String(entry)])
+        #expect(try expectSuccess(["search", "lighthouse"]).stdout.contains("No matches"))
+        #expect(try cli.run(["entry", "delete", String(entry)]).status == 2)
+    }
+
+    @Test(arguments: [
+        [], ["journal"], ["journal", "create"], ["journal", "list"], ["journal", "show"],
+        ["entry", "add"], ["entry", "list"], ["entry", "show"], ["entry", "delete"],
+        ["person", "add"], ["person", "list"], ["question", "add"], ["question", "list"],
+        ["assign"], ["assignment", "list"], ["search"], ["stats"],
+    ])
+    func everyCommandExplainsItself(command: [String]) throws {
+        let result = try cli.run(command + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: voicejournal"))
+        #expect(result.stdout.contains("OVERVIEW:"))
+        // Command groups list their subcommands; the commands themselves take --home.
+        #expect(result.stdout.contains("--home") || result.stdout.contains("SUBCOMMANDS:"))
+    }
+
+    @Test func listingsPrintOnlyJSONOnStdout() throws {
+        try expectSuccess(["entry", "add", "--text", "one"])
+        for listing in [["journal", "list"], ["entry", "list"], ["person", "list"], ["question", "list"],
+                        ["assignment", "list"], ["search", "one"], ["stats"]] {
+            let result = try expectSuccess(listing + ["--json"])
+            #expect(throws: Never.self, "\(listing)") { try result.json() }
+        }
+    }
+}
+
+@Suite struct ExportCommandTests {
+    @Test func exportsEachJournalAsMarkdownAndJSONFiles() throws {
+        let folder = try TemporaryFolder("vj-export")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        #expect(try cli.run(["journal", "create", "Work/Notes"]).status == 0)
+        #expect(try cli.run(["entry", "add", "--journal", "Work/Notes", "--title", "Standup", "--mood", "stressed",
+                             "--text", "Shipped the parser", "--date", "2026-11-02T09:15"]).status == 0)
+        #expect(try cli.run(["entry", "add", "--text", "Made bread", "--date", "2026-11-01"]).status == 0)
+
+        let markdown = try cli.run(["export", "--out", folder.path("out").path])
+        #expect(markdown.status == 0)
+        let notes = try String(contentsOf: folder.path("out/Work-Notes.md"), encoding: .utf8)
+        #expect(notes.contains("# Work/Notes"))
+        #expect(notes.contains("## 2026-11-02 09:15 — Standup (text, stressed)"))
+        #expect(notes.contains("Shipped the parser"))
+        #expect(try String(contentsOf: folder.path("out/Personal.md"), encoding: .utf8).contains("Made bread"))
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path("out/Personal.md").path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let json = try cli.run(["export", "--format", "json", "--journal", "personal"])
+        let journals = try #require(try json.json() as? [[String: Any]])
+        #expect(journals.count == 1)
+        #expect(((journals[0]["entries"] as? [[String: Any]])?.first?["content"] as? String) == "Made bread")
+        #expect(try cli.run(["export", "--journal", "Nope"]).status == 2)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Store
+
+@Suite struct MigrationTests {
+    @Test func createsEveryTableAndMyselfOnAnEmptyDatabase() throws {
+        let folder = try TemporaryFolder()
+        let store = try JournalStore(home: DataHome(url: folder.path("home")))
+        let tables = try store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        for table in ["assignment", "entry", "job", "journal", "person", "question", "recording", "search_index", "transcript"] {
+            #expect(tables.contains(table), "missing table \(table)")
+        }
+        #expect(try store.people().map(\.name) == ["Myself"])
+        #expect(try store.people().first?.relationship == "self")
+    }
+
+    @Test func upgradesADatabaseMadeByTheFirstMigrationWithoutLoss() throws {
+        let folder = try TemporaryFolder()
+        let home = DataHome(url: folder.path("home"))
+        try home.create()
+        // A database as the first release left it: core tables, rows, no search index yet.
+        do {
+            let queue = try DatabaseQueue(path: home.databaseURL.path)
+            try Migrations.migrator.migrate(queue, upTo: Migrations.core)
+            try queue.write { db in
+                var journal = Journal(name: "Old", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+                try journal.insert(db)
+                var entry = Entry(journalId: journal.id!, kind: .voice, content: "", mood: .grateful)
+                try entry.insert(db)
+                var recording = Recording(path: "/tmp/a.wav", sha256: "ab", durationSeconds: 2, sampleRate: 16000,
+                                          channels: 1, format: "wav", state: .complete, entryId: entry.id)
+                try recording.insert(db)
+                var transcript = Transcript(recordingId: recording.id!, text: "the lighthouse keeper waved", model: "whisper-1",
+                                            segments: [.init(start: 0, end: 2, text: "the lighthouse keeper waved")])
+                try transcript.insert(db)
+            }
+            #expect(try queue.read { db in try db.tableExists("search_index") } == false)
+        }
+
+        let store = try JournalStore(home: home)
+        #expect(try store.entries().map(\.transcript) == ["the lighthouse keeper waved"])
+        let hits = try store.search("lighthouse")
+        #expect(hits.count == 1)
+        #expect(hits.first?.matchedIn == "transcript")
+        // Opening again (migrations already applied) changes nothing.
+        let again = try JournalStore(home: home)
+        #expect(try again.entries().count == 1)
+        #expect(try again.search("keeper").count == 1)
+        let applied = try again.pool.read { db in try Migrations.migrator.appliedIdentifiers(db) }
+        #expect(applied == [Migrations.core, Migrations.search])
+    }
+
+    @Test func homeIsPrivate() throws {
+        let folder = try TemporaryFolder()
+        let store = try JournalStore(home: DataHome(url: folder.path("nested/home")))
+        _ = try store.addEntry(journal: nil, title: nil, content: "secret", mood: nil, theme: nil)
+        let home = try FileManager.default.attributesOfItem(atPath: store.home.url.path)
+        let database = try FileManager.default.attributesOfItem(atPath: store.home.databaseURL.path)
+        #expect((home[.posixPermissions] as? Int) == 0o700)
+        #expect((database[.posixPermissions] as? Int) == 0o600)
+        let wal = store.home.databaseURL.path + "-wal"
+        if FileManager.default.fileExists(atPath: wal) {
+            #expect((try FileManager.default.attributesOfItem(atPath: wal)[.posixPermissions] as? Int) == 0o600)
+        }
+    }
+
+    @Test func resolvesHomeFromFlagThenEnvironment() {
+        #expect(DataHome.resolve(flag: "/x", environment: ["VOICEJOURNAL_HOME": "/y"]).url.path == "/x")
+        #expect(DataHome.resolve(flag: nil, environment: ["VOICEJOURNAL_HOME": "/y", "XDG_DATA_HOME": "/z"]).url.path == "/y")
+        #expect(DataHome.resolve(flag: nil, environment: ["XDG_DATA_HOME": "/z"]).url.path == "/z/voicejournal")
+        #expect(DataHome.resolve(flag: nil, environment: ["HOME": "/h"]).url.path == "/h/.local/share/voicejournal")
+    }
+}
