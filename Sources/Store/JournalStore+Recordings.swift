@@ -34,10 +34,16 @@ public struct RecordingFacts: Sendable, Equatable {
 
 extension JournalStore {
     /// Checks, before any audio is captured, that the owner can take a recording: the
-    /// assignment exists and is not answered yet. Throws a `StoreError` worded for the user.
+    /// assignment exists and is not answered yet, or the journal exists (the default one is
+    /// made on first use). Throws a `StoreError` worded for the user.
     public func checkOwner(_ owner: RecordingOwner) throws {
-        guard case .assignment(let id) = owner else { return }
-        try pool.read { db in _ = try Self.openAssignment(db, id: id) }
+        switch owner {
+        case .assignment(let id):
+            try pool.read { db in _ = try Self.openAssignment(db, id: id) }
+        case .entry(let journal, _, _, _):
+            guard journal.caseInsensitiveCompare(Journal.defaultName) != .orderedSame else { return }
+            _ = try self.journal(named: journal)
+        }
     }
 
     /// Writes the rows for a recording that is starting (state `recording`, and its voice entry
@@ -52,7 +58,10 @@ extension JournalStore {
             var assignmentId: Int64?
             switch owner {
             case let .entry(journal, title, mood, theme):
-                var entry = Entry(journalId: try Self.journalId(db, named: journal, now: now), kind: .voice,
+                guard let journalId = try Self.journalForNewEntry(db, named: journal, now: now).id else {
+                    throw StoreError("the journal row has no id")
+                }
+                var entry = Entry(journalId: journalId, kind: .voice,
                                   title: title, content: "", mood: mood, theme: theme, createdAt: now)
                 try entry.insert(db)
                 entryId = entry.id
@@ -159,17 +168,5 @@ extension JournalStore {
             throw StoreError("assignment \(id) is already answered")
         }
         return assignment
-    }
-
-    /// The journal's id, creating the journal on first use. Kept small and separate so the
-    /// shared journal lookup can replace it.
-    static func journalId(_ db: Database, named name: String, now: Date) throws -> Int64 {
-        if let existing = try Journal.filter(Column("name") == name).fetchOne(db), let id = existing.id {
-            return id
-        }
-        var journal = Journal(name: name, createdAt: now)
-        try journal.insert(db)
-        guard let id = journal.id else { throw StoreError("the journal row got no id") }
-        return id
     }
 }

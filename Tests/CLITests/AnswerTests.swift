@@ -4,13 +4,13 @@ import TestSupport
 
 /// Answering assignments: recording (like `record --assignment`) or attaching a file.
 @Suite struct AnswerTests {
-    /// A home with its database created (by asking for an assignment that does not exist).
-    private func preparedHome(_ folder: TemporaryFolder, environment: [String: String] = [:]) throws -> VoicejournalBinary {
-        let binary = VoicejournalBinary(home: folder.path("home"), environment: environment)
-        let missing = try binary.run(["answer", "99", "--file", "/dev/null"])
-        #expect(missing.status == 2)
-        #expect(missing.stderr == "voicejournal: there is no assignment 99; see `voicejournal assignment list`\n")
-        return binary
+    /// A question in the "Questions" journal assigned to "Myself", made with the CLI; its id.
+    private func makeAssignment(_ binary: VoicejournalBinary, question: String = "What made you smile today?") throws -> Int {
+        _ = try binary.run(["journal", "create", "Questions"])  // fails harmlessly the second time
+        let asked = try binary.run(["question", "add", "--journal", "Questions", question, "--json"])
+        let questionId = try #require((try asked.json() as? [String: Any])?["id"] as? Int, "\(asked.stderr)")
+        let assigned = try binary.run(["assign", "\(questionId)", "--person", "Myself", "--json"])
+        return try #require((try assigned.json() as? [String: Any])?["id"] as? Int, "\(assigned.stderr)")
     }
 
     private func assignment(_ binary: VoicejournalBinary, _ id: Int) throws -> [String: Any] {
@@ -19,8 +19,11 @@ import TestSupport
 
     @Test func attachingAFileAnswersTheAssignment() throws {
         let folder = try TemporaryFolder()
-        let binary = try preparedHome(folder)
-        let id = try CaptureDatabase.makeAssignment(home: binary.home)
+        let binary = VoicejournalBinary(home: folder.path("home"))
+        let missing = try binary.run(["answer", "99", "--file", "/dev/null"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "voicejournal: there is no assignment 99; see `voicejournal assignment list`\n")
+        let id = try makeAssignment(binary)
         let source = folder.path("grandma's answer.flac")
         try runTool("sox", ["-n", "-r", "22050", "-c", "1", "-b", "16", source.path, "synth", "1.5", "sine", "440", "vol", "0.5"])
 
@@ -45,7 +48,7 @@ import TestSupport
         #expect(row["jobState"] as? String == "queued" && row["jobPriority"] as? Int == 10)
 
         // The same audio again, for another assignment: stored once, so refused.
-        let other = try CaptureDatabase.makeAssignment(home: binary.home, question: "And tomorrow?")
+        let other = try makeAssignment(binary, question: "And tomorrow?")
         let again = try binary.run(["answer", "\(other)", "--file", source.path])
         #expect(again.status == 1 && again.stderr.contains("already in the journal as recording 1"))
         #expect(try assignment(binary, other)["status"] as? String == "pending")
@@ -55,8 +58,8 @@ import TestSupport
 
     @Test func aFileThatIsNotAudioGetsOneLineAndExit1() throws {
         let folder = try TemporaryFolder()
-        let binary = try preparedHome(folder)
-        let id = try CaptureDatabase.makeAssignment(home: binary.home)
+        let binary = VoicejournalBinary(home: folder.path("home"))
+        let id = try makeAssignment(binary)
         let text = folder.path("answer.wav")
         try Data("I will answer later".utf8).write(to: text)
         let result = try binary.run(["answer", "\(id)", "--file", text.path])
@@ -71,9 +74,9 @@ import TestSupport
         let folder = try TemporaryFolder()
         let fed = CaptureFixtures.sine(sampleRate: 16000, seconds: 1, dbfs: -12)
         let microphone = try VirtualMicrophone(in: folder.url, samples: fed + fed)
-        let binary = try preparedHome(folder, environment: microphone.environment)
-        let first = try CaptureDatabase.makeAssignment(home: binary.home)
-        let second = try CaptureDatabase.makeAssignment(home: binary.home, question: "Who taught you to swim?")
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment)
+        let first = try makeAssignment(binary)
+        let second = try makeAssignment(binary, question: "Who taught you to swim?")
 
         let answer = try binary.run(["answer", "\(first)", "--device", microphone.name, "--max-duration", "1", "--no-meter"])
         #expect(answer.status == 0, "\(answer.stderr)")
@@ -85,6 +88,8 @@ import TestSupport
         #expect(record.status == 0, "\(record.stderr)")
 
         for id in [first, second] { #expect(try assignment(binary, id)["status"] as? String == "answered") }
+        let listed = try #require(try binary.run(["assignment", "list", "--json"]).json() as? [[String: Any]])
+        #expect(listed.map { $0["status"] as? String } == ["answered", "answered"])
         let rows = try CaptureDatabase.rows(home: binary.home, "SELECT assignmentId, entryId, durationSeconds, state FROM recording ORDER BY id")
         #expect(rows.map { $0["assignmentId"] as? Int } == [first, second])
         #expect(rows.allSatisfy { $0["entryId"] is NSNull && $0["durationSeconds"] as? Double == 1.0 && $0["state"] as? String == "complete" })

@@ -15,6 +15,7 @@ import TestSupport
         let microphone = try VirtualMicrophone(in: folder.url, samples: fed)
         let binary = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment)
 
+        #expect(try binary.run(["journal", "create", "Walks"]).status == 0)
         let result = try binary.run(["record", "--device", microphone.name, "--rate", "\(rate)", "--channels", "\(channels)",
                                      "--format", format, "--max-duration", "2", "--json",
                                      "--journal", "Walks", "--title", "Lake", "--mood", "grateful", "--theme", "health"])
@@ -209,16 +210,25 @@ import TestSupport
         #expect(row["entryId"] is Int)
     }
 
-    @Test func wrongMoodOrThemeListsTheValidOnesAndRecordsNothing() throws {
+    @Test func wrongMoodThemeOrJournalIsAUsageErrorAndRecordsNothing() throws {
         let folder = try TemporaryFolder()
-        let binary = VoicejournalBinary(home: folder.path("home"))
-        let mood = try binary.run(["record", "--device", "unused", "--mood", "joyful"])
+        let microphone = try VirtualMicrophone(in: folder.url, samples: CaptureFixtures.silence(sampleRate: 16000, seconds: 1))
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment)
+        let mood = try binary.run(["record", "--device", microphone.name, "--mood", "joyful"])
         #expect(mood.status == 2)
-        #expect(mood.stderr == "voicejournal: unknown mood 'joyful'; choose one of: happy, grateful, excited, neutral, sad, anxious, stressed, angry\n")
-        let theme = try binary.run(["record", "--device", "unused", "--theme", "travel"])
+        #expect(mood.stderr.contains("'joyful'"))
+        for name in ["happy", "grateful", "excited", "neutral", "sad", "anxious", "stressed", "angry"] {
+            #expect(mood.stderr.contains("- \(name)\n"))
+        }
+        let theme = try binary.run(["record", "--device", microphone.name, "--theme", "travel"])
         #expect(theme.status == 2)
-        #expect(theme.stderr.contains("personal, work, relationships, family, health, goals, hobbies, school"))
-        #expect(try binary.run(["record", "--format", "mp3"]).status == 2)
+        for name in ["personal", "work", "relationships", "family", "health", "goals", "hobbies", "school"] {
+            #expect(theme.stderr.contains("- \(name)\n"))
+        }
+        #expect(try binary.run(["record", "--device", microphone.name, "--format", "mp3"]).status == 2)
+        let journal = try binary.run(["record", "--device", microphone.name, "--journal", "Dreams", "--max-duration", "1"])
+        #expect(journal.status == 2)
+        #expect(journal.stderr.contains("no journal named \"Dreams\""))
         #expect(!FileManager.default.fileExists(atPath: binary.home.appendingPathComponent("audio").path))
     }
 

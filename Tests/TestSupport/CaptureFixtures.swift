@@ -119,31 +119,6 @@ public enum CaptureDatabase {
         return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
     }
 
-    /// Runs a statement that changes the database (setting up assignments, say).
-    public static func execute(home: URL, _ sql: String, _ arguments: [String] = []) throws {
-        _ = try rows(home: home, sql, arguments)
-    }
-
-    /// A question in a new journal, assigned to "Myself"; returns the assignment id.
-    public static func makeAssignment(home: URL, question: String = "What made you smile today?") throws -> Int {
-        let token = UUID().uuidString
-        try execute(home: home, """
-            INSERT INTO journal (name, createdAt) SELECT 'Questions', '2025-01-01 00:00:00.000'
-            WHERE NOT EXISTS (SELECT 1 FROM journal WHERE name = 'Questions')
-            """)
-        try execute(home: home, """
-            INSERT INTO question (journalId, text, displayOrder, createdAt)
-            SELECT id, ?, 1, '2025-01-01 00:00:00.000' FROM journal WHERE name = 'Questions'
-            """, [question])
-        try execute(home: home, """
-            INSERT INTO assignment (questionId, personId, status, linkToken, createdAt)
-            SELECT max(question.id), person.id, 'pending', ?, '2025-01-01 00:00:00.000'
-            FROM question, person WHERE person.relationship = 'self'
-            """, [token])
-        let rows = try rows(home: home, "SELECT id FROM assignment WHERE linkToken = ?", [token])
-        return rows.first?["id"] as? Int ?? -1
-    }
-
     /// The lowercase hex SHA-256 of a file, by `sha256sum`.
     public static func sha256(of url: URL) throws -> String {
         String(try runTool("sha256sum", [url.path]).prefix(64))

@@ -19,17 +19,17 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var capture: CaptureOptions
 
-    @Option(help: ArgumentHelp("Journal for the entry (created if new).", valueName: "name"))
+    @Option(help: ArgumentHelp("Journal for the entry (\"Personal\" is made on first use; others with `journal create`).", valueName: "name"))
     var journal: String = Journal.defaultName
 
     @Option(help: ArgumentHelp("Title of the entry.", valueName: "text"))
     var title: String?
 
-    @Option(help: ArgumentHelp("Mood: \(Mood.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "mood"))
-    var mood: String?
+    @Option(help: "How you feel.")
+    var mood: Mood?
 
-    @Option(help: ArgumentHelp("Theme: \(Theme.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "theme"))
-    var theme: String?
+    @Option(help: "What it is about.")
+    var theme: Theme?
 
     @Option(help: ArgumentHelp("Record the answer to this assignment instead of a journal entry.", valueName: "id"))
     var assignment: Int64?
@@ -53,9 +53,7 @@ struct Record: AsyncParsableCommand {
             }
             owner = .assignment(assignment)
         } else {
-            owner = .entry(journal: journal, title: title,
-                           mood: try Self.parse(mood, as: Mood.self, option: "mood"),
-                           theme: try Self.parse(theme, as: Theme.self, option: "theme"))
+            owner = .entry(journal: journal, title: title, mood: mood, theme: theme)
         }
         let outcome = try await record(owner: owner)
         try RecordingReport.finish(outcome, json: json)
@@ -67,15 +65,6 @@ struct Record: AsyncParsableCommand {
         let store = try global.openStore()
         try RecordingReport.recoverInterrupted(store)
         return try await capture.record(owner: owner, store: store)
-    }
-
-    /// A vocabulary value, or a usage error listing the valid ones.
-    static func parse<Value: RawRepresentable & CaseIterable>(_ text: String?, as: Value.Type, option: String) throws -> Value?
-    where Value.RawValue == String {
-        guard let text else { return nil }
-        if let value = Value(rawValue: text.lowercased()) { return value }
-        let valid = Value.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CLIError.usage("unknown \(option) '\(text)'; choose one of: \(valid)")
     }
 }
 
