@@ -1,14 +1,178 @@
 import ArgumentParser
+import Audio
+import Foundation
+import Terminal
 
-/// `meter` — not built yet (see issue 3).
+/// `meter` — the live input level (nothing saved), or an audio file's waveform.
 struct Meter: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meter",
-        abstract: "Show the live input level, or a file's waveform (not built yet)")
+        abstract: "Show the live input level, or a file's waveform",
+        discussion: """
+            Without FILE: the level of --device until Enter, Ctrl-C or --duration; nothing is saved. \
+            With FILE (any format libsndfile reads): its waveform, peak and RMS envelopes over a time axis.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
+    @Argument(help: ArgumentHelp("An audio file to draw.", valueName: "file"))
+    var file: String?
+
+    @Option(help: ArgumentHelp("ALSA capture device for the live meter.", valueName: "pcm"))
+    var device = "default"
+
+    @Option(help: ArgumentHelp("Sample rate in Hz for the live meter.", valueName: "hz"))
+    var rate = 16000
+
+    @Option(help: ArgumentHelp("Channels for the live meter.", valueName: "n"))
+    var channels = 1
+
+    @Option(help: ArgumentHelp("Stop the live meter after this many seconds.", valueName: "sec"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Waveform width in columns (default: the terminal's).", valueName: "n"))
+    var width: Int?
+
+    @Option(help: ArgumentHelp("Waveform height in rows.", valueName: "n"))
+    var height: Int?
+
+    func validate() throws {
+        if file != nil, duration != nil { throw ValidationError("--duration is for the live meter; with FILE the whole file is drawn") }
+        if file == nil, width != nil || height != nil { throw ValidationError("--width and --height size a FILE's waveform") }
+        if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
+        if let width, width < 10 { throw ValidationError("--width must be at least 10 columns") }
+        if let height, height < 2 { throw ValidationError("--height must be at least 2 rows") }
+        guard (1000...768_000).contains(rate) else { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
+        guard (1...32).contains(channels) else { throw ValidationError("--channels must be between 1 and 32") }
+    }
+
     func run() async throws {
-        throw CLIError.failure("'meter' is not built yet.")
+        if let file { try drawWaveform(of: URL(fileURLWithPath: file)) } else { try await live() }
+    }
+
+    private func drawWaveform(of url: URL) throws {
+        let terminal = TerminalInfo.detect(fileDescriptor: STDOUT_FILENO)
+        let columns = width ?? terminal.width
+        let rows = height ?? 12
+        let summary: WaveformSummary
+        do {
+            summary = try WaveformSummary.make(of: url, columns: columns)
+        } catch let error as SoundFileError {
+            throw CLIError.failure("cannot draw \(url.path): \(error.reason.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        let info = summary.info
+        let layout = info.channels == 1 ? "mono" : info.channels == 2 ? "stereo" : "\(info.channels) channels"
+        print("\(url.lastPathComponent)  \(info.format) · \(info.sampleRate) Hz · \(layout) · "
+              + "\(MeterLine.clock(info.durationSeconds)) · peak \(MeterLine.dbfs(summary.levels.peakDBFS)) dBFS · "
+              + "rms \(MeterLine.dbfs(summary.levels.rmsDBFS)) dBFS")
+        let envelope = summary.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }
+        for line in Waveform.render(envelope, height: rows, color: terminal.color) { print(line) }
+        for line in Waveform.timeAxis(width: columns, durationSeconds: info.durationSeconds) { print(line) }
+    }
+
+    private func live() async throws {
+        let captureDevice: CaptureDevice
+        do {
+            captureDevice = try CaptureDevice(name: device, format: CaptureFormat(sampleRate: rate, channels: channels))
+        } catch let error as ALSAError {
+            throw CLIError.configuration(error.description)
+        }
+        let limits = CaptureLimits(maxFrames: duration.map { captureDevice.format.frames(seconds: $0) },
+                                   headerUpdateFrames: Int64(captureDevice.format.sampleRate))
+        let session = CaptureSession(device: captureDevice, writer: nil, limits: limits,
+                                     logger: CommandLogging.logger("voicejournal.meter"))
+        let stopSignals = StopSignals { session.stop($0) }
+        defer { stopSignals.restore() }
+        session.start()
+        await LiveMeter(showing: true, hint: "Level of \(device) (nothing is saved)").run(session)
+        let result = await session.result()
+        if let error = result.error { throw CLIError.failure("\(error)") }
+        if case .interrupted = result.stopReason { throw ExitCode(CLIError.interrupted) }
+    }
+}
+
+/// Draws a running capture's level on stderr until it ends: on a terminal one line redrawn
+/// about 20 times a second, elsewhere one plain line per second of audio.
+struct LiveMeter {
+    let showing: Bool
+    let hint: String
+
+    init(showing: Bool, hint: String) {
+        self.showing = showing
+        self.hint = hint
+    }
+
+    func run(_ session: CaptureSession) async {
+        let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
+        let stderr = FileHandle.standardError
+        if showing, terminal.isTTY {
+            stderr.write(Data("\(hint) — press Enter to stop\n".utf8))
+        }
+        while true {
+            let finished = session.isFinished
+            if showing {
+                if terminal.isTTY {
+                    let status = session.status()
+                    let line = MeterLine.render(
+                        MeterLine.State(seconds: status.seconds, peakDBFS: status.latest.peakDBFS, rmsDBFS: status.latest.rmsDBFS,
+                                        holdDBFS: status.holdDBFS, clipped: status.clippedRecently),
+                        width: terminal.width - 1, color: terminal.color)
+                    stderr.write(Data((ANSI.redrawLine + line + (finished ? "\n" : "")).utf8))
+                } else {
+                    let lines = session.takeSecondSummaries().map {
+                        MeterLine.plain(seconds: Double($0.second), peakDBFS: $0.level.peakDBFS,
+                                        rmsDBFS: $0.level.rmsDBFS, clipped: $0.level.clipped) + "\n"
+                    }
+                    if !lines.isEmpty { stderr.write(Data(lines.joined().utf8)) }
+                }
+            }
+            if finished { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
+
+/// Stops a capture on SIGINT/SIGTERM (so the file is still finished properly) and on Enter.
+/// End of input is not Enter: with stdin at /dev/null or a closed pipe, only a signal or a
+/// limit stops the capture.
+final class StopSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    init(stop: @escaping @Sendable (StopReason) -> Void) {
+        // A parent may have started us with these blocked (process supervisors, test runners);
+        // the stop would then never arrive.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop(.interrupted(signal: number)) }
+            source.resume()
+            return source
+        }
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                if buffer[0..<count].contains(UInt8(ascii: "\n")) {
+                    stop(.requested)
+                    return
+                }
+            }
+        }
+        reader.name = "voicejournal enter key"
+        reader.start()
+    }
+
+    /// Gives SIGINT and SIGTERM back their default meaning.
+    func restore() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 }

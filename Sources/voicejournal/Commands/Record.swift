@@ -1,14 +1,229 @@
 import ArgumentParser
+import Audio
+import Foundation
+import Logging
+import Pipeline
+import Store
 
-/// `record` — not built yet (see issue 3).
+/// `record` — capture from the microphone into a new voice entry (or an assignment's answer).
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record from the microphone with a live level meter (not built yet)")
+        abstract: "Record from the microphone with a live level meter",
+        discussion: """
+            Stops on Enter, Ctrl-C (the file is still saved; exit 130), --max-duration, or \
+            --stop-on-silence. The file goes to <home>/audio/YYYY/MM/, a voice entry is created \
+            and its transcription queued.
+            """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var capture: CaptureOptions
+
+    @Option(help: ArgumentHelp("Journal for the entry (\"Personal\" is made on first use; others with `journal create`).", valueName: "name"))
+    var journal: String = Journal.defaultName
+
+    @Option(help: ArgumentHelp("Title of the entry.", valueName: "text"))
+    var title: String?
+
+    @Option(help: "How you feel.")
+    var mood: Mood?
+
+    @Option(help: "What it is about.")
+    var theme: Theme?
+
+    @Option(help: ArgumentHelp("Record the answer to this assignment instead of a journal entry.", valueName: "id"))
+    var assignment: Int64?
+
+    @Flag(help: "Print the saved recording as JSON.")
+    var json = false
+
+    /// Benchmarks only (scripts/bench-capture): capture, meter and write to this file, no store.
+    @Option(help: ArgumentHelp(visibility: .hidden))
+    var captureOnly: String?
 
     func run() async throws {
-        throw CLIError.failure("'record' is not built yet.")
+        if let captureOnly {
+            try await capture.captureOnly(to: URL(fileURLWithPath: captureOnly))
+            return
+        }
+        let owner: RecordingOwner
+        if let assignment {
+            guard title == nil, mood == nil, theme == nil else {
+                throw CLIError.usage("--title, --mood and --theme describe a journal entry; an answer to --assignment has none")
+            }
+            owner = .assignment(assignment)
+        } else {
+            owner = .entry(journal: journal, title: title, mood: mood, theme: theme)
+        }
+        let outcome = try await record(owner: owner)
+        try RecordingReport.finish(outcome, json: json)
+    }
+
+    /// Records one take and completes it; returns the recording and its queued job (the ids a
+    /// caller waits on for the transcript).
+    func record(owner: RecordingOwner) async throws -> RecordingOutcome {
+        let store = try global.openStore()
+        try RecordingReport.recoverInterrupted(store)
+        return try await capture.record(owner: owner, store: store)
+    }
+}
+
+/// How to capture: shared by `record` and `answer`.
+struct CaptureOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:…, a name from ~/.asoundrc (see `voicejournal devices`).", valueName: "pcm"))
+    var device = "default"
+
+    @Option(help: ArgumentHelp("Sample rate in Hz.", valueName: "hz"))
+    var rate = 16000
+
+    @Option(help: ArgumentHelp("Number of channels.", valueName: "n"))
+    var channels = 1
+
+    @Option(help: ArgumentHelp("File format: wav or flac.", valueName: "format"))
+    var format = "wav"
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (0 = no limit).", valueName: "sec"))
+    var maxDuration: Double = 180
+
+    @Option(help: ArgumentHelp("Stop once you have spoken and then this many seconds stayed quiet.", valueName: "sec"))
+    var stopOnSilence: Double?
+
+    @Option(help: ArgumentHelp("Level (RMS, dBFS) below which --stop-on-silence counts audio as quiet.", valueName: "dbfs"))
+    var silenceThreshold: Double = SilenceDetector.defaultThresholdDBFS
+
+    @Flag(help: "Do not show the level meter.")
+    var noMeter = false
+
+    func validate() throws {
+        guard (1000...768_000).contains(rate) else { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
+        guard (1...32).contains(channels) else { throw ValidationError("--channels must be between 1 and 32") }
+        guard AudioContainer(rawValue: format.lowercased()) != nil else {
+            throw ValidationError("--format must be one of: \(AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard maxDuration >= 0 else { throw ValidationError("--max-duration must be 0 (no limit) or more seconds") }
+        if let stopOnSilence, stopOnSilence <= 0 { throw ValidationError("--stop-on-silence must be more than 0 seconds") }
+        guard silenceThreshold < 0 else { throw ValidationError("--silence-threshold is in dBFS and must be below 0") }
+    }
+
+    /// The capture path of `record` without the store, for benchmarks.
+    func captureOnly(to url: URL) async throws {
+        let session: CaptureSession, writer: SoundFileWriter
+        do {
+            (session, writer) = try RecordingSession.captureOnly(request(owner: .assignment(0)), to: url,
+                                                                 logger: CommandLogging.logger("voicejournal.record"))
+        } catch let error as ALSAError {
+            throw CLIError.configuration(error.description)
+        }
+        let stopSignals = StopSignals { session.stop($0) }
+        defer { stopSignals.restore() }
+        await LiveMeter(showing: !noMeter, hint: "Capturing from \(device) to \(url.path)").run(session)
+        let result = await session.result()
+        try writer.close()
+        print("Captured \(result.frames) frames to \(url.path)")
+        if let error = result.error { throw CLIError.failure("\(error)") }
+    }
+
+    private func request(owner: RecordingOwner) -> RecordingRequest {
+        RecordingRequest(
+            device: device, format: CaptureFormat(sampleRate: rate, channels: channels),
+            container: AudioContainer(rawValue: format.lowercased()) ?? .wav,
+            maxSeconds: maxDuration > 0 ? maxDuration : nil, stopOnSilenceSeconds: stopOnSilence,
+            silenceThresholdDBFS: silenceThreshold, owner: owner)
+    }
+
+    /// Captures one take with the live meter, Enter and signal handling, and completes it.
+    func record(owner: RecordingOwner, store: JournalStore) async throws -> RecordingOutcome {
+        let session: RecordingSession
+        do {
+            session = try RecordingSession.start(request(owner: owner), store: store, logger: CommandLogging.logger("voicejournal.record"))
+        } catch let error as ALSAError {
+            throw CLIError.configuration(error.description)
+        }
+        let stopSignals = StopSignals { session.stop($0) }
+        defer { stopSignals.restore() }
+        await LiveMeter(showing: !noMeter, hint: "Recording from \(device) to \(session.url.path)")
+            .run(session.capture)
+        return try await session.finish()
+    }
+}
+
+/// Printing a finished recording, and the exit code its ending calls for.
+enum RecordingReport {
+    /// Completes rows left `recording` by a recorder that died, saying so on stderr.
+    static func recoverInterrupted(_ store: JournalStore) throws {
+        for outcome in try RecordingRecovery.completeInterrupted(store: store, logger: CommandLogging.logger("voicejournal.recovery")) {
+            switch outcome {
+            case let .completed(id, seconds):
+                stderr("voicejournal: recovered recording \(id) (\(String(format: "%.1f", seconds)) s) left unfinished by an interrupted recorder; its transcription is queued")
+            case let .failed(id, reason):
+                stderr("voicejournal: recording \(id) was left unfinished and cannot be repaired: \(reason)")
+            case .discarded:
+                break
+            }
+        }
+    }
+
+    /// Prints the outcome (human or JSON) and throws the exit code: 130 after a signal, 1 if
+    /// the device or disk failed mid-way (what was captured is saved), else returns (0).
+    static func finish(_ outcome: RecordingOutcome, json: Bool) throws {
+        let recording = outcome.recording
+        if json {
+            print(try jsonText(outcome))
+        } else {
+            let seconds = String(format: "%.1f", recording.durationSeconds)
+            let levels = "peak \(String(format: "%.1f", recording.peakDBFS ?? 0)) dBFS, rms \(String(format: "%.1f", recording.rmsDBFS ?? 0)) dBFS"
+            print("Saved recording \(outcome.recordingId): \(seconds) s, \(levels)")
+            print("  file: \(recording.path)")
+            if let entryId = recording.entryId { print("  entry: \(entryId)") }
+            if let assignmentId = recording.assignmentId { print("  answers assignment \(assignmentId)") }
+            print("  transcription queued (job \(outcome.jobId))")
+        }
+        if outcome.overruns > 0 {
+            stderr("voicejournal: warning: \(outcome.overruns) overrun(s): the device dropped audio that was not read in time")
+        }
+        if let error = outcome.captureError {
+            throw CLIError.failure("recording stopped early: \(error) (what was captured is saved)")
+        }
+        if case .interrupted = outcome.stopReason { throw ExitCode(CLIError.interrupted) }
+    }
+
+    static func jsonText(_ outcome: RecordingOutcome) throws -> String {
+        let recording = outcome.recording
+        var object: [String: Any] = [
+            "recordingId": outcome.recordingId, "jobId": outcome.jobId, "path": recording.path,
+            "durationSeconds": recording.durationSeconds, "sampleRate": recording.sampleRate,
+            "channels": recording.channels, "format": recording.format, "sizeBytes": recording.sizeBytes,
+            "sha256": recording.sha256 ?? "", "peakDBFS": recording.peakDBFS ?? 0, "rmsDBFS": recording.rmsDBFS ?? 0,
+            "stopReason": outcome.stopReason.map(name) ?? "attached", "overruns": outcome.overruns,
+        ]
+        if let entryId = recording.entryId { object["entryId"] = entryId }
+        if let assignmentId = recording.assignmentId { object["assignmentId"] = assignmentId }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func name(_ reason: StopReason) -> String {
+        switch reason {
+        case .requested: "enter"
+        case .interrupted: "signal"
+        case .maxDuration: "max-duration"
+        case .silence: "silence"
+        case .failed: "failed"
+        }
+    }
+
+    static func stderr(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Loggers for the library calls these commands make. Quiet unless
+/// `VOICEJOURNAL_LOG_LEVEL` asks (trace … critical), and on stderr so stdout stays clean.
+enum CommandLogging {
+    static func logger(_ label: String) -> Logger {
+        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        let level = ProcessInfo.processInfo.environment["VOICEJOURNAL_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        logger.logLevel = level ?? .critical
+        return logger
     }
 }

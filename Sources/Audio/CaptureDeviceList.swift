@@ -1,0 +1,44 @@
+import CALSA
+import Foundation
+
+/// A capture PCM ALSA knows by name, as `arecord -L` lists it.
+public struct CaptureDeviceInfo: Sendable, Equatable, Codable {
+    /// What to pass to `--device`, e.g. `default`, `hw:CARD=PCH,DEV=0`, `plughw:…`.
+    public var name: String
+    /// ALSA's description (may span lines: card name, then what the PCM does); nil if none.
+    public var description: String?
+
+    public init(name: String, description: String?) {
+        self.name = name
+        self.description = description
+    }
+}
+
+extension CaptureDevice {
+    /// The PCMs that can capture, from ALSA's name hints (cards and configuration files),
+    /// in ALSA's order — the list `arecord -L` prints.
+    public static func available() throws -> [CaptureDeviceInfo] {
+        calsa_silence_error_output()
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        let status = snd_device_name_hint(-1, "pcm", &hints)
+        guard status >= 0, let hints else { throw ALSAError(function: "snd_device_name_hint", code: status, device: "") }
+        defer { snd_device_name_free_hint(hints) }
+
+        var devices: [CaptureDeviceInfo] = []
+        var cursor = hints
+        while let hint = cursor.pointee {
+            defer { cursor += 1 }
+            // IOID is absent for PCMs that do both directions; "Output" ones cannot capture.
+            if let direction = hintValue(hint, "IOID"), direction != "Input" { continue }
+            guard let name = hintValue(hint, "NAME") else { continue }
+            devices.append(CaptureDeviceInfo(name: name, description: hintValue(hint, "DESC")))
+        }
+        return devices
+    }
+
+    private static func hintValue(_ hint: UnsafeMutableRawPointer, _ key: String) -> String? {
+        guard let value = snd_device_name_get_hint(hint, key) else { return nil }
+        defer { free(value) }
+        return String(cString: value)
+    }
+}

@@ -1,0 +1,130 @@
+import CSndFile
+import Foundation
+
+/// Where the sizes live in a WAV file's header: enough to make a file whose recorder died
+/// cover all the audio that reached the disk.
+struct WAVLayout: Equatable {
+    /// Bytes per frame (the `fmt ` chunk's block align).
+    var blockAlign: Int
+    /// Offset of the `data` chunk's size field.
+    var dataSizeOffset: Int
+    /// Offset of the first audio byte.
+    var dataOffset: Int
+    /// What the header says the audio length is, in bytes.
+    var declaredDataSize: UInt32
+
+    /// Reads the RIFF chunk list up to the `data` chunk.
+    static func parse(_ header: [UInt8]) throws -> WAVLayout {
+        func word(_ offset: Int) -> UInt32 {
+            UInt32(header[offset]) | UInt32(header[offset + 1]) << 8 | UInt32(header[offset + 2]) << 16 | UInt32(header[offset + 3]) << 24
+        }
+        func tag(_ offset: Int) -> String { String(decoding: header[offset..<offset + 4], as: UTF8.self) }
+        guard header.count >= 12, tag(0) == "RIFF", tag(8) == "WAVE" else { throw WAVLayoutError.notWAV }
+        var offset = 12
+        var blockAlign: Int?
+        while offset + 8 <= header.count {
+            let id = tag(offset), size = Int(word(offset + 4))
+            if id == "data" {
+                guard let blockAlign, blockAlign > 0 else { throw WAVLayoutError.noFormat }
+                return WAVLayout(blockAlign: blockAlign, dataSizeOffset: offset + 4, dataOffset: offset + 8,
+                                 declaredDataSize: word(offset + 4))
+            }
+            if id == "fmt " {
+                guard offset + 8 + 14 <= header.count else { break }
+                blockAlign = Int(header[offset + 20]) | Int(header[offset + 21]) << 8
+            }
+            offset += 8 + size + (size & 1)
+        }
+        throw WAVLayoutError.noData
+    }
+
+    /// The sizes that make the header cover every whole frame on disk, or nil when it already
+    /// does. Only for files `SoundFileWriter` made: their audio is the last chunk, so
+    /// everything after the `data` header is audio.
+    func fix(fileSize: Int64) -> (riffSize: UInt32, dataSize: UInt32, fileSize: Int64)? {
+        let onDisk = max(fileSize - Int64(dataOffset), 0)
+        let whole = onDisk - onDisk % Int64(blockAlign)
+        if Int64(declaredDataSize) == onDisk, whole == onDisk { return nil }
+        let dataSize = UInt32(clamping: whole)
+        let newSize = Int64(dataOffset) + Int64(dataSize)
+        return (UInt32(clamping: newSize - 8), dataSize, newSize)
+    }
+}
+
+/// Why a file could not be read as WAV.
+enum WAVLayoutError: Error, CustomStringConvertible {
+    case notWAV, noFormat, noData
+    var description: String {
+        switch self {
+        case .notWAV: "not a RIFF/WAVE file"
+        case .noFormat: "no format chunk before the audio"
+        case .noData: "no data chunk in the first 64 KB"
+        }
+    }
+}
+
+/// Makes an audio file left behind by a recorder that died (SIGKILL, power loss) whole again.
+public enum SoundFileRepair {
+    /// Fixes the header so it covers every whole frame on disk (WAV), or rewrites the file from
+    /// what can be decoded (FLAC), and returns what the file now holds.
+    public static func repair(_ url: URL, container: AudioContainer) throws -> AudioFileInfo {
+        switch container {
+        case .wav: try repairWAV(url)
+        case .flac: try rewriteFLAC(url)
+        }
+        return try SoundFileReader.probe(url)
+    }
+
+    private static func repairWAV(_ url: URL) throws {
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        let fileSize = Int64(try handle.seekToEnd())
+        try handle.seek(toOffset: 0)
+        let header = [UInt8](try handle.read(upToCount: 65536) ?? Data())
+        let layout: WAVLayout
+        do {
+            layout = try WAVLayout.parse(header)
+        } catch {
+            throw SoundFileError(operation: "repair", path: url.path, reason: "\(error)")
+        }
+        guard let fix = layout.fix(fileSize: fileSize) else { return }
+        try handle.seek(toOffset: 4)
+        handle.write(littleEndian(fix.riffSize))
+        try handle.seek(toOffset: UInt64(layout.dataSizeOffset))
+        handle.write(littleEndian(fix.dataSize))
+        // Drops a half-written last frame.
+        try handle.truncate(atOffset: UInt64(fix.fileSize))
+        try handle.synchronize()
+    }
+
+    /// libFLAC writes the sample count and checksum only at close: decode what is there and
+    /// encode it again, then put the new file in place.
+    private static func rewriteFLAC(_ url: URL) throws {
+        let reader = try SoundFileReader(url: url)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".repair-\(url.lastPathComponent)")
+        try? FileManager.default.removeItem(at: temporary)
+        let writer = try SoundFileWriter(creating: temporary, container: .flac,
+                                         sampleRate: reader.info.sampleRate, channels: reader.info.channels)
+        do {
+            while true {
+                // A torn last frame ends decoding with an error; everything before it is kept.
+                guard let block = try? reader.readInt16(frames: 4096), !block.isEmpty else { break }
+                try block.withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    try writer.write(base, frames: block.count / reader.info.channels)
+                }
+            }
+            try writer.close()
+            guard rename(temporary.path, url.path) == 0 else {
+                throw SoundFileError(operation: "replace", path: url.path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    private static func littleEndian(_ value: UInt32) -> Data {
+        withUnsafeBytes(of: value.littleEndian) { Data($0) }
+    }
+}

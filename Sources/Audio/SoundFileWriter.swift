@@ -1,0 +1,155 @@
+import CSndFile
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The containers `record` writes, both 16-bit PCM.
+public enum AudioContainer: String, Sendable, CaseIterable, Codable {
+    case wav, flac
+
+    /// The file extension, which is also the store's `format` value.
+    public var fileExtension: String { rawValue }
+
+    var sndfileFormat: Int32 {
+        switch self {
+        case .wav: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_PCM_16)
+        case .flac: Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
+        }
+    }
+}
+
+/// A new audio file being written through libsndfile (one `SNDFILE*`, closed on `close()` or
+/// deinit). The file is created 0600 and held under an exclusive `flock` while open, so
+/// another process can tell a live recording from one whose recorder died.
+public final class SoundFileWriter: @unchecked Sendable {
+    // @unchecked: created on one thread, then written by exactly one thread (the capture
+    // session's writer) until that thread has finished; `close()` runs after it.
+    private var handle: OpaquePointer?
+    /// Ours, not libsndfile's (opened with close_desc false), so failure paths close it once.
+    private let descriptor: Int32
+    public let url: URL
+    public let container: AudioContainer
+    public let sampleRate: Int
+    public let channels: Int
+    /// Frames written so far.
+    public private(set) var framesWritten: Int64 = 0
+    /// Where the WAV header keeps its sizes, read once from the file libsndfile started.
+    private var layout: WAVLayout?
+
+    /// Creates `url` (which must not exist) with mode 0600 and opens it for writing.
+    /// `comment` is stored in the file's metadata (WAV INFO chunk, FLAC Vorbis comment).
+    public init(creating url: URL, container: AudioContainer, sampleRate: Int, channels: Int, comment: String? = nil) throws {
+        self.url = url
+        self.container = container
+        self.sampleRate = sampleRate
+        self.channels = channels
+        let fd = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw SoundFileError(operation: "create", path: url.path, reason: String(cString: strerror(errno)))
+        }
+        // Held until close() (or the process dies): see `FileLock`.
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw SoundFileError(operation: "lock", path: url.path, reason: reason)
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        info.format = container.sndfileFormat
+        guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            let error = SoundFileError.last(nil, operation: "open for writing", path: url.path)
+            Glibc.close(fd)
+            throw error
+        }
+        self.handle = handle
+        descriptor = fd
+        if let comment {
+            // Before the first write, so libsndfile places it in the header, not after the audio.
+            sf_set_string(handle, Int32(SF_STR_COMMENT), comment)
+        }
+    }
+
+    deinit {
+        if let handle {
+            sf_close(handle)
+            Glibc.close(descriptor)
+        }
+    }
+
+    /// Appends `frames` interleaved frames.
+    public func write(_ samples: UnsafePointer<Int16>, frames: Int) throws {
+        guard let handle else { throw SoundFileError(operation: "write", path: url.path, reason: "the file is closed") }
+        let written = sf_writef_short(handle, samples, sf_count_t(frames))
+        framesWritten += Int64(max(written, 0))
+        guard written == frames else { throw SoundFileError.last(handle, operation: "write", path: url.path) }
+    }
+
+    /// Rewrites the header so it covers every frame written so far: a file cut off after
+    /// this point still opens with this length. WAV only; FLAC's header is final at close.
+    /// Only the two size fields change, so they are written in place (two `pwrite`s) rather
+    /// than through libsndfile's full header rewrite (fstat, seeks, every chunk).
+    public func updateHeader() {
+        guard let handle, container == .wav else { return }
+        if layout == nil {
+            var header = [UInt8](repeating: 0, count: 4096)
+            let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            layout = read > 0 ? try? WAVLayout.parse(Array(header.prefix(read))) : nil
+        }
+        guard let layout else {
+            sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+            return
+        }
+        let dataSize = UInt32(clamping: framesWritten * Int64(layout.blockAlign))
+        let riffSize = UInt32(clamping: Int64(layout.dataOffset) + Int64(dataSize) - 8)
+        put(riffSize, at: 4)
+        put(dataSize, at: layout.dataSizeOffset)
+    }
+
+    private func put(_ value: UInt32, at offset: Int) {
+        var littleEndian = value.littleEndian
+        _ = pwrite(descriptor, &littleEndian, 4, off_t(offset))
+    }
+
+    /// Finishes the file (final header, encoder flushed) and releases the lock.
+    public func close() throws {
+        guard let handle else { return }
+        self.handle = nil
+        let status = sf_close(handle)
+        let closed = Glibc.close(descriptor)
+        if closed != 0 {
+            throw SoundFileError(operation: "close", path: url.path, reason: String(cString: strerror(errno)))
+        }
+        if status != 0 {
+            throw SoundFileError(operation: "close", path: url.path, reason: String(cString: sf_error_number(status)))
+        }
+    }
+}
+
+/// An exclusive `flock` on a file, held until released or deinit. A recorder holds one on its
+/// file; a process that can take it knows no recorder is writing the file any more (the
+/// kernel drops the lock when its holder exits, however it died).
+public final class FileLock: @unchecked Sendable {
+    // @unchecked: the descriptor is immutable and closed once, in deinit.
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Takes the lock without waiting; nil if another process (or descriptor) holds it or the
+    /// file cannot be opened.
+    public static func attempt(_ url: URL) -> FileLock? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            Glibc.close(fd)
+            return nil
+        }
+        return FileLock(descriptor: fd)
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        Glibc.close(descriptor)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// An audio file reduced to a row of columns, each the peak and RMS of its slice of time:
+/// what a terminal waveform draws. Also gives the whole file's levels.
+public struct WaveformSummary: Sendable, Equatable {
+    /// One slice of time, as linear amplitudes from 0 (silence) to 1 (full scale).
+    public struct Column: Sendable, Equatable {
+        public var peak: Double
+        public var rms: Double
+    }
+
+    public var info: AudioFileInfo
+    public var columns: [Column]
+    /// Peak and RMS of the whole file.
+    public var levels: LevelMeter.Reading
+
+    /// Reads the whole file (any format libsndfile reads) in blocks, so memory stays small.
+    public static func make(of url: URL, columns requested: Int) throws -> WaveformSummary {
+        let reader = try SoundFileReader(url: url)
+        let info = reader.info
+        let count = max(requested, 1)
+        var peaks = [Int32](repeating: 0, count: count)
+        var squares = [Double](repeating: 0, count: count)
+        var samples = [Int64](repeating: 0, count: count)
+        var meter = LevelMeter(sampleRate: info.sampleRate, channels: info.channels)
+        let channels = max(info.channels, 1)
+        // Some containers only estimate their length; never index past the last column.
+        let total = max(info.frames, 1)
+        var frame: Int64 = 0
+        while true {
+            let block = try reader.readInt16(frames: 8192)
+            if block.isEmpty { break }
+            block.withUnsafeBufferPointer { buffer in
+                meter.measure(buffer)
+                for start in stride(from: 0, to: buffer.count, by: channels) {
+                    let column = min(Int(frame * Int64(count) / total), count - 1)
+                    for channel in 0..<channels where start + channel < buffer.count {
+                        let value = Int32(buffer[start + channel])
+                        peaks[column] = max(peaks[column], value < 0 ? -value : value)
+                        squares[column] += Double(value * value)
+                        samples[column] += 1
+                    }
+                    frame += 1
+                }
+            }
+        }
+        let columns = (0..<count).map { index in
+            Column(peak: Double(peaks[index]) / LevelMeter.fullScale,
+                   rms: samples[index] > 0 ? (squares[index] / Double(samples[index])).squareRoot() / LevelMeter.fullScale : 0)
+        }
+        var measured = info
+        measured.frames = frame
+        return WaveformSummary(info: measured, columns: columns, levels: meter.overall)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct MeterTests {
+    @Test func fileWaveformShowsALoudHalfThenAQuietHalf() throws {
+        let folder = try TemporaryFolder()
+        let raw = folder.path("halves.raw"), flac = folder.path("halves.flac")
+        let samples = CaptureFixtures.sine(sampleRate: 16000, seconds: 1, dbfs: -3, frequency: 300)
+            + CaptureFixtures.sine(sampleRate: 16000, seconds: 1, dbfs: -30, frequency: 300)
+        try samples.withUnsafeBytes { try Data($0).write(to: raw) }
+        try runTool("sox", ["-t", "raw", "-r", "16000", "-e", "signed", "-b", "16", "-c", "1", raw.path, flac.path])
+
+        let result = try VoicejournalBinary(home: folder.path("home")).run(["meter", flac.path, "--width", "40", "--height", "8"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 12)  // header, 8 rows, rule, labels, final newline
+        #expect(lines[0].contains("halves.flac") && lines[0].contains("flac · 16000 Hz · mono · 00:02.0"))
+        #expect(lines[0].contains("peak -3.0 dBFS"))
+        let grid = lines[1...8].map(Array.init)
+        #expect(grid.allSatisfy { $0.count == 40 })
+        let heights = (0..<40).map { column in grid.filter { $0[column] != " " }.count }
+        let loud = heights[0..<20], quiet = heights[20..<40]
+        #expect(loud.allSatisfy { $0 == 6 } && quiet.allSatisfy { $0 == 2 }, "\(heights)")
+        #expect(lines[9].count == 40 && lines[9].contains("┬"))
+        #expect(lines[10].hasPrefix("0s") && lines[10].contains("1s") && lines[10].hasSuffix("2s"))
+    }
+
+    @Test func fileThatIsNotAudioGetsOneLineAndExit1() throws {
+        let folder = try TemporaryFolder()
+        let notes = folder.path("notes.wav")
+        try Data("dear diary".utf8).write(to: notes)
+        let result = try VoicejournalBinary(home: folder.path("home")).run(["meter", notes.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("voicejournal: cannot draw \(notes.path)") && result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func liveMeterPrintsOneLinePerSecondAndSavesNothing() throws {
+        let folder = try TemporaryFolder()
+        let microphone = try VirtualMicrophone(
+            in: folder.url, samples: CaptureFixtures.sine(sampleRate: 16000, seconds: 1, dbfs: -20)
+                + CaptureFixtures.sine(sampleRate: 16000, seconds: 1, dbfs: -40))
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment)
+        let result = try binary.run(["meter", "--device", microphone.name, "--duration", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n") == [
+            "00:01.0 peak -20.0 dBFS rms -23.0 dBFS",
+            "00:02.0 peak -40.0 dBFS rms -43.0 dBFS",
+        ])
+        #expect(!FileManager.default.fileExists(atPath: binary.home.path))
+    }
+
+    @Test func liveMeterWithAnUnknownDeviceExits3() throws {
+        let folder = try TemporaryFolder()
+        let result = try VoicejournalBinary(home: folder.path("home")).run(["meter", "--device", "nowhere", "--duration", "1"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("'nowhere': snd_pcm_open failed") && result.stderr.contains("voicejournal devices"))
+    }
+
+    @Test func fileAndLiveOptionsDoNotMix() throws {
+        let folder = try TemporaryFolder()
+        let result = try VoicejournalBinary(home: folder.path("home")).run(["meter", "x.wav", "--duration", "3"])
+        #expect(result.status == 2)
+    }
+}
