@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Store
 
 /// Runs the command and maps every error to DESIGN.md's exit codes: 0 success, 1 some work
@@ -8,6 +9,15 @@ import Store
 @main
 enum Main {
     static func main() async {
+        // Library log lines go to stderr (stdout is for output and --json), errors only unless
+        // VOICEJOURNAL_LOG_LEVEL (trace, debug, info, notice, warning, error, critical) says otherwise.
+        let level = ProcessInfo.processInfo.environment["VOICEJOURNAL_LOG_LEVEL"]
+            .flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .error
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         do {
             var command = try Voicejournal.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

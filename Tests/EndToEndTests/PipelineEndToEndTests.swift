@@ -48,6 +48,31 @@ import TestSupport
         #expect(snippet.lowercased().contains(word), "snippet \(snippet.debugDescription) for \(word)")
     }
 
+    @Test func recordWithWaitPrintsTheTranscriptAtOnce() async throws {
+        let folder = try TemporaryFolder("e2e-wait")
+        let script = "The library was quiet this afternoon, and I finished the last chapter of my novel."
+        let microphone = try SpeakingMicrophone(saying: script, in: folder)
+        let voicejournal = try await makeVoicejournal(in: folder, extra: microphone.environment)
+
+        let recorded = try voicejournal.run([
+            "record", "--device", microphone.device, "--max-duration", "\(microphone.maxDuration)",
+            "--no-meter", "--wait", "--json",
+        ])
+        try requireSuccess(recorded, "record --wait")
+        let object = try CLIOutput.object(recorded)
+        let transcript = try #require(object["transcript"] as? String, "no transcript in \(object)")
+        let rate = WordErrorRate.of(transcript, against: script)
+        print("WER record --wait: \(WordErrorRate.formatted(rate))")
+        #expect(rate <= Self.maximumRate, "heard \(transcript.debugDescription)")
+        // Nothing is left for `queue run`: the transcript is stored with the entry already.
+        let status = try CLIOutput.object(voicejournal.run(["queue", "status", "--json"]))
+        #expect(status["queued"] as? Int == 0)
+        #expect(status["done"] as? Int == 1)
+        let entryId = try #require(CLIOutput.id(object["entryId"]))
+        let entry = try CLIOutput.object(voicejournal.run(["entry", "show", entryId, "--json"]))
+        #expect(CLIOutput.transcript(entry) == transcript)
+    }
+
     @Test func recordingAnAssignmentAnswersItWithItsTranscript() async throws {
         let folder = try TemporaryFolder("e2e-assignment")
         let question = "Where did you spend your summers as a child?"

@@ -30,7 +30,6 @@ struct Answer: AsyncParsableCommand {
 
     func run() async throws {
         let store = try global.openStore()
-        try RecordingReport.recoverInterrupted(store)
         if let file {
             try attach(URL(fileURLWithPath: file), store: store)
         } else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import Logging
 import Terminal
 
 /// `meter` — the live input level (nothing saved), or an audio file's waveform.
@@ -80,7 +81,7 @@ struct Meter: AsyncParsableCommand {
         let limits = CaptureLimits(maxFrames: duration.map { captureDevice.format.frames(seconds: $0) },
                                    headerUpdateFrames: Int64(captureDevice.format.sampleRate))
         let session = CaptureSession(device: captureDevice, writer: nil, limits: limits,
-                                     logger: CommandLogging.logger("voicejournal.meter"))
+                                     logger: Logger(label: "voicejournal.meter"))
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         session.start()

@@ -13,7 +13,8 @@ struct Record: AsyncParsableCommand {
         discussion: """
             Stops on Enter, Ctrl-C (the file is still saved; exit 130), --max-duration, or \
             --stop-on-silence. The file goes to <home>/audio/YYYY/MM/, a voice entry is created \
-            and its transcription queued.
+            and its transcription queued: `queue run` uploads it, or --wait does it at once \
+            and prints the transcript.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -37,6 +38,11 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "Print the saved recording as JSON.")
     var json = false
 
+    @Flag(help: "Transcribe right away and print the transcript (needs the endpoint and key, see 'transcribe').")
+    var wait = false
+
+    @OptionGroup(title: "Transcription (with --wait)") var transcription: TranscriptionFlags
+
     /// Benchmarks only (scripts/bench-capture): capture, meter and write to this file, no store.
     @Option(help: ArgumentHelp(visibility: .hidden))
     var captureOnly: String?
@@ -55,16 +61,36 @@ struct Record: AsyncParsableCommand {
         } else {
             owner = .entry(journal: journal, title: title, mood: mood, theme: theme)
         }
-        let outcome = try await record(owner: owner)
-        try RecordingReport.finish(outcome, json: json)
+        let environment = ProcessInfo.processInfo.environment
+        // With --wait, a missing key or bad endpoint is found before anyone speaks.
+        if wait { _ = try transcription.clientConfiguration(environment: environment) }
+        let store = try global.openStore()
+        let outcome = try await capture.record(owner: owner, store: store)
+        var interrupted = false
+        if case .interrupted = outcome.stopReason { interrupted = true }
+        guard wait, outcome.captureError == nil, !interrupted else {
+            return try RecordingReport.finish(outcome, json: json)
+        }
+        if !json { try RecordingReport.finish(outcome, json: false) }
+        let transcript = try await transcribe(outcome, store: store, environment: environment)
+        if json {
+            print(try RecordingReport.jsonText(outcome, transcript: transcript))
+        } else {
+            print("\n" + transcript.text)
+        }
     }
 
-    /// Records one take and completes it; returns the recording and its queued job (the ids a
-    /// caller waits on for the transcript).
-    func record(owner: RecordingOwner) async throws -> RecordingOutcome {
-        let store = try global.openStore()
-        try RecordingReport.recoverInterrupted(store)
-        return try await capture.record(owner: owner, store: store)
+    /// Runs the queue until this recording's job ends (a live recording outranks any batch
+    /// waiting) and returns its transcript; a job that failed for good exits 1 with its error.
+    func transcribe(_ outcome: RecordingOutcome, store: JournalStore, environment: [String: String]) async throws -> Transcript {
+        let jobId = outcome.job.id ?? 0
+        let runner = try transcription.makeRunner(store: store, jobs: 1, environment: environment)
+        try await runQueue(runner, until: .finish([jobId]), display: BatchProgressDisplay(total: 1, scope: [jobId]))
+        if let transcript = try store.transcript(recordingId: outcome.recordingId) { return transcript }
+        let job = try store.jobs(ids: [jobId])[jobId]
+        throw CLIError.failure("recording \(outcome.recordingId) was saved but not transcribed: "
+            + (job?.lastError ?? "job \(jobId) is \(job?.state.rawValue ?? "gone")")
+            + "; retry with: voicejournal queue retry \(jobId)")
     }
 }
 
@@ -110,7 +136,7 @@ struct CaptureOptions: ParsableArguments {
         let session: CaptureSession, writer: SoundFileWriter
         do {
             (session, writer) = try RecordingSession.captureOnly(request(owner: .assignment(0)), to: url,
-                                                                 logger: CommandLogging.logger("voicejournal.record"))
+                                                                 logger: Logger(label: "voicejournal.record"))
         } catch let error as ALSAError {
             throw CLIError.configuration(error.description)
         }
@@ -135,7 +161,7 @@ struct CaptureOptions: ParsableArguments {
     func record(owner: RecordingOwner, store: JournalStore) async throws -> RecordingOutcome {
         let session: RecordingSession
         do {
-            session = try RecordingSession.start(request(owner: owner), store: store, logger: CommandLogging.logger("voicejournal.record"))
+            session = try RecordingSession.start(request(owner: owner), store: store, logger: Logger(label: "voicejournal.record"))
         } catch let error as ALSAError {
             throw CLIError.configuration(error.description)
         }
@@ -151,7 +177,7 @@ struct CaptureOptions: ParsableArguments {
 enum RecordingReport {
     /// Completes rows left `recording` by a recorder that died, saying so on stderr.
     static func recoverInterrupted(_ store: JournalStore) throws {
-        for outcome in try RecordingRecovery.completeInterrupted(store: store, logger: CommandLogging.logger("voicejournal.recovery")) {
+        for outcome in try RecordingRecovery.completeInterrupted(store: store, logger: Logger(label: "voicejournal.recovery")) {
             switch outcome {
             case let .completed(id, seconds):
                 stderr("voicejournal: recovered recording \(id) (\(String(format: "%.1f", seconds)) s) left unfinished by an interrupted recorder; its transcription is queued")
@@ -187,7 +213,7 @@ enum RecordingReport {
         if case .interrupted = outcome.stopReason { throw ExitCode(CLIError.interrupted) }
     }
 
-    static func jsonText(_ outcome: RecordingOutcome) throws -> String {
+    static func jsonText(_ outcome: RecordingOutcome, transcript: Transcript? = nil) throws -> String {
         let recording = outcome.recording
         var object: [String: Any] = [
             "recordingId": outcome.recordingId, "jobId": outcome.jobId, "path": recording.path,
@@ -198,6 +224,7 @@ enum RecordingReport {
         ]
         if let entryId = recording.entryId { object["entryId"] = entryId }
         if let assignmentId = recording.assignmentId { object["assignmentId"] = assignmentId }
+        if let transcript { object["transcript"] = transcript.text }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
@@ -214,16 +241,5 @@ enum RecordingReport {
 
     static func stderr(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-}
-
-/// Loggers for the library calls these commands make. Quiet unless
-/// `VOICEJOURNAL_LOG_LEVEL` asks (trace … critical), and on stderr so stdout stays clean.
-enum CommandLogging {
-    static func logger(_ label: String) -> Logger {
-        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
-        let level = ProcessInfo.processInfo.environment["VOICEJOURNAL_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
-        logger.logLevel = level ?? .critical
-        return logger
     }
 }

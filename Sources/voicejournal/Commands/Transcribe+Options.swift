@@ -48,7 +48,7 @@ struct TranscriptionFlags: ParsableArguments {
     /// A runner over `store` with `jobs` workers. `VOICEJOURNAL_RETRY_BASE` (seconds) and
     /// `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
     func makeRunner(store: JournalStore, jobs: Int, environment: [String: String]) throws -> QueueRunner {
-        let logger = Self.logger(environment: environment)
+        let logger = Logger(label: "voicejournal.queue")
         let client = WhisperClient(configuration: try clientConfiguration(environment: environment), logger: logger)
         var options = QueueRunner.Options(transcription: options(environment: environment))
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
@@ -58,13 +58,6 @@ struct TranscriptionFlags: ParsableArguments {
             options.lease = lease
         }
         return QueueRunner(store: store, client: client, jobs: jobs, options: options, logger: logger)
-    }
-
-    /// Library log lines go to stderr, warnings and worse unless `VOICEJOURNAL_LOG_LEVEL` says otherwise.
-    static func logger(environment: [String: String]) -> Logger {
-        var logger = Logger(label: "voicejournal") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = environment["VOICEJOURNAL_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        return logger
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Pipeline
 import Store
 import Terminal
@@ -56,7 +57,7 @@ struct Transcribe: AsyncParsableCommand {
         // Check the endpoint and key before touching anything, unless we only queue.
         if !noWait { _ = try transcription.clientConfiguration(environment: environment) }
         let store = try global.openStore()
-        let logger = TranscriptionFlags.logger(environment: environment)
+        let logger = Logger(label: "voicejournal.batch")
         // An unknown journal is a usage error before any file is touched (exit 2).
         if let journal, journal.caseInsensitiveCompare(Journal.defaultName) != .orderedSame {
             _ = try store.journal(named: journal)
