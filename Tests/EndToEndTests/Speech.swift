@@ -22,36 +22,24 @@ enum Speech {
     }
 }
 
-/// A virtual microphone that says a sentence: ALSA's `file` plugin reading espeak-ng speech
-/// as raw S16_LE 16 kHz mono, declared as PCM `testmic` in a config loaded through
-/// `ALSA_CONFIG_PATH` (see FACTS.md).
+/// A virtual microphone (TestSupport's `VirtualMicrophone`, ALSA's `file` plugin) that says
+/// a sentence in espeak-ng's voice, 16 kHz mono.
 struct SpeakingMicrophone {
     /// The PCM name to pass as `--device`.
-    let device = "testmic"
+    let device: String
     /// Seconds to record: the whole speech plus a second of silence, and a second less
     /// than the infile holds (the plugin repeats stale data past its end).
     let maxDuration: Int
-    /// Environment that makes `testmic` exist for the recorder.
+    /// Environment that makes the PCM exist for the recorder.
     let environment: [String: String]
 
     init(saying text: String, voice: String = "en-us", in folder: TemporaryFolder) throws {
-        let speech = try Speech.wav(text, voice: voice, in: folder, name: "microphone")
-        maxDuration = Int(try Speech.seconds(of: speech).rounded(.up)) + 1
-        let raw = folder.path("microphone.raw"), config = folder.path("testmic.conf")
-        try runTool("sox", ["-R", "-D", speech.path, "-t", "raw", "-e", "signed-integer", "-b", "16",
-                            "-r", "16000", "-c", "1", raw.path, "pad", "0", "3", "trim", "0", "\(maxDuration + 1)"])
-        let declaration = """
-            pcm.testmic {
-                type file
-                slave.pcm "null"
-                file "/dev/null"
-                infile "\(raw.path)"
-                format "raw"
-            }
-
-            """
-        try declaration.write(to: config, atomically: true, encoding: .utf8)
-        environment = ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(config.path)"]
+        let speech = try CaptureFixtures.speech(text, sampleRate: 16000, voice: voice)
+        maxDuration = Int((Double(speech.count) / 16000).rounded(.up)) + 1
+        let microphone = try VirtualMicrophone(
+            in: folder.url, samples: CaptureFixtures.fitted(speech, sampleRate: 16000, seconds: Double(maxDuration + 1)))
+        device = microphone.name
+        environment = microphone.environment
     }
 }
 

@@ -23,11 +23,11 @@ public enum CaptureFixtures {
         Array(repeating: 0, count: Int((seconds * Double(sampleRate)).rounded()) * channels)
     }
 
-    /// espeak-ng saying `text`, resampled by sox to `sampleRate`, mono, 16-bit.
-    public static func speech(_ text: String, sampleRate: Int) throws -> [Int16] {
+    /// espeak-ng saying `text` (150 words a minute), resampled by sox to `sampleRate`, mono, 16-bit.
+    public static func speech(_ text: String, sampleRate: Int, voice: String = "en-us") throws -> [Int16] {
         let folder = try TemporaryFolder("vj-speech")
         let wav = folder.path("speech.wav"), raw = folder.path("speech.raw")
-        try runTool("espeak-ng", ["-v", "en-us", "-s", "150", "-w", wav.path, text])
+        try runTool("espeak-ng", ["-v", voice, "-s", "150", "-w", wav.path, text])
         try runTool("sox", [wav.path, "-r", "\(sampleRate)", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw", raw.path])
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }

@@ -137,23 +137,10 @@ struct LiveMeter {
 /// End of input is not Enter: with stdin at /dev/null or a closed pipe, only a signal or a
 /// limit stops the capture.
 final class StopSignals {
-    private let sources: [any DispatchSourceSignal]
+    private let signals: SignalWatch
 
     init(stop: @escaping @Sendable (StopReason) -> Void) {
-        // A parent may have started us with these blocked (process supervisors, test runners);
-        // the stop would then never arrive.
-        var wanted = sigset_t()
-        sigemptyset(&wanted)
-        sigaddset(&wanted, SIGINT)
-        sigaddset(&wanted, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop(.interrupted(signal: number)) }
-            source.resume()
-            return source
-        }
+        signals = SignalWatch { stop(.interrupted(signal: $0)) }
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 256)
             while true {
@@ -171,9 +158,5 @@ final class StopSignals {
     }
 
     /// Gives SIGINT and SIGTERM back their default meaning.
-    func restore() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
+    func restore() { signals.cancel() }
 }

@@ -66,7 +66,7 @@ struct TranscriptionFlags: ParsableArguments {
 /// an interruption exits 130.
 @discardableResult
 func runQueue(_ runner: QueueRunner, until goal: QueueRunner.Goal, display: BatchProgressDisplay) async throws -> QueueRunner.Summary {
-    let interrupts = InterruptWatch { runner.stop() }
+    let interrupts = SignalWatch { _ in runner.stop() }
     defer { interrupts.cancel() }
     display.start()
     do {
@@ -80,33 +80,5 @@ func runQueue(_ runner: QueueRunner, until goal: QueueRunner.Goal, display: Batc
         display.finish()
         throw CLIError(message: "interrupted; unfinished files stay queued: run `voicejournal queue run` (or the same command again) to finish them",
                        exitCode: CLIError.interrupted)
-    }
-}
-
-/// Turns SIGINT and SIGTERM into a call (instead of dying mid-write) while it lives.
-final class InterruptWatch {
-    private let sources: [DispatchSourceSignal]
-
-    init(_ onSignal: @escaping @Sendable () -> Void) {
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            // A parent may have started us with these blocked; we handle them, so take them.
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, number)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: onSignal)
-            source.resume()
-            sources.append(source)
-        }
-        self.sources = sources
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

@@ -1,0 +1,32 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a call while it lives, instead of dying mid-write: a
+/// recording is finished properly, claimed jobs go back to the queue. `cancel()` gives the
+/// signals back their default meaning.
+final class SignalWatch {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ onSignal: @escaping @Sendable (Int32) -> Void) {
+        // A parent may have started us with these blocked (process supervisors, test runners);
+        // the signal would then never arrive.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { onSignal(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
