@@ -21,6 +21,9 @@ static inline CURLcode ccurl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { r
 static inline CURLcode ccurl_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 
+/* CURLVERSION_NOW is a macro naming an enum value, which Swift does not import. */
+static inline curl_version_info_data *ccurl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+
 /* CURL_ZERO_TERMINATED does not import (size_t overflow in Swift's Int): wrap its one use. */
 static inline CURLcode ccurl_mime_data_string(curl_mimepart *part, const char *data) {
     return curl_mime_data(part, data, CURL_ZERO_TERMINATED);

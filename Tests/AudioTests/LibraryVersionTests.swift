@@ -1,0 +1,16 @@
+import Audio
+import Testing
+import TestSupport
+
+/// The C bindings link and answer: each reports the version Debian's -dev package declares.
+@Suite struct AudioLibraryVersionTests {
+    @Test func alsaReportsTheVersionPkgConfigDeclares() throws {
+        let declared = try runTool("pkg-config", ["--modversion", "alsa"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(AudioLibraryVersions.alsa == declared)
+    }
+
+    @Test func libsndfileReportsTheVersionPkgConfigDeclares() throws {
+        let declared = try runTool("pkg-config", ["--modversion", "sndfile"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(AudioLibraryVersions.sndfile == "libsndfile-\(declared)")
+    }
+}

@@ -1,0 +1,13 @@
+import Store
+import Testing
+import TestSupport
+
+@Suite struct SQLiteVersionTests {
+    @Test func sqliteIsTheSystemLibraryWithFTS5() throws {
+        let folder = try TemporaryFolder()
+        let store = try JournalStore(home: DataHome(url: folder.path("home")))
+        let declared = try runTool("pkg-config", ["--modversion", "sqlite3"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try store.sqliteVersion() == declared)
+        #expect(try store.sqliteHasFTS5())
+    }
+}
