@@ -55,15 +55,6 @@ public final class SoundFileReader {
         return samples
     }
 
-    /// Reads up to `frames` interleaved frames as floats in -1...1; an empty array at the end.
-    public func readFloat(frames: Int) throws -> [Float] {
-        var samples = [Float](repeating: 0, count: frames * info.channels)
-        let read = samples.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(frames)) }
-        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
-        samples.removeSubrange(Int(read) * info.channels..<samples.count)
-        return samples
-    }
-
     /// libsndfile's extension for the file's major format (e.g. "wav"), or "audio" if it has none.
     private static func extensionName(of format: Int32) -> String {
         var formatInfo = SF_FORMAT_INFO()

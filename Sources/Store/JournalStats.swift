@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Counts, streaks and moods over a set of entries: what `stats` shows.
 public struct JournalStats: Codable, Sendable, Equatable {
@@ -78,7 +79,21 @@ public struct JournalStats: Codable, Sendable, Equatable {
 extension JournalStore {
     /// Stats over every entry (or one journal's), as of `now`.
     public func stats(journal: String? = nil, now: Date = Date(), calendar: Calendar = .current) throws -> JournalStats {
-        let rows = try entries(EntryFilter(journal: journal))
-        return JournalStats(entries: rows.map { ($0.createdAt, $0.kind, $0.mood) }, now: now, calendar: calendar)
+        // Only the three columns the stats count: the listing query's transcript and job
+        // joins would be read for every entry and thrown away.
+        let rows = try pool.read { db -> [Row] in
+            var sql = "SELECT e.createdAt, e.kind, e.mood FROM entry e"
+            var arguments: StatementArguments = []
+            if let journal {
+                sql += " WHERE e.journalId = ?"
+                arguments = [try Self.journal(db, named: journal).id]
+            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments)
+        }
+        let entries = rows.compactMap { row -> (createdAt: Date, kind: EntryKind, mood: Mood?)? in
+            guard let date: Date = row["createdAt"], let kind: EntryKind = row["kind"] else { return nil }
+            return (date, kind, row["mood"])
+        }
+        return JournalStats(entries: entries, now: now, calendar: calendar)
     }
 }

@@ -24,25 +24,19 @@ struct Export: AsyncParsableCommand {
             journal.map { summary.name.caseInsensitiveCompare($0) == .orderedSame } ?? true
         }
         if let journal, journals.isEmpty { _ = try store.journal(named: journal) }  // throws the helpful error
-        var documents: [(name: String, text: String)] = []
-        for summary in journals {
-            let entries = try store.entries(EntryFilter(journal: summary.name)).reversed()
-            documents.append((summary.name, try render(summary, Array(entries))))
+        // Oldest first, as a journal reads.
+        let exported = try journals.map { summary in
+            ExportedJournal(journal: summary, entries: try store.entries(EntryFilter(journal: summary.name)).reversed())
         }
         guard let out else {
-            if format == .json {
-                let all = try journals.map { summary in
-                    ExportedJournal(journal: summary, entries: try store.entries(EntryFilter(journal: summary.name)).reversed())
-                }
-                return try printJSON(all)
-            }
-            return print(documents.map(\.text).joined(separator: "\n"))
+            if format == .json { return try printJSON(exported) }
+            return print(try exported.map(render).joined(separator: "\n"))
         }
         let folder = URL(fileURLWithPath: (out as NSString).expandingTildeInPath)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for document in documents {
-            let file = folder.appendingPathComponent(Self.fileName(document.name) + "." + format.rawValue)
-            try Data(document.text.utf8).write(to: file, options: .atomic)
+        for journal in exported {
+            let file = folder.appendingPathComponent(Self.fileName(journal.journal.name) + "." + format.rawValue)
+            try Data(try render(journal).utf8).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
             print(file.path)
         }
@@ -53,12 +47,13 @@ struct Export: AsyncParsableCommand {
         let entries: [EntryDetails]
     }
 
-    private func render(_ journal: JournalSummary, _ entries: [EntryDetails]) throws -> String {
+    private func render(_ exported: ExportedJournal) throws -> String {
+        let (journal, entries) = (exported.journal, exported.entries)
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
-            return String(decoding: try encoder.encode(ExportedJournal(journal: journal, entries: entries)), as: UTF8.self) + "\n"
+            return String(decoding: try encoder.encode(exported), as: UTF8.self) + "\n"
         }
         var text = "# \(journal.name)\n\n"
         if let description = journal.description { text += "\(description)\n\n" }
