@@ -28,6 +28,10 @@ public final class SoundFileReader {
 
     /// Opens any format libsndfile reads (WAV, FLAC, OGG/Vorbis, MP3, AIFF, …).
     public init(url: URL) throws {
+        // libsndfile words a missing file as "System error : No such file or directory.".
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SoundFileError(operation: "open", path: url.path, reason: "no such file")
+        }
         var sfInfo = SF_INFO()
         guard let handle = sf_open(url.path, Int32(SFM_READ), &sfInfo) else {
             throw SoundFileError.last(nil, operation: "open", path: url.path)

@@ -40,4 +40,13 @@ import TestSupport
             return message.contains("notes.wav") && message.contains("cannot open")
         }
     }
+
+    @Test func aMissingFileSaysSoPlainly() throws {
+        let folder = try TemporaryFolder()
+        #expect {
+            try SoundFileReader.probe(folder.path("gone.wav"))
+        } throws: { error in
+            String(describing: error).hasSuffix("gone.wav: no such file")
+        }
+    }
 }
