@@ -68,7 +68,7 @@ public final class QueueRunner: Sendable {
     enum StopReason: Sendable {
         case interrupted
         case refused(TranscriptionError)
-        case storeFailed(String)
+        case storeFailed(StoreError)
     }
 
     /// A runner with `jobs` workers (at least one).
@@ -168,7 +168,7 @@ final class Run: Sendable {
         case nil: .success(summary.withLock { $0 })
         case .interrupted: .failure(CancellationError())
         case .refused(let error): .failure(error)
-        case .storeFailed(let message): .failure(StoreError(message))
+        case .storeFailed(let error): .failure(error)
         }
     }
 

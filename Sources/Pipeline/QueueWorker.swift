@@ -32,8 +32,9 @@ struct Worker {
                 }
             }
         } catch {
-            runner.logger.error("queue store failed", metadata: ["error": "\(error)"])
-            runner.requestStop(.storeFailed("the journal database failed while running the queue: \(error)"))
+            runner.logger.debug("queue store failed", metadata: ["error": "\(error)"])
+            runner.requestStop(.storeFailed(StoreError.classify(error, home: store.home)
+                ?? StoreError(.storageFailure, "the journal database failed while running the queue: \(error)")))
         }
     }
 

@@ -65,7 +65,7 @@ extension JournalStore {
     public func addEntry(journal name: String?, kind: EntryKind = .text, title: String?, content: String,
                          mood: Mood?, theme: Theme?, createdAt: Date = Date()) throws -> EntryDetails {
         let content = content.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !content.isEmpty else { throw StoreError("an entry needs text: --text \"…\"") }
+        guard !content.isEmpty else { throw StoreError.invalidInput("an entry needs text: --text \"…\"") }
         return try pool.write { db in
             let journal = try Self.journalForNewEntry(db, named: name, now: createdAt)
             var entry = Entry(journalId: journal.id ?? 0, kind: kind, title: title, content: content,
@@ -88,7 +88,7 @@ extension JournalStore {
     public func entry(id: Int64) throws -> EntryDetails {
         try pool.read { db in
             guard let entry = try Self.entryDetails(db, where: ["e.id = ?"], [id]).first else {
-                throw StoreError("no entry #\(id); see: voicejournal entry list")
+                throw StoreError.notFound("no entry #\(id); see: voicejournal entry list")
             }
             return entry
         }
@@ -100,7 +100,7 @@ extension JournalStore {
     public func deleteEntry(id: Int64) throws -> [String] {
         try pool.write { db in
             guard try Entry.fetchOne(db, key: id) != nil else {
-                throw StoreError("no entry #\(id); see: voicejournal entry list")
+                throw StoreError.notFound("no entry #\(id); see: voicejournal entry list")
             }
             let paths = try String.fetchAll(db, sql: "SELECT path FROM recording WHERE entryId = ?", arguments: [id])
             _ = try Entry.deleteOne(db, key: id)

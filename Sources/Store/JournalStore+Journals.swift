@@ -18,7 +18,7 @@ extension JournalStore {
         let name = try Self.validName(name, of: "journal")
         return try pool.write { db in
             if try Journal.filter(Column("name") == name).fetchOne(db) != nil {
-                throw StoreError("a journal named \"\(name)\" exists already")
+                throw StoreError.conflict("a journal named \"\(name)\" exists already")
             }
             var journal = Journal(name: name, description: description, createdAt: now)
             try journal.insert(db)
@@ -49,7 +49,7 @@ extension JournalStore {
         if let journal = try Journal.filter(Column("name") == name).fetchOne(db) { return journal }
         let names = try String.fetchAll(db, sql: "SELECT name FROM journal ORDER BY name")
         let known = names.isEmpty ? "there are no journals yet" : "journals: " + names.joined(separator: ", ")
-        throw StoreError("no journal named \"\(name)\" (\(known)); create it with: voicejournal journal create \"\(name)\"")
+        throw StoreError.notFound("no journal named \"\(name)\" (\(known)); create it with: voicejournal journal create \"\(name)\"")
     }
 
     /// The named journal, created on first use when it is the default one ("Personal"), so
@@ -68,7 +68,7 @@ extension JournalStore {
     /// Trims a user-given name and refuses an empty one.
     static func validName(_ name: String, of thing: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw StoreError("a \(thing) needs a name") }
+        guard !trimmed.isEmpty else { throw StoreError.invalidInput("a \(thing) needs a name") }
         return trimmed
     }
 }

@@ -7,7 +7,7 @@ extension JournalStore {
         let name = try Self.validName(name, of: "person")
         return try pool.write { db in
             if try Person.filter(Column("name") == name).fetchOne(db) != nil {
-                throw StoreError("a person named \"\(name)\" exists already")
+                throw StoreError.conflict("a person named \"\(name)\" exists already")
             }
             var person = Person(name: name, relationship: relationship ?? "other", email: email, createdAt: now)
             try person.insert(db)
@@ -31,6 +31,6 @@ extension JournalStore {
         }
         if let id = Int64(reference), let person = try Person.fetchOne(db, key: id) { return person }
         if let person = try Person.filter(Column("name") == reference).fetchOne(db) { return person }
-        throw StoreError("no person named \"\(reference)\"; add them with: voicejournal person add \"\(reference)\"")
+        throw StoreError.notFound("no person named \"\(reference)\"; add them with: voicejournal person add \"\(reference)\"")
     }
 }

@@ -33,7 +33,7 @@ extension JournalStore {
     /// Adds a question at the end of a journal's list.
     public func addQuestion(journal name: String, text: String, now: Date = Date()) throws -> Question {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw StoreError("a question needs text") }
+        guard !text.isEmpty else { throw StoreError.invalidInput("a question needs text") }
         return try pool.write { db in
             let journal = try Self.journal(db, named: name)
             let last = try Int.fetchOne(db, sql: "SELECT max(displayOrder) FROM question WHERE journalId = ?",
@@ -66,7 +66,7 @@ extension JournalStore {
     public func assign(questionId: Int64, to personReference: String, now: Date = Date()) throws -> AssignmentSummary {
         try pool.write { db in
             guard try Question.fetchOne(db, key: questionId) != nil else {
-                throw StoreError("no question #\(questionId); see: voicejournal question list")
+                throw StoreError.notFound("no question #\(questionId); see: voicejournal question list")
             }
             let person = try Self.person(db, matching: personReference)
             var assignment = Assignment(questionId: questionId, personId: person.id ?? 0,

@@ -105,9 +105,9 @@ extension JournalStore {
         try pool.write { db in
             if let ids {
                 for id in ids {
-                    guard let job = try Job.fetchOne(db, key: id) else { throw StoreError("no job \(id); see `voicejournal queue list`") }
+                    guard let job = try Job.fetchOne(db, key: id) else { throw StoreError.notFound("no job \(id); see `voicejournal queue list`") }
                     guard job.state == .failed || job.state == .cancelled else {
-                        throw StoreError("job \(id) is \(job.state.rawValue); only failed or cancelled jobs can be retried")
+                        throw StoreError.conflict("job \(id) is \(job.state.rawValue); only failed or cancelled jobs can be retried")
                     }
                 }
             }
@@ -124,9 +124,9 @@ extension JournalStore {
     /// drops its result.
     public func cancelJob(id: Int64, now: Date = Date()) throws -> Job {
         try pool.write { db in
-            guard var job = try Job.fetchOne(db, key: id) else { throw StoreError("no job \(id); see `voicejournal queue list`") }
+            guard var job = try Job.fetchOne(db, key: id) else { throw StoreError.notFound("no job \(id); see `voicejournal queue list`") }
             guard job.state == .queued || job.state == .running || job.state == .failed else {
-                throw StoreError("job \(id) is already \(job.state.rawValue)")
+                throw StoreError.conflict("job \(id) is already \(job.state.rawValue)")
             }
             job.state = .cancelled
             job.leaseOwner = nil

@@ -59,7 +59,7 @@ extension JournalStore {
             switch owner {
             case let .entry(journal, title, mood, theme):
                 guard let journalId = try Self.journalForNewEntry(db, named: journal, now: now).id else {
-                    throw StoreError("the journal row has no id")
+                    throw StoreError.inconsistent("the journal row has no id")
                 }
                 var entry = Entry(journalId: journalId, kind: .voice,
                                   title: title, content: "", mood: mood, theme: theme, createdAt: now)
@@ -71,7 +71,7 @@ extension JournalStore {
             var recording = Recording(path: "", sampleRate: sampleRate, channels: channels, format: format,
                                       state: .recording, entryId: entryId, assignmentId: assignmentId, createdAt: now)
             try recording.insert(db)
-            guard let id = recording.id else { throw StoreError("the recording row got no id") }
+            guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
             let created = try createFile(id)
             recording.path = created.path
             try recording.update(db)
@@ -114,7 +114,7 @@ extension JournalStore {
                                       peakDBFS: facts.peakDBFS, rmsDBFS: facts.rmsDBFS, state: .complete,
                                       assignmentId: assignment.id, createdAt: now)
             try recording.insert(db)
-            guard let id = recording.id else { throw StoreError("the recording row got no id") }
+            guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
             recording.path = try placeFile(id)
             try recording.update(db)
             return try Self.finishAnswer(db, recording: recording, now: now)
@@ -145,12 +145,12 @@ extension JournalStore {
         let existing = try pool.read { db in
             try Recording.filter(Column("sha256") == sha256).fetchOne(db)
         }
-        return existing.map { StoreError("this audio is already in the journal as recording \($0.id ?? 0) (\($0.path))") }
+        return existing.map { StoreError(.alreadyStored, "this audio is already in the journal as recording \($0.id ?? 0) (\($0.path))") }
     }
 
     /// Queues the transcription and, for an answer, marks its assignment answered.
     private static func finishAnswer(_ db: Database, recording: Recording, now: Date) throws -> CompletedRecording {
-        guard let id = recording.id else { throw StoreError("the recording row got no id") }
+        guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
         let job = try enqueueTranscription(db, recordingId: id, priority: Job.livePriority, now: now)
         if let assignmentId = recording.assignmentId {
             try db.execute(sql: "UPDATE assignment SET status = ?, answeredAt = ? WHERE id = ?",
@@ -162,10 +162,10 @@ extension JournalStore {
     /// The assignment, if it exists and still waits for its answer.
     private static func openAssignment(_ db: Database, id: Int64) throws -> Assignment {
         guard let assignment = try Assignment.fetchOne(db, key: id) else {
-            throw StoreError("there is no assignment \(id); see `voicejournal assignment list`")
+            throw StoreError.notFound("there is no assignment \(id); see `voicejournal assignment list`")
         }
         guard assignment.status != .answered else {
-            throw StoreError("assignment \(id) is already answered")
+            throw StoreError.conflict("assignment \(id) is already answered")
         }
         return assignment
     }

@@ -24,7 +24,7 @@ extension JournalStore {
     /// "walking" finds "walked"). Filters narrow to entries of a journal, mood or period.
     public func search(_ query: String, filter: EntryFilter = EntryFilter(), limit: Int = 20) throws -> [SearchHit] {
         guard let pattern = FTS5Pattern(matchingAllTokensIn: query) else {
-            throw StoreError("search needs at least one word")
+            throw StoreError.invalidInput("search needs at least one word")
         }
         return try pool.read { db in
             if let journal = filter.journal { _ = try Self.journal(db, named: journal) }

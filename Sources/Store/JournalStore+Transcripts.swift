@@ -25,7 +25,7 @@ extension JournalStore {
         try immediateWrite { db in
             let journalId = try journalName.map { try Self.journalForNewEntry(db, named: $0, now: now).id }
             return try files.map { file in
-                guard let sha = file.sha256 else { throw StoreError("\(file.path) has no content digest") }
+                guard let sha = file.sha256 else { throw StoreError.inconsistent("\(file.path) has no content digest") }
                 var recording: Recording
                 let isNew: Bool
                 if let existing = try Recording.filter(Column("sha256") == sha).fetchOne(db) {
@@ -38,7 +38,7 @@ extension JournalStore {
                     try recording.insert(db)
                     isNew = true
                 }
-                guard let recordingId = recording.id else { throw StoreError("recording \(file.path) has no id") }
+                guard let recordingId = recording.id else { throw StoreError.inconsistent("recording \(file.path) has no id") }
                 if let journalId = journalId ?? nil, recording.entryId == nil, recording.assignmentId == nil {
                     var entry = Entry(journalId: journalId, kind: .voice, title: URL(fileURLWithPath: file.path).lastPathComponent,
                                       content: "", createdAt: now)
@@ -61,7 +61,7 @@ extension JournalStore {
                     job.updatedAt = now
                     try job.update(db)
                 }
-                guard let jobId = job.id else { throw StoreError("job for \(file.path) has no id") }
+                guard let jobId = job.id else { throw StoreError.inconsistent("job for \(file.path) has no id") }
                 return BatchFileOutcome(recordingId: recordingId, jobId: jobId, jobState: job.state,
                                         isNewRecording: isNew, entryId: recording.entryId)
             }
@@ -115,7 +115,7 @@ extension JournalStore {
                 result = try body(db)
                 return .commit
             }
-            guard let result else { throw StoreError("transaction ended without a result") }
+            guard let result else { throw StoreError.inconsistent("transaction ended without a result") }
             return result
         }
     }

@@ -29,10 +29,3 @@ public final class JournalStore: Sendable {
         try Migrations.migrator.migrate(pool)
     }
 }
-
-/// A problem with what the user asked of the store (a name that does not exist, a duplicate),
-/// worded for the terminal.
-public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Audio
+import Pipeline
 import Store
+import Transcription
 
 /// Runs the command and maps every error to DESIGN.md's exit codes: 0 success, 1 some work
 /// failed, 2 usage error, 3 configuration error, 130 interrupted. argument-parser's own
@@ -25,25 +28,39 @@ enum Main {
             } else {
                 try command.run()
             }
-        } catch let error as CLIError {
-            FileHandle.standardError.write(Data("voicejournal: \(error.message)\n".utf8))
-            exit(error.exitCode)
-        } catch let error as StoreError {
-            FileHandle.standardError.write(Data("voicejournal: \(error.description)\n".utf8))
-            exit(CLIError.usage)
         } catch {
-            let code = Voicejournal.exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((Voicejournal.fullMessage(for: error) + "\n").utf8))
-                exit(CLIError.usage)
-            }
-            if code == .failure, !(error is ExitCode) {
-                // Errors from the library (ALSA, libsndfile, curl, SQLite) carry their own wording.
-                FileHandle.standardError.write(Data("voicejournal: \(Voicejournal.message(for: error))\n".utf8))
-                exit(CLIError.failure)
-            }
-            Voicejournal.exit(withError: error)
+            let (message, status) = report(error)
+            if let message { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            exit(status)
         }
+    }
+
+    /// The line to print (nil for none) and the exit status for any error a command throws:
+    /// the one place that decides exit codes.
+    static func report(_ error: any Error) -> (message: String?, status: Int32) {
+        switch error {
+        case let error as CLIError:
+            return ("voicejournal: \(error.message)", error.exitCode)
+        case let error as ExitCode:
+            // Already reported by the command; argument-parser's validation code means usage.
+            return (nil, error == .validationFailure ? CLIError.usage : error.rawValue)
+        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is CancellationError:
+            let report = ErrorReport.of(error)
+            return ("voicejournal: \(report.message)", report.status.rawValue)
+        default:
+            break
+        }
+        let code = Voicejournal.exitCode(for: error)
+        if code == .validationFailure {
+            return (Voicejournal.fullMessage(for: error), CLIError.usage)
+        }
+        if code == .success {
+            // --help and --version: argument-parser's own text on stdout.
+            print(Voicejournal.fullMessage(for: error))
+            return (nil, 0)
+        }
+        let report = ErrorReport.of(error)
+        return ("voicejournal: \(report.message)", report.status.rawValue)
     }
 }
 

@@ -84,7 +84,7 @@ import TestSupport
 
     @Test func namesAreUniqueAndUnknownNamesSayWhatToDo() throws {
         _ = try store.createJournal(name: "Work")
-        #expect(throws: StoreError("a journal named \"work\" exists already")) { try store.createJournal(name: "work") }
+        #expect(throws: StoreError.conflict("a journal named \"work\" exists already")) { try store.createJournal(name: "work") }
         #expect {
             try store.journal(named: "Nope")
         } throws: { error in

@@ -70,8 +70,6 @@ struct Answer: AsyncParsableCommand {
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
                 return destination.path
             }
-        } catch let error as StoreError where error.description.contains("already in the journal") {
-            throw CLIError.failure(error.description)
         } catch {
             if let copied { try? FileManager.default.removeItem(at: copied) }
             throw error
