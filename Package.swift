@@ -33,7 +33,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Pipeline", dependencies: [
-            "Audio", "Transcription", "Store",
+            "Audio", "Transcription", "Store", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Terminal"),

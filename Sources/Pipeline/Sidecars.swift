@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Terminal
 
 /// A file written next to an audio file, made from its stored transcript.
 public enum SidecarFormat: String, CaseIterable, Sendable {
@@ -82,10 +83,8 @@ public enum Sidecar {
     }
 
     /// `HH:MM:SS,mmm` (SubRip) or `HH:MM:SS.mmm` (WebVTT).
-    static func timestamp(_ seconds: Double, _ separator: String) -> String {
-        let ms = Int((max(0, seconds) * 1000).rounded())
-        let hours = ms / 3_600_000, minutes = ms / 60_000 % 60, secs = ms / 1000 % 60, millis = ms % 1000
-        return String(format: "%02d:%02d:%02d", hours, minutes, secs) + separator + String(format: "%03d", millis)
+    static func timestamp(_ seconds: Double, _ separator: Character) -> String {
+        Clock.text(seconds, .subtitle(separator: separator))
     }
 
     private struct JSONDocument: Encodable {

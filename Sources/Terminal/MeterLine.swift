@@ -69,12 +69,7 @@ public enum MeterLine {
     }
 
     /// `mm:ss.t`, or `h:mm:ss.t` from an hour on.
-    public static func clock(_ seconds: Double) -> String {
-        let tenths = Int((max(seconds, 0) * 10).rounded(.down))
-        let hours = tenths / 36000, minutes = tenths / 600 % 60, wholeSeconds = tenths / 10 % 60
-        let body = "\(pad(minutes)):\(pad(wholeSeconds)).\(tenths % 10)"
-        return hours > 0 ? "\(hours):\(body)" : body
-    }
+    public static func clock(_ seconds: Double) -> String { Clock.text(seconds, .tenths) }
 
     /// A level with one decimal, e.g. `-12.4` (never `-0.0`).
     public static func dbfs(_ value: Double) -> String {
@@ -96,5 +91,4 @@ public enum MeterLine {
         }
     }
 
-    private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

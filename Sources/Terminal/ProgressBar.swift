@@ -36,36 +36,26 @@ public enum ProgressBar {
     /// columns (the bar shrinks first, then goes). `color` adds ANSI colours.
     public static func line(_ progress: BatchProgress, width: Int, color: Bool) -> String {
         var parts = ["\(progress.finished)/\(progress.total)"]
-        if progress.failed > 0 { parts.append(paint("\(progress.failed) failed", red, color)) }
+        if progress.failed > 0 { parts.append(paint("\(progress.failed) failed", ANSI.red, color)) }
         parts.append(progress.filesPerMinute.map { "\(oneDecimal($0)) files/min" } ?? "-- files/min")
         parts.append("ETA " + (progress.secondsLeft.map(clock) ?? "--:--"))
         var plainLength = parts.joined(separator: " · ").count
-        if progress.failed > 0 { plainLength -= color ? (red.count + reset.count) : 0 }
+        if progress.failed > 0 { plainLength -= color ? (ANSI.red.count + ANSI.reset.count) : 0 }
         let text = parts.joined(separator: " · ")
 
         let barWidth = min(40, width - plainLength - 4)
         guard barWidth >= 5 else { return text }
         let fraction = progress.total > 0 ? Double(progress.finished) / Double(progress.total) : 0
         let filled = min(barWidth, Int((fraction * Double(barWidth)).rounded(.down)))
-        let bar = paint(String(repeating: "█", count: filled), green, color) + String(repeating: "░", count: barWidth - filled)
+        let bar = paint(String(repeating: "█", count: filled), ANSI.green, color) + String(repeating: "░", count: barWidth - filled)
         return "[\(bar)] \(text)"
     }
 
     /// `m:ss`, or `h:mm:ss` past an hour.
-    public static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let hours = total / 3600, minutes = total / 60 % 60, secs = total % 60
-        let paddedSeconds = secs < 10 ? "0\(secs)" : "\(secs)"
-        if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(paddedSeconds)" }
-        return "\(minutes):\(paddedSeconds)"
-    }
-
-    private static let red = "\u{1B}[31m"
-    private static let green = "\u{1B}[32m"
-    private static let reset = "\u{1B}[0m"
+    public static func clock(_ seconds: Double) -> String { Clock.text(seconds, .elapsed) }
 
     private static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
-        on && !text.isEmpty ? code + text + reset : text
+        on && !text.isEmpty ? code + text + ANSI.reset : text
     }
 
     private static func oneDecimal(_ value: Double) -> String {

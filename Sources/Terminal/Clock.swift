@@ -1,0 +1,37 @@
+/// Durations as clock text, in the three shapes voicejournal prints: elapsed time in
+/// summaries and progress (`1:05`, `1:02:03`), the meter's running time with tenths
+/// (`01:05.3`), and subtitle timestamps (`00:01:05,300` for SubRip, `.` for WebVTT).
+public enum Clock {
+    /// Which shape of clock text.
+    public enum Style: Sendable, Equatable {
+        /// `m:ss`, or `h:mm:ss` past an hour; rounded to the nearest second.
+        case elapsed
+        /// `mm:ss.t`, or `h:mm:ss.t` from an hour on; tenths cut, never rounded up (a
+        /// meter must not show a tenth that has not been captured yet).
+        case tenths
+        /// `HH:MM:SS` + separator + `mmm`, hours always shown; rounded to the millisecond.
+        case subtitle(separator: Character)
+    }
+
+    /// `seconds` (negative counts as 0) as clock text in `style`.
+    public static func text(_ seconds: Double, _ style: Style) -> String {
+        let seconds = max(seconds, 0)
+        switch style {
+        case .elapsed:
+            let total = Int(seconds.rounded())
+            let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+            return hours > 0 ? "\(hours):\(pad(minutes)):\(pad(secs))" : "\(minutes):\(pad(secs))"
+        case .tenths:
+            let tenths = Int((seconds * 10).rounded(.down))
+            let body = "\(pad(tenths / 600 % 60)):\(pad(tenths / 10 % 60)).\(tenths % 10)"
+            return tenths >= 36000 ? "\(tenths / 36000):\(body)" : body
+        case .subtitle(let separator):
+            let ms = Int((seconds * 1000).rounded())
+            let millis = ms % 1000
+            let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+            return "\(pad(ms / 3_600_000)):\(pad(ms / 60_000 % 60)):\(pad(ms / 1000 % 60))\(separator)\(fraction)"
+        }
+    }
+
+    private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
