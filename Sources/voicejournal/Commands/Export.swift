@@ -19,7 +19,7 @@ struct Export: AsyncParsableCommand {
     @Option(help: "Write one file per journal into this folder.") var out: String?
 
     func run() async throws {
-        let store = try global.openStore()
+        let store = try global.openStoreForReading()
         let journals = try store.journals().filter { summary in
             journal.map { summary.name.caseInsensitiveCompare($0) == .orderedSame } ?? true
         }

@@ -31,7 +31,7 @@ struct JournalCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let journals = try global.openStore().journals()
+            let journals = try global.openStoreForReading().journals()
             if output.json { return try printJSON(journals) }
             guard !journals.isEmpty else {
                 return print("No journals yet. Create one with: voicejournal journal create NAME")
@@ -57,7 +57,7 @@ struct JournalCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try global.openStore()
+            let store = try global.openStoreForReading()
             let journal = try store.journal(named: name)
             let shown = Shown(journal: journal, questions: try store.questions(journal: journal.name),
                               entries: try store.entries(EntryFilter(journal: journal.name, limit: limit)))

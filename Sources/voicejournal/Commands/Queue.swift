@@ -22,7 +22,7 @@ extension Queue {
         @Flag(help: "One JSON document on stdout.") var json = false
 
         func run() async throws {
-            let counts = try global.openStore().queueCounts()
+            let counts = try global.openStoreForReading().queueCounts()
             if json {
                 try printJSON(counts)
                 return
@@ -76,7 +76,7 @@ extension Queue {
         @Flag(help: "One JSON document on stdout.") var json = false
 
         func run() async throws {
-            let listings = try global.openStore().listJobs(state: state, limit: limit)
+            let listings = try global.openStoreForReading().listJobs(state: state, limit: limit)
             if json {
                 try printJSON(listings.map(JobJSON.init))
                 return

@@ -175,20 +175,6 @@ struct CaptureOptions: ParsableArguments {
 
 /// Printing a finished recording, and the exit code its ending calls for.
 enum RecordingReport {
-    /// Completes rows left `recording` by a recorder that died, saying so on stderr.
-    static func recoverInterrupted(_ store: JournalStore) throws {
-        for outcome in try RecordingRecovery.completeInterrupted(store: store, logger: Logger(label: "voicejournal.recovery")) {
-            switch outcome {
-            case let .completed(id, seconds):
-                stderr("voicejournal: recovered recording \(id) (\(String(format: "%.1f", seconds)) s) left unfinished by an interrupted recorder; its transcription is queued")
-            case let .failed(id, reason):
-                stderr("voicejournal: recording \(id) was left unfinished and cannot be repaired: \(reason)")
-            case .discarded:
-                break
-            }
-        }
-    }
-
     /// Prints the outcome (human or JSON) and throws the exit code: 130 after a signal, 1 if
     /// the device or disk failed mid-way (what was captured is saved), else returns (0).
     static func finish(_ outcome: RecordingOutcome, json: Bool) throws {

@@ -14,7 +14,7 @@ struct Search: AsyncParsableCommand {
     @Option(help: "At most this many results.") var limit = 20
 
     func run() async throws {
-        let hits = try global.openStore().search(query.joined(separator: " "), filter: filters.filter, limit: limit)
+        let hits = try global.openStoreForReading().search(query.joined(separator: " "), filter: filters.filter, limit: limit)
         if output.json { return try printJSON(hits) }
         guard !hits.isEmpty else { return print("No matches.") }
         print(Table(headers: ["ENTRY", "DATE", "JOURNAL", "MATCH"], rows: hits.map { hit in
