@@ -27,3 +27,37 @@ public enum DiskLimits {
         ["sh", "-c", "trap '' XFSZ; exec prlimit --fsize=\(bytes) -- \"$@\"", "sh"]
     }
 }
+
+/// A small tmpfs mounted for one test: a disk that really fills up. Mounting needs root (and
+/// a container allowed to mount); `isAvailable` says whether this machine can.
+public final class SmallDisk: @unchecked Sendable {
+    // @unchecked: `url` is immutable; deinit runs once.
+    public let url: URL
+
+    /// Mounts a tmpfs of `bytes` at `url` (created).
+    public init(at url: URL, bytes: Int) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try runTool("mount", ["-t", "tmpfs", "-o", "size=\(bytes),mode=0700", "tmpfs", url.path])
+        self.url = url
+    }
+
+    /// Whether tmpfs can be mounted here (root in a container that allows it).
+    public static let isAvailable: Bool = {
+        guard geteuid() == 0, let probe = try? TemporaryFolder("vj-mount-probe"),
+              let disk = try? SmallDisk(at: probe.path("disk"), bytes: 65536) else { return false }
+        withExtendedLifetime(disk) {}
+        return true
+    }()
+
+    /// Writes zeros until the disk has no room left.
+    public func fill() throws {
+        try runTool("sh", ["-c", "dd if=/dev/zero of=\"$1\" bs=4096 2>/dev/null; true", "sh", url.appendingPathComponent("filler").path])
+    }
+
+    /// Makes room again.
+    public func empty() throws {
+        try FileManager.default.removeItem(at: url.appendingPathComponent("filler"))
+    }
+
+    deinit { _ = try? runTool("umount", ["-l", url.path]) }
+}
