@@ -89,7 +89,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             }
         }
         if let error = error as? CocoaError {
-            return fileError(errno: (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code, path: error.filePath, place: place)
+            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+            return fileError(errno: underlying?.domain == NSPOSIXErrorDomain ? underlying?.code : nil, path: error.filePath, place: place)
         }
         if let error = error as? POSIXError {
             return fileError(errno: Int(error.code.rawValue), path: nil, place: place)

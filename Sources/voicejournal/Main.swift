@@ -22,7 +22,9 @@ enum Main {
             return handler
         }
         do {
-            var command = try Voicejournal.parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let mistake = DashedWords.check(arguments) { throw mistake }
+            var command = try Voicejournal.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -43,7 +43,9 @@ struct EntryCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @OptionGroup var filters: EntryFilterOptions
         @Option(help: "Only this kind: voice, text or gratitude.") var kind: EntryKind?
-        @Option(help: "At most this many entries.") var limit = 50
+        @Option(parsing: .unconditional, help: "At most this many entries.") var limit = 50
+
+        func validate() throws { try validateLimit(limit) }
 
         func run() async throws {
             var filter = filters.filter

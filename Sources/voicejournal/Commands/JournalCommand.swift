@@ -48,7 +48,9 @@ struct JournalCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The journal's name.") var name: String
-        @Option(help: "How many recent entries to show.") var limit = 10
+        @Option(parsing: .unconditional, help: "How many recent entries to show.") var limit = 10
+
+        func validate() throws { try validateLimit(limit) }
 
         struct Shown: Encodable {
             let journal: Journal

@@ -72,8 +72,10 @@ extension Queue {
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Only jobs in this state: queued, running, done, failed, cancelled.", valueName: "state"))
         var state: JobState?
-        @Option(help: "At most this many jobs.") var limit: Int?
+        @Option(parsing: .unconditional, help: "At most this many jobs.") var limit: Int?
         @Flag(help: "One JSON document on stdout.") var json = false
+
+        func validate() throws { try validateLimit(limit) }
 
         func run() async throws {
             let listings = try global.openStoreForReading().listJobs(state: state, limit: limit)

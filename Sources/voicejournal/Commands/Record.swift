@@ -114,7 +114,7 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stop once you have spoken and then this many seconds stayed quiet.", valueName: "sec"))
     var stopOnSilence: Double?
 
-    @Option(help: ArgumentHelp("Level (RMS, dBFS) below which --stop-on-silence counts audio as quiet.", valueName: "dbfs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Level (RMS, dBFS) below which --stop-on-silence counts audio as quiet.", valueName: "dbfs"))
     var silenceThreshold: Double = SilenceDetector.defaultThresholdDBFS
 
     @Flag(help: "Do not show the level meter.")

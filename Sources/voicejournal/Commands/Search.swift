@@ -11,7 +11,9 @@ struct Search: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var filters: EntryFilterOptions
     @Argument(help: "Words to look for.") var query: [String]
-    @Option(help: "At most this many results.") var limit = 20
+    @Option(parsing: .unconditional, help: "At most this many results.") var limit = 20
+
+    func validate() throws { try validateLimit(limit) }
 
     func run() async throws {
         let hits = try global.openStoreForReading().search(query.joined(separator: " "), filter: filters.filter, limit: limit)
