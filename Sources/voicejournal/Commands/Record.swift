@@ -133,13 +133,9 @@ struct CaptureOptions: ParsableArguments {
 
     /// The capture path of `record` without the store, for benchmarks.
     func captureOnly(to url: URL) async throws {
-        let session: CaptureSession, writer: SoundFileWriter
-        do {
-            (session, writer) = try RecordingSession.captureOnly(request(owner: .assignment(0)), to: url,
+        // A device ALSA does not know is a configuration error (exit 3): ErrorReport says so.
+        let (session, writer) = try RecordingSession.captureOnly(request(owner: .assignment(0)), to: url,
                                                                  logger: Logger(label: "voicejournal.record"))
-        } catch let error as ALSAError {
-            throw CLIError.configuration(error.description)
-        }
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         await LiveMeter(showing: !noMeter, hint: "Capturing from \(device) to \(url.path)").run(session)
@@ -159,12 +155,7 @@ struct CaptureOptions: ParsableArguments {
 
     /// Captures one take with the live meter, Enter and signal handling, and completes it.
     func record(owner: RecordingOwner, store: JournalStore) async throws -> RecordingOutcome {
-        let session: RecordingSession
-        do {
-            session = try RecordingSession.start(request(owner: owner), store: store, logger: Logger(label: "voicejournal.record"))
-        } catch let error as ALSAError {
-            throw CLIError.configuration(error.description)
-        }
+        let session = try RecordingSession.start(request(owner: owner), store: store, logger: Logger(label: "voicejournal.record"))
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         await LiveMeter(showing: !noMeter, hint: "Recording from \(device) to \(session.url.path)")
