@@ -125,4 +125,33 @@ import TestSupport
         #expect(empty.status == 2)
         #expect(empty.stderr.contains("--home needs a folder"), "\(empty.stderr)")
     }
+
+    @Test func aJournalThatNeedsAnUpgradeSaysSoOnAReadOnlyHomeAndIsUpgradedWhenWritable() throws {
+        let folder = try TemporaryFolder("vj-upgrade")
+        let writer = VoicejournalBinary(home: folder.path("home"))
+        try makeJournal(writer)
+        // Back to the schema before the search index, as an older voicejournal left it.
+        let database = writer.home.appendingPathComponent("voicejournal.sqlite")
+        try runTool("python3", ["-c", """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            for (name,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+                c.execute(f'DROP TRIGGER "{name}"')
+            c.execute("DROP TABLE search_index")
+            c.execute("DELETE FROM grdb_migrations WHERE identifier = 'v2-search'")
+            c.commit()
+            """, database.path])
+        try DiskLimits.makeReadOnly(writer.home)
+        defer { try? DiskLimits.makeWritable(writer.home) }
+        let reader = VoicejournalBinary(home: writer.home, launcher: DiskLimits.withoutPermissionOverride)
+        let refused = try reader.run(["entry", "list"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "voicejournal: the journal in \(writer.home.path) was made by an older voicejournal and must be "
+            + "upgraded once, which needs a writable disk; run any voicejournal command with write access\n")
+
+        try DiskLimits.makeWritable(writer.home)
+        let upgraded = try writer.run(["search", "lighthouse"])
+        #expect(upgraded.status == 0, "\(upgraded.stderr)")
+        #expect(upgraded.stdout.contains("[lighthouse]"))
+    }
 }
