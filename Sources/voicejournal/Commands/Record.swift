@@ -142,7 +142,7 @@ struct CaptureOptions: ParsableArguments {
         let result = await session.result()
         try writer.close()
         print("Captured \(result.frames) frames to \(url.path)")
-        if let error = result.error { throw CLIError.failure("\(error)") }
+        if let error = result.error { throw error }
     }
 
     private func request(owner: RecordingOwner) -> RecordingRequest {
