@@ -41,5 +41,8 @@ import TestSupport
         let again = try binary.run(["transcribe", input.path])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try queryDatabase(database, "SELECT count(*) FROM transcript").first?.first as? Int == 1)
+        // The disk is unmounted before its mount point's folder is removed.
+        withExtendedLifetime(disk) {}
+        withExtendedLifetime(harness) {}
     }
 }

@@ -59,5 +59,8 @@ public final class SmallDisk: @unchecked Sendable {
         try FileManager.default.removeItem(at: url.appendingPathComponent("filler"))
     }
 
-    deinit { _ = try? runTool("umount", ["-l", url.path]) }
+    deinit {
+        _ = try? runTool("umount", ["-l", url.path])
+        try? FileManager.default.removeItem(at: url)
+    }
 }
