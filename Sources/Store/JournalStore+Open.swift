@@ -45,6 +45,10 @@ extension JournalStore {
             try home.create()
         } else if !home.isWritable {
             throw StoreError(.readOnly, "the journal in \(home.url.path) is read-only: reading works, but nothing can be saved there")
+        } else if let mode = (try? FileManager.default.attributesOfItem(atPath: home.url.path))?[.posixPermissions] as? Int,
+                  mode & 0o077 != 0 {
+            // A home others can look into is made private again before anything is saved in it.
+            try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.url.path)
         }
         let path = home.databaseURL.path
         // Create the file 0600 before SQLite does, so there is no moment it is world-readable.
