@@ -1,5 +1,4 @@
 import ArgumentParser
-import Audio
 import Foundation
 import Pipeline
 import Store
