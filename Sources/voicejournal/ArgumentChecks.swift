@@ -1,6 +1,6 @@
 import ArgumentParser
-// Checks argument-parser cannot express: words that look like options, and --limit.
 
+// Checks argument-parser cannot express: words that look like options, and --limit.
 
 /// Words that start with a dash but are no option. voicejournal has no short options besides
 /// -h, so argument-parser reads `search -hello` as `-h -e -l -l -o` and prints the help with
