@@ -7,8 +7,8 @@ import TestSupport
 @Suite struct TranscribeDiskFullTests {
     @Test(.enabled(if: SmallDisk.isAvailable, "needs root and a container that may mount tmpfs (mount -t tmpfs); skipped"))
     func aDiskFullWhenTheTranscriptArrivesIsOneLineExit1AndTheRunResumesLater() throws {
-        // The server answers after 4 s: time to fill the disk once the job is claimed.
-        let harness = try TranscribeHarness(delay: 4)
+        // The server answers after 8 s: ample time to fill the disk once the job is claimed.
+        let harness = try TranscribeHarness(delay: 8)
         let disk = try SmallDisk(at: harness.folder.path("disk"), bytes: 2 * 1024 * 1024)
         let input = try harness.audio(1)
         let binary = VoicejournalBinary(home: disk.url.appendingPathComponent("home"), environment: harness.binary.environment)
