@@ -39,6 +39,28 @@ public struct DataHome: Sendable, Equatable {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
     }
 
+    /// Whether this process may write in the home and its database (false on a read-only
+    /// mount or a folder without write permission); a missing home counts as not writable.
+    public var isWritable: Bool {
+        guard access(url.path, W_OK) == 0 else { return false }
+        let database = databaseURL.path
+        return !FileManager.default.fileExists(atPath: database) || access(database, W_OK) == 0
+    }
+
+    /// The file standing where the home or one of its parent folders should be, if any:
+    /// such a home can be neither read nor created.
+    public var fileInTheWay: URL? {
+        var candidate = url.standardizedFileURL
+        while candidate.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder) {
+                return isFolder.boolValue ? nil : candidate
+            }
+            candidate.deleteLastPathComponent()
+        }
+        return nil
+    }
+
     /// Creates a folder below the home, private like the home itself.
     public func createPrivateFolder(_ folder: URL) throws {
         try FileManager.default.createDirectory(

@@ -69,6 +69,13 @@ extension JournalStore {
                 throw StoreError.notFound("no question #\(questionId); see: voicejournal question list")
             }
             let person = try Self.person(db, matching: personReference)
+            // One open assignment per question and person; once answered it may be asked again.
+            if let open = try Assignment.filter(Column("questionId") == questionId && Column("personId") == person.id
+                                                && Column("status") != AssignmentStatus.answered.rawValue).fetchOne(db),
+               let openId = open.id {
+                throw StoreError.conflict("question #\(questionId) is already assigned to \(person.name) as assignment "
+                    + "#\(openId) (\(open.status.rawValue)); answer it with: voicejournal answer \(openId)")
+            }
             var assignment = Assignment(questionId: questionId, personId: person.id ?? 0,
                                         linkToken: Self.newLinkToken(), createdAt: now)
             try assignment.insert(db)

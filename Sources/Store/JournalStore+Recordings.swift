@@ -141,7 +141,7 @@ extension JournalStore {
     }
 
     /// The error for audio already in the store, or nil when the content is new.
-    private func duplicateAudio(sha256: String) throws -> StoreError? {
+    public func duplicateAudio(sha256: String) throws -> StoreError? {
         let existing = try pool.read { db in
             try Recording.filter(Column("sha256") == sha256).fetchOne(db)
         }

@@ -62,6 +62,15 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         if let error = error as? StoreError { return error }
         let place = home.map { " in \($0.url.path)" } ?? ""
         if let error = error as? DatabaseError {
+            switch error.extendedResultCode {
+            case .SQLITE_IOERR_SHMSIZE, .SQLITE_IOERR_WRITE, .SQLITE_IOERR_TRUNCATE:
+                // SQLite reports ENOSPC as SQLITE_FULL only for some writes; growing the
+                // shared-memory file or the log on a full disk (or past a file-size limit) ends here.
+                return StoreError(.storageFull, "the journal\(place) cannot be written: the disk is full "
+                    + "(or a file-size limit was reached); free some space and try again")
+            default:
+                break
+            }
             switch error.resultCode {
             case .SQLITE_FULL:
                 return StoreError(.storageFull, "the disk is full: the journal\(place) cannot be written; free some space and try again")
@@ -80,7 +89,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             }
         }
         if let error = error as? CocoaError {
-            return fileError(errno: (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code, path: error.filePath, place: place)
+            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+            return fileError(errno: underlying?.domain == NSPOSIXErrorDomain ? underlying?.code : nil, path: error.filePath, place: place)
         }
         if let error = error as? POSIXError {
             return fileError(errno: Int(error.code.rawValue), path: nil, place: place)

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Pipeline
+import Terminal
 import Store
 
 /// Options every command accepts.
@@ -8,26 +10,36 @@ struct GlobalOptions: ParsableArguments {
         "Data folder (default: $VOICEJOURNAL_HOME, else $XDG_DATA_HOME/voicejournal).", valueName: "dir"))
     var home: String?
 
+    func validate() throws {
+        // An empty value (an unset variable in a script: --home "$DIR") must not quietly mean the default journal.
+        if let home, home.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--home needs a folder; leave the option out to use the default journal")
+        }
+    }
+
     /// The data home this invocation uses.
     var dataHome: DataHome { DataHome.resolve(flag: home) }
 
-    /// Opens the journal store, turning a failure into one readable line (exit 3), and
-    /// completes recordings a killed recorder left unfinished — whichever command runs next,
-    /// so a kill loses nothing. (Recordings still being captured by another process hold a
-    /// file lock and are left alone.)
+    /// Opens the journal store to save something (creating the home on first use), and
+    /// completes recordings a killed recorder left unfinished, saying so on stderr.
     func openStore() throws -> JournalStore {
-        let store: JournalStore
-        do {
-            store = try JournalStore(home: dataHome)
-        } catch {
-            throw CLIError.configuration("cannot open the journal in \(dataHome.url.path): \(error)")
-        }
-        do {
-            try RecordingReport.recoverInterrupted(store)
-        } catch {
-            // Recovery is retried at the next start; it must not stop the command asked for.
-            RecordingReport.stderr("voicejournal: could not complete an interrupted recording yet: \(error)")
-        }
-        return store
+        try open(for: .writing)
     }
+
+    /// Opens the journal store only to read it: works on a read-only or full disk, creates
+    /// nothing, and reads a home without a journal as an empty one (saying so on stderr).
+    func openStoreForReading() throws -> JournalStore {
+        try open(for: .reading)
+    }
+
+    private func open(for purpose: JournalStore.Purpose) throws -> JournalStore {
+        let opened = try OpenedJournal.open(dataHome, for: purpose)
+        for notice in opened.notices { printNotice(notice) }
+        return opened.store
+    }
+}
+
+/// Prints one line on stderr, prefixed with the program name and safe for the terminal.
+func printNotice(_ line: String) {
+    FileHandle.standardError.write(Data(("voicejournal: " + TerminalText.escaped(line) + "\n").utf8))
 }

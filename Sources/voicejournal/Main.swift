@@ -4,6 +4,7 @@ import Logging
 import Audio
 import Pipeline
 import Store
+import Terminal
 import Transcription
 
 /// Runs the command and maps every error to DESIGN.md's exit codes: 0 success, 1 some work
@@ -22,7 +23,9 @@ enum Main {
             return handler
         }
         do {
-            var command = try Voicejournal.parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let mistake = DashedWords.check(arguments) { throw mistake }
+            var command = try Voicejournal.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -30,7 +33,13 @@ enum Main {
             }
         } catch {
             let (message, status) = report(error)
-            if let message { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            // Messages quote file names and servers' words: made safe for the terminal, line by
+            // line (argument-parser's usage text has several).
+            if let message {
+                let safe = message.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+                FileHandle.standardError.write(Data((safe + "\n").utf8))
+            }
             exit(status)
         }
     }
@@ -44,7 +53,7 @@ enum Main {
         case let error as ExitCode:
             // Already reported by the command; argument-parser's validation code means usage.
             return (nil, error == .validationFailure ? CLIError.usage : error.rawValue)
-        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is CancellationError:
+        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is RecordingError, is CancellationError:
             let report = ErrorReport.of(error)
             return ("voicejournal: \(report.message)", report.status.rawValue)
         default:
@@ -64,12 +73,13 @@ enum Main {
     }
 }
 
-/// An error to show the user as one line, with the exit code DESIGN.md gives it.
+/// An error to show the user as one line, with the exit code DESIGN.md gives it. The codes
+/// are `ErrorReport.Status`'s: commands name the kind of failure, never a number.
 struct CLIError: Error {
-    static let failure: Int32 = 1
-    static let usage: Int32 = 2
-    static let configuration: Int32 = 3
-    static let interrupted: Int32 = 130
+    static let failure = ErrorReport.Status.failure.rawValue
+    static let usage = ErrorReport.Status.usage.rawValue
+    static let configuration = ErrorReport.Status.configuration.rawValue
+    static let interrupted = ErrorReport.Status.interrupted.rawValue
 
     let message: String
     let exitCode: Int32

@@ -29,6 +29,8 @@ import TestSupport
 
         let result = try binary.run(["answer", "\(id)", "--file", source.path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
+        #expect(result.stderr == "voicejournal: copying \(source.path) (\(size / 1000) KB) into the journal\n")
         let output = try #require(try result.json() as? [String: Any])
         let copy = try #require(output["path"] as? String)
         #expect(copy.hasPrefix(binary.home.appendingPathComponent("audio").path) && copy.hasSuffix(".flac"))

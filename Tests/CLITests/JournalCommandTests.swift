@@ -167,4 +167,36 @@ import TestSupport
         #expect(((journals[0]["entries"] as? [[String: Any]])?.first?["content"] as? String) == "Made bread")
         #expect(try cli.run(["export", "--journal", "Nope"]).status == 2)
     }
+
+    @Test func anExportNeverReplacesAFileThatIsThereUnlessForced() throws {
+        let folder = try TemporaryFolder("vj-export")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        #expect(try cli.run(["entry", "add", "--text", "Made bread"]).status == 0)
+        let out = folder.path("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let mine = out.appendingPathComponent("Personal.md")
+        try Data("my own notes".utf8).write(to: mine)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: mine.path)
+
+        let refused = try cli.run(["export", "--out", out.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "voicejournal: \(mine.path) already exists; export into an empty folder, or add --force to replace it\n")
+        #expect(try String(contentsOf: mine, encoding: .utf8) == "my own notes")
+        #expect(try FileManager.default.attributesOfItem(atPath: mine.path)[.posixPermissions] as? Int == 0o644)
+
+        let forced = try cli.run(["export", "--out", out.path, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOf: mine, encoding: .utf8).contains("Made bread"))
+        #expect(try FileManager.default.attributesOfItem(atPath: mine.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["Personal.md"], "a temporary file was left")
+    }
+
+    @Test func anExportToAPlaceThatCannotHoldFilesIsOneLine() throws {
+        let folder = try TemporaryFolder("vj-export")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        #expect(try cli.run(["entry", "add", "--text", "Made bread"]).status == 0)
+        let result = try cli.run(["export", "--out", "/proc/voicejournal-export"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "voicejournal: cannot create the folder /proc/voicejournal-export: No such file or directory\n")
+    }
 }

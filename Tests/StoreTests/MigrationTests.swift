@@ -5,6 +5,31 @@ import TestSupport
 @testable import Store
 
 @Suite struct MigrationTests {
+    @Test func aHomeWithoutAJournalIsReadAsEmptyAndNotCreated() throws {
+        let folder = try TemporaryFolder()
+        let home = DataHome(url: folder.path("not/yet"))
+        let store = try JournalStore(home: home, for: .reading)
+        #expect(store.access == .empty && store.isReadOnly)
+        let people = try store.people().map(\.name)
+        #expect(try store.entries().isEmpty)
+        #expect(people == ["Myself"])
+        #expect(!FileManager.default.fileExists(atPath: folder.path("not").path))
+    }
+
+    @Test func readingAnUpToDateJournalLeavesTheFileUntouched() throws {
+        let folder = try TemporaryFolder()
+        let home = DataHome(url: folder.path("home"))
+        _ = try JournalStore(home: home).addEntry(journal: nil, title: nil, content: "kept", mood: nil, theme: nil)
+        let before = try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.modificationDate] as? Date
+        let store = try JournalStore(home: home, for: .reading)
+        #expect(store.access == .readWrite)
+        let contents = try store.entries().map(\.content)
+        #expect(contents == ["kept"])
+        let after = try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.modificationDate] as? Date
+        #expect(after == before)
+    }
+
+
     @Test func createsEveryTableAndMyselfOnAnEmptyDatabase() throws {
         let folder = try TemporaryFolder()
         let store = try JournalStore(home: DataHome(url: folder.path("home")))

@@ -18,10 +18,13 @@ public struct VoicejournalBinary: Sendable {
     public let home: URL
     /// Extra environment for every run (e.g. OPENAI_BASE_URL, ALSA_CONFIG_PATH).
     public var environment: [String: String]
+    /// A command line the binary is started through (e.g. `DiskLimits.fileSizeLimit`); empty: started directly.
+    public var launcher: [String]
 
-    public init(home: URL, environment: [String: String] = [:]) {
+    public init(home: URL, environment: [String: String] = [:], launcher: [String] = []) {
         self.home = home
         self.environment = environment
+        self.launcher = launcher
     }
 
     public static var executable: URL { PackagePaths.products.appendingPathComponent("voicejournal") }
@@ -30,8 +33,13 @@ public struct VoicejournalBinary: Sendable {
     /// stdout and stderr go to files in the home's parent so large outputs never block the child.
     public func start(_ arguments: [String], environment extra: [String: String] = [:], stdin: FileHandle? = nil) throws -> RunningCommand {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--home", home.path] + arguments
+        if launcher.isEmpty {
+            process.executableURL = Self.executable
+            process.arguments = ["--home", home.path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + [Self.executable.path, "--home", home.path] + arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         env.merge(environment) { $1 }

@@ -16,7 +16,7 @@ struct AssignmentCommand: AsyncParsableCommand {
         @Option(help: "Only this status: pending, sent or answered.") var status: AssignmentStatus?
 
         func run() async throws {
-            let assignments = try global.openStore().assignments(status: status)
+            let assignments = try global.openStoreForReading().assignments(status: status)
             if output.json { return try printJSON(assignments) }
             guard !assignments.isEmpty else { return print("No assignments.") }
             print(Table(headers: ["ID", "PERSON", "STATUS", "QUESTION", "ANSWER"], rows: assignments.map {

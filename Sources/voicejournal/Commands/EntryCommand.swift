@@ -43,13 +43,15 @@ struct EntryCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @OptionGroup var filters: EntryFilterOptions
         @Option(help: "Only this kind: voice, text or gratitude.") var kind: EntryKind?
-        @Option(help: "At most this many entries.") var limit = 50
+        @Option(parsing: .unconditional, help: "At most this many entries.") var limit = 50
+
+        func validate() throws { try validateLimit(limit) }
 
         func run() async throws {
             var filter = filters.filter
             filter.kind = kind
             filter.limit = limit
-            let entries = try global.openStore().entries(filter)
+            let entries = try global.openStoreForReading().entries(filter)
             if output.json { return try printJSON(entries) }
             print(entries.isEmpty ? "No entries." : EntryTable.render(entries))
         }
@@ -62,7 +64,7 @@ struct EntryCommand: AsyncParsableCommand {
         @Argument(help: "The entry's id (see 'entry list').") var id: Int64
 
         func run() async throws {
-            let entry = try global.openStore().entry(id: id)
+            let entry = try global.openStoreForReading().entry(id: id)
             if output.json { return try printJSON(entry) }
             print("#\(entry.id)  \(shortDate(entry.createdAt))  \(entry.journal)  \(entry.kind.rawValue)")
             if let title = entry.title { print("Title: \(title)") }

@@ -8,7 +8,8 @@ struct Export: AsyncParsableCommand {
         abstract: "Export journals as Markdown or JSON.",
         discussion: """
             Without --out, everything goes to stdout. With --out DIR, one file per journal \
-            (DIR/<journal>.md or .json, mode 0600). Voice entries are exported with their transcripts.
+            (DIR/<journal>.md or .json, mode 0600); files already there are left alone unless \
+            --force is given. Voice entries are exported with their transcripts.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case md, json }
@@ -17,9 +18,10 @@ struct Export: AsyncParsableCommand {
     @Option(help: "md or json.") var format: Format = .md
     @Option(help: "Only this journal.") var journal: String?
     @Option(help: "Write one file per journal into this folder.") var out: String?
+    @Flag(help: "With --out, replace export files that are already there.") var force = false
 
     func run() async throws {
-        let store = try global.openStore()
+        let store = try global.openStoreForReading()
         let journals = try store.journals().filter { summary in
             journal.map { summary.name.caseInsensitiveCompare($0) == .orderedSame } ?? true
         }
@@ -33,11 +35,22 @@ struct Export: AsyncParsableCommand {
             return print(try exported.map(render).joined(separator: "\n"))
         }
         let folder = URL(fileURLWithPath: (out as NSString).expandingTildeInPath)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for journal in exported {
-            let file = folder.appendingPathComponent(Self.fileName(journal.journal.name) + "." + format.rawValue)
-            try Data(try render(journal).utf8).write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let files = exported.map { folder.appendingPathComponent(Self.fileName($0.journal.name) + "." + format.rawValue) }
+        // Checked before anything is written, so a refusal leaves the folder as it was.
+        if !force, let existing = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw CLIError.usage("\(existing.path) already exists; export into an empty folder, or add --force to replace it")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.failure("cannot create the folder \(folder.path): \(FileProblem.reason(error))")
+        }
+        for (journal, file) in zip(exported, files) {
+            do {
+                try FileProblem.writePrivately(Data(try render(journal).utf8), to: file)
+            } catch {
+                throw CLIError.failure("cannot write \(file.path): \(FileProblem.reason(error))")
+            }
             print(file.path)
         }
     }

@@ -31,7 +31,7 @@ struct JournalCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let journals = try global.openStore().journals()
+            let journals = try global.openStoreForReading().journals()
             if output.json { return try printJSON(journals) }
             guard !journals.isEmpty else {
                 return print("No journals yet. Create one with: voicejournal journal create NAME")
@@ -48,7 +48,9 @@ struct JournalCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The journal's name.") var name: String
-        @Option(help: "How many recent entries to show.") var limit = 10
+        @Option(parsing: .unconditional, help: "How many recent entries to show.") var limit = 10
+
+        func validate() throws { try validateLimit(limit) }
 
         struct Shown: Encodable {
             let journal: Journal
@@ -57,7 +59,7 @@ struct JournalCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try global.openStore()
+            let store = try global.openStoreForReading()
             let journal = try store.journal(named: name)
             let shown = Shown(journal: journal, questions: try store.questions(journal: journal.name),
                               entries: try store.entries(EntryFilter(journal: journal.name, limit: limit)))

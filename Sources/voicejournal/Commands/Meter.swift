@@ -72,12 +72,8 @@ struct Meter: AsyncParsableCommand {
     }
 
     private func live() async throws {
-        let captureDevice: CaptureDevice
-        do {
-            captureDevice = try CaptureDevice(name: device, format: CaptureFormat(sampleRate: rate, channels: channels))
-        } catch let error as ALSAError {
-            throw CLIError.configuration(error.description)
-        }
+        // A device ALSA does not know is a configuration error (exit 3): ErrorReport says so.
+        let captureDevice = try CaptureDevice(name: device, format: CaptureFormat(sampleRate: rate, channels: channels))
         let limits = CaptureLimits(maxFrames: duration.map { captureDevice.format.frames(seconds: $0) },
                                    headerUpdateFrames: Int64(captureDevice.format.sampleRate))
         let session = CaptureSession(device: captureDevice, writer: nil, limits: limits,
@@ -87,7 +83,8 @@ struct Meter: AsyncParsableCommand {
         session.start()
         await LiveMeter(showing: true, hint: "Level of \(device) (nothing is saved)").run(session)
         let result = await session.result()
-        if let error = result.error { throw CLIError.failure("\(error)") }
+        // A device that fails mid-way is failed work (exit 1): ErrorReport says so.
+        if let error = result.error { throw error }
         if case .interrupted = result.stopReason { throw ExitCode(CLIError.interrupted) }
     }
 }

@@ -37,7 +37,7 @@ struct PersonCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let people = try global.openStore().people()
+            let people = try global.openStoreForReading().people()
             if output.json { return try printJSON(people) }
             print(Table(headers: ["ID", "NAME", "RELATIONSHIP", "EMAIL"], rows: people.map {
                 [String($0.id ?? 0), $0.name, $0.relationship, $0.email ?? ""]

@@ -32,7 +32,7 @@ struct QuestionCommand: AsyncParsableCommand {
         @Option(help: "Only this journal's questions.") var journal: String?
 
         func run() async throws {
-            let questions = try global.openStore().questions(journal: journal)
+            let questions = try global.openStoreForReading().questions(journal: journal)
             if output.json { return try printJSON(questions) }
             guard !questions.isEmpty else { return print("No questions yet.") }
             print(Table(headers: ["ID", "JOURNAL", "ASSIGNED", "QUESTION"], rows: questions.map {

@@ -22,7 +22,7 @@ extension Queue {
         @Flag(help: "One JSON document on stdout.") var json = false
 
         func run() async throws {
-            let counts = try global.openStore().queueCounts()
+            let counts = try global.openStoreForReading().queueCounts()
             if json {
                 try printJSON(counts)
                 return
@@ -72,11 +72,13 @@ extension Queue {
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Only jobs in this state: queued, running, done, failed, cancelled.", valueName: "state"))
         var state: JobState?
-        @Option(help: "At most this many jobs.") var limit: Int?
+        @Option(parsing: .unconditional, help: "At most this many jobs.") var limit: Int?
         @Flag(help: "One JSON document on stdout.") var json = false
 
+        func validate() throws { try validateLimit(limit) }
+
         func run() async throws {
-            let listings = try global.openStore().listJobs(state: state, limit: limit)
+            let listings = try global.openStoreForReading().listJobs(state: state, limit: limit)
             if json {
                 try printJSON(listings.map(JobJSON.init))
                 return

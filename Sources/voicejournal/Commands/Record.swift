@@ -114,7 +114,7 @@ struct CaptureOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Stop once you have spoken and then this many seconds stayed quiet.", valueName: "sec"))
     var stopOnSilence: Double?
 
-    @Option(help: ArgumentHelp("Level (RMS, dBFS) below which --stop-on-silence counts audio as quiet.", valueName: "dbfs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Level (RMS, dBFS) below which --stop-on-silence counts audio as quiet.", valueName: "dbfs"))
     var silenceThreshold: Double = SilenceDetector.defaultThresholdDBFS
 
     @Flag(help: "Do not show the level meter.")
@@ -133,20 +133,16 @@ struct CaptureOptions: ParsableArguments {
 
     /// The capture path of `record` without the store, for benchmarks.
     func captureOnly(to url: URL) async throws {
-        let session: CaptureSession, writer: SoundFileWriter
-        do {
-            (session, writer) = try RecordingSession.captureOnly(request(owner: .assignment(0)), to: url,
+        // A device ALSA does not know is a configuration error (exit 3): ErrorReport says so.
+        let (session, writer) = try RecordingSession.captureOnly(request(owner: .assignment(0)), to: url,
                                                                  logger: Logger(label: "voicejournal.record"))
-        } catch let error as ALSAError {
-            throw CLIError.configuration(error.description)
-        }
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         await LiveMeter(showing: !noMeter, hint: "Capturing from \(device) to \(url.path)").run(session)
         let result = await session.result()
         try writer.close()
         print("Captured \(result.frames) frames to \(url.path)")
-        if let error = result.error { throw CLIError.failure("\(error)") }
+        if let error = result.error { throw error }
     }
 
     private func request(owner: RecordingOwner) -> RecordingRequest {
@@ -159,12 +155,7 @@ struct CaptureOptions: ParsableArguments {
 
     /// Captures one take with the live meter, Enter and signal handling, and completes it.
     func record(owner: RecordingOwner, store: JournalStore) async throws -> RecordingOutcome {
-        let session: RecordingSession
-        do {
-            session = try RecordingSession.start(request(owner: owner), store: store, logger: Logger(label: "voicejournal.record"))
-        } catch let error as ALSAError {
-            throw CLIError.configuration(error.description)
-        }
+        let session = try RecordingSession.start(request(owner: owner), store: store, logger: Logger(label: "voicejournal.record"))
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         await LiveMeter(showing: !noMeter, hint: "Recording from \(device) to \(session.url.path)")
@@ -175,20 +166,6 @@ struct CaptureOptions: ParsableArguments {
 
 /// Printing a finished recording, and the exit code its ending calls for.
 enum RecordingReport {
-    /// Completes rows left `recording` by a recorder that died, saying so on stderr.
-    static func recoverInterrupted(_ store: JournalStore) throws {
-        for outcome in try RecordingRecovery.completeInterrupted(store: store, logger: Logger(label: "voicejournal.recovery")) {
-            switch outcome {
-            case let .completed(id, seconds):
-                stderr("voicejournal: recovered recording \(id) (\(String(format: "%.1f", seconds)) s) left unfinished by an interrupted recorder; its transcription is queued")
-            case let .failed(id, reason):
-                stderr("voicejournal: recording \(id) was left unfinished and cannot be repaired: \(reason)")
-            case .discarded:
-                break
-            }
-        }
-    }
-
     /// Prints the outcome (human or JSON) and throws the exit code: 130 after a signal, 1 if
     /// the device or disk failed mid-way (what was captured is saved), else returns (0).
     static func finish(_ outcome: RecordingOutcome, json: Bool) throws {

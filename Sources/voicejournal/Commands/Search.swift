@@ -11,10 +11,12 @@ struct Search: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var filters: EntryFilterOptions
     @Argument(help: "Words to look for.") var query: [String]
-    @Option(help: "At most this many results.") var limit = 20
+    @Option(parsing: .unconditional, help: "At most this many results.") var limit = 20
+
+    func validate() throws { try validateLimit(limit) }
 
     func run() async throws {
-        let hits = try global.openStore().search(query.joined(separator: " "), filter: filters.filter, limit: limit)
+        let hits = try global.openStoreForReading().search(query.joined(separator: " "), filter: filters.filter, limit: limit)
         if output.json { return try printJSON(hits) }
         guard !hits.isEmpty else { return print("No matches.") }
         print(Table(headers: ["ENTRY", "DATE", "JOURNAL", "MATCH"], rows: hits.map { hit in

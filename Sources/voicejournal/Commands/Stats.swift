@@ -13,7 +13,7 @@ struct Stats: AsyncParsableCommand {
     @Option(help: "Only this journal.") var journal: String?
 
     func run() async throws {
-        let stats = try global.openStore().stats(journal: journal)
+        let stats = try global.openStoreForReading().stats(journal: journal)
         if output.json { return try printJSON(stats) }
         print("Entries:        \(stats.totalEntries)  (" + EntryKind.allCases.map {
             "\($0.rawValue) \(stats.entriesByKind[$0.rawValue] ?? 0)"

@@ -1,0 +1,81 @@
+import Audio
+import Foundation
+import Store
+
+/// An existing audio file given as the answer to an assignment (`answer --file`): probed,
+/// hashed, copied (0600) into `<home>/audio/YYYY/MM/` and recorded as the answer in one
+/// transaction. If anything fails the copy is removed, so the journal never holds half an answer.
+public struct AnswerAttachment: Sendable {
+    public let source: URL
+    public let assignmentId: Int64
+    /// The file's size: what will be read and copied.
+    public let sizeBytes: Int64
+    private let store: JournalStore
+
+    /// Checks that the assignment is open and the file is there, without reading it yet.
+    public init(file source: URL, assignmentId: Int64, store: JournalStore) throws {
+        try store.checkOwner(.assignment(assignmentId))
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: source.path)
+        } catch {
+            throw RecordingError(description: "cannot read \(source.path): no such file")
+        }
+        guard attributes[.type] as? FileAttributeType != .typeDirectory else {
+            throw RecordingError(description: "\(source.path) is a folder, not an audio file")
+        }
+        self.source = source
+        self.assignmentId = assignmentId
+        self.sizeBytes = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        self.store = store
+    }
+
+    /// Probes and hashes the file, copies it into the journal and records it as the answer,
+    /// with its transcription queued. `beforeCopying` is called once the file is known to be
+    /// new audio, just before the copy. Blocking file work runs on a thread of its own.
+    public func attach(now: Date = Date(), beforeCopying: @escaping @Sendable () -> Void = {}) async throws -> CompletedRecording {
+        let source = self.source
+        let summary: WaveformSummary
+        do {
+            summary = try await RecordingSession.onOwnThread { try WaveformSummary.make(of: source, columns: 1) }
+        } catch let error as SoundFileError {
+            throw RecordingError(description: "\(source.path) is not audio voicejournal can read: "
+                + error.reason.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard summary.info.frames > 0 else { throw RecordingError(description: "\(source.path) holds no audio") }
+        let sha256 = try await RecordingSession.onOwnThread { try ContentDigest.sha256(fileAt: source) }
+        let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,
+                                   peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)
+        // Known audio is refused before the copy, not after it.
+        if let duplicate = try store.duplicateAudio(sha256: sha256) { throw duplicate }
+        beforeCopying()
+        let home = store.home, store = self.store, assignmentId = self.assignmentId
+        return try await RecordingSession.onOwnThread {
+            try Self.copyAndRecord(source, summary: summary, facts: facts, assignmentId: assignmentId,
+                                   home: home, store: store, now: now)
+        }
+    }
+
+    private static func copyAndRecord(_ source: URL, summary: WaveformSummary, facts: RecordingFacts, assignmentId: Int64,
+                                      home: DataHome, store: JournalStore, now: Date) throws -> CompletedRecording {
+        let folder = home.audioFolder(for: now)
+        try home.createPrivateFolder(folder)
+        let fileExtension = source.pathExtension.isEmpty ? summary.info.format : source.pathExtension.lowercased()
+        var copied: URL?
+        do {
+            return try store.addAnswer(assignmentId: assignmentId, format: summary.info.format,
+                                       sampleRate: summary.info.sampleRate, channels: summary.info.channels,
+                                       facts: facts, now: now) { id in
+                let destination = folder.appendingPathComponent("\(RecordingSession.fileStamp(now))-\(id).\(fileExtension)")
+                try FileManager.default.copyItem(at: source, to: destination)
+                copied = destination
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
+                return destination.path
+            }
+        } catch {
+            // The transaction rolled back; the copy must go with it.
+            if let copied { try? FileManager.default.removeItem(at: copied) }
+            throw StoreError.classify(error, home: home) ?? error
+        }
+    }
+}
