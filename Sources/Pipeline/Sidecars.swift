@@ -62,9 +62,7 @@ public enum Sidecar {
         case .json:
             let document = JSONDocument(text: transcript.text, language: transcript.language, model: transcript.model,
                                         segments: cues.map { .init(start: $0.start, end: $0.end, text: $0.text) })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+            return ((try? JSONText.encode(document)) ?? "{}") + "\n"
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import Terminal
 
 /// `--json` for every listing.
 struct OutputOptions: ParsableArguments {
@@ -10,10 +11,7 @@ struct OutputOptions: ParsableArguments {
 
 /// Prints a value as one pretty JSON document (ISO 8601 dates, stable key order).
 func printJSON<Value: Encodable>(_ value: Value) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    print(try JSONText.encode(value))
 }
 
 /// Short local date and time for tables: "2026-11-22 09:41".

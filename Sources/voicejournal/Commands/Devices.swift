@@ -21,9 +21,7 @@ struct Devices: AsyncParsableCommand {
             throw CLIError.configuration("cannot list capture devices: \(error.function) failed: \(error.reason)")
         }
         if json {
-            let objects: [[String: Any]] = devices.map { ["name": $0.name, "description": $0.description ?? NSNull()] }
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            try printJSON(devices.map { DeviceJSON(name: $0.name, description: $0.description) })
             return
         }
         if devices.isEmpty {
@@ -37,4 +35,18 @@ struct Devices: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// One device in `devices --json`; a device without a description has `"description": null`.
+private struct DeviceJSON: Encodable {
+    let name: String
+    let description: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(description, forKey: .description)
+    }
+
+    enum CodingKeys: String, CodingKey { case name, description }
 }

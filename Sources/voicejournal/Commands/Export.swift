@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import Terminal
 
 /// `voicejournal export`: journals as Markdown or JSON, to stdout or one file per journal.
 struct Export: AsyncParsableCommand {
@@ -63,10 +64,7 @@ struct Export: AsyncParsableCommand {
     private func render(_ exported: ExportedJournal) throws -> String {
         let (journal, entries) = (exported.journal, exported.entries)
         if format == .json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            return String(decoding: try encoder.encode(exported), as: UTF8.self) + "\n"
+            return try JSONText.encode(exported) + "\n"
         }
         var text = "# \(journal.name)\n\n"
         if let description = journal.description { text += "\(description)\n\n" }

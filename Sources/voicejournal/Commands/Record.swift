@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Pipeline
 import Store
+import Terminal
 
 /// `record` — capture from the microphone into a new voice entry (or an assignment's answer).
 struct Record: AsyncParsableCommand {
@@ -192,18 +193,22 @@ enum RecordingReport {
 
     static func jsonText(_ outcome: RecordingOutcome, transcript: Transcript? = nil) throws -> String {
         let recording = outcome.recording
-        var object: [String: Any] = [
-            "recordingId": outcome.recordingId, "jobId": outcome.jobId, "path": recording.path,
-            "durationSeconds": recording.durationSeconds, "sampleRate": recording.sampleRate,
-            "channels": recording.channels, "format": recording.format, "sizeBytes": recording.sizeBytes,
-            "sha256": recording.sha256 ?? "", "peakDBFS": recording.peakDBFS ?? 0, "rmsDBFS": recording.rmsDBFS ?? 0,
-            "stopReason": outcome.stopReason.map(name) ?? "attached", "overruns": outcome.overruns,
-        ]
-        if let entryId = recording.entryId { object["entryId"] = entryId }
-        if let assignmentId = recording.assignmentId { object["assignmentId"] = assignmentId }
-        if let transcript { object["transcript"] = transcript.text }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
+        return try JSONText.encode(SavedRecordingJSON(
+            recordingId: outcome.recordingId, jobId: outcome.jobId, path: recording.path,
+            durationSeconds: recording.durationSeconds, sampleRate: recording.sampleRate,
+            channels: recording.channels, format: recording.format, sizeBytes: recording.sizeBytes,
+            sha256: recording.sha256 ?? "", peakDBFS: recording.peakDBFS ?? 0, rmsDBFS: recording.rmsDBFS ?? 0,
+            stopReason: outcome.stopReason.map(name) ?? "attached", overruns: outcome.overruns,
+            entryId: recording.entryId, assignmentId: recording.assignmentId, transcript: transcript?.text), pretty: false)
+    }
+
+    /// What `record --json` and `answer --json` print: one line; absent keys for no entry,
+    /// no assignment, no transcript.
+    private struct SavedRecordingJSON: Encodable {
+        let recordingId: Int64, jobId: Int64, path: String
+        let durationSeconds: Double, sampleRate: Int, channels: Int, format: String, sizeBytes: Int64
+        let sha256: String, peakDBFS: Double, rmsDBFS: Double, stopReason: String, overruns: Int
+        let entryId: Int64?, assignmentId: Int64?, transcript: String?
     }
 
     static func name(_ reason: StopReason) -> String {
