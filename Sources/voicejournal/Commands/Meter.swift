@@ -19,14 +19,7 @@ struct Meter: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("An audio file to draw.", valueName: "file"))
     var file: String?
 
-    @Option(help: ArgumentHelp("ALSA capture device for the live meter.", valueName: "pcm"))
-    var device = "default"
-
-    @Option(help: ArgumentHelp("Sample rate in Hz for the live meter.", valueName: "hz"))
-    var rate = 16000
-
-    @Option(help: ArgumentHelp("Channels for the live meter.", valueName: "n"))
-    var channels = 1
+    @OptionGroup(title: "Live input (without FILE)") var input: InputOptions
 
     @Option(help: ArgumentHelp("Stop the live meter after this many seconds.", valueName: "sec"))
     var duration: Double?
@@ -43,8 +36,6 @@ struct Meter: AsyncParsableCommand {
         if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
         if let width, width < 10 { throw ValidationError("--width must be at least 10 columns") }
         if let height, height < 2 { throw ValidationError("--height must be at least 2 rows") }
-        guard (1000...768_000).contains(rate) else { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
-        guard (1...32).contains(channels) else { throw ValidationError("--channels must be between 1 and 32") }
     }
 
     func run() async throws {
@@ -73,7 +64,7 @@ struct Meter: AsyncParsableCommand {
 
     private func live() async throws {
         // A device ALSA does not know is a configuration error (exit 3): ErrorReport says so.
-        let captureDevice = try CaptureDevice(name: device, format: CaptureFormat(sampleRate: rate, channels: channels))
+        let captureDevice = try CaptureDevice(name: input.device, format: input.format)
         let limits = CaptureLimits(maxFrames: duration.map { captureDevice.format.frames(seconds: $0) },
                                    headerUpdateFrames: Int64(captureDevice.format.sampleRate))
         let session = CaptureSession(device: captureDevice, writer: nil, limits: limits,
@@ -81,7 +72,7 @@ struct Meter: AsyncParsableCommand {
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         session.start()
-        await LiveMeter(showing: true, hint: "Level of \(device) (nothing is saved)").run(session)
+        await LiveMeter(showing: true, hint: "Level of \(input.device) (nothing is saved)").run(session)
         let result = await session.result()
         // A device that fails mid-way is failed work (exit 1): ErrorReport says so.
         if let error = result.error { throw error }

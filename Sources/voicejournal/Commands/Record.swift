@@ -97,14 +97,7 @@ struct Record: AsyncParsableCommand {
 
 /// How to capture: shared by `record` and `answer`.
 struct CaptureOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:…, a name from ~/.asoundrc (see `voicejournal devices`).", valueName: "pcm"))
-    var device = "default"
-
-    @Option(help: ArgumentHelp("Sample rate in Hz.", valueName: "hz"))
-    var rate = 16000
-
-    @Option(help: ArgumentHelp("Number of channels.", valueName: "n"))
-    var channels = 1
+    @OptionGroup var input: InputOptions
 
     @Option(help: ArgumentHelp("File format: wav or flac.", valueName: "format"))
     var format = "wav"
@@ -122,8 +115,6 @@ struct CaptureOptions: ParsableArguments {
     var noMeter = false
 
     func validate() throws {
-        guard (1000...768_000).contains(rate) else { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
-        guard (1...32).contains(channels) else { throw ValidationError("--channels must be between 1 and 32") }
         guard AudioContainer(rawValue: format.lowercased()) != nil else {
             throw ValidationError("--format must be one of: \(AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -139,7 +130,7 @@ struct CaptureOptions: ParsableArguments {
                                                                  logger: Logger(label: "voicejournal.record"))
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
-        await LiveMeter(showing: !noMeter, hint: "Capturing from \(device) to \(url.path)").run(session)
+        await LiveMeter(showing: !noMeter, hint: "Capturing from \(input.device) to \(url.path)").run(session)
         let result = await session.result()
         try writer.close()
         print("Captured \(result.frames) frames to \(url.path)")
@@ -148,7 +139,7 @@ struct CaptureOptions: ParsableArguments {
 
     private func request(owner: RecordingOwner) -> RecordingRequest {
         RecordingRequest(
-            device: device, format: CaptureFormat(sampleRate: rate, channels: channels),
+            device: input.device, format: input.format,
             container: AudioContainer(rawValue: format.lowercased()) ?? .wav,
             maxSeconds: maxDuration > 0 ? maxDuration : nil, stopOnSilenceSeconds: stopOnSilence,
             silenceThresholdDBFS: silenceThreshold, owner: owner)
@@ -159,7 +150,7 @@ struct CaptureOptions: ParsableArguments {
         let session = try RecordingSession.start(request(owner: owner), store: store, logger: Logger(label: "voicejournal.record"))
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
-        await LiveMeter(showing: !noMeter, hint: "Recording from \(device) to \(session.url.path)")
+        await LiveMeter(showing: !noMeter, hint: "Recording from \(input.device) to \(session.url.path)")
             .run(session.capture)
         return try await session.finish()
     }
