@@ -12,7 +12,7 @@ extension JournalStore {
     /// The same, inside a caller's transaction (so a recording row and its job land together).
     public static func enqueueTranscription(_ db: Database, recordingId: Int64, priority: Int, maxAttempts: Int = 6, now: Date = Date()) throws -> Job {
         if let existing = try Job
-            .filter(Column("recordingId") == recordingId && Column("kind") == Job.transcribeKind)
+            .filter(Job.Columns.recordingId == recordingId && Job.Columns.kind == Job.transcribeKind)
             .fetchOne(db) {
             return existing
         }

@@ -17,7 +17,7 @@ extension JournalStore {
     public func createJournal(name: String, description: String? = nil, now: Date = Date()) throws -> Journal {
         let name = try Self.validName(name, of: "journal")
         return try pool.write { db in
-            if try Journal.filter(Column("name") == name).fetchOne(db) != nil {
+            if try Journal.filter(Journal.Columns.name == name).fetchOne(db) != nil {
                 throw StoreError.conflict("a journal named \"\(name)\" exists already")
             }
             var journal = Journal(name: name, description: description, createdAt: now)
@@ -46,7 +46,7 @@ extension JournalStore {
 
     /// The journal with this name, looked up inside a caller's transaction.
     public static func journal(_ db: Database, named name: String) throws -> Journal {
-        if let journal = try Journal.filter(Column("name") == name).fetchOne(db) { return journal }
+        if let journal = try Journal.filter(Journal.Columns.name == name).fetchOne(db) { return journal }
         let names = try String.fetchAll(db, sql: "SELECT name FROM journal ORDER BY name")
         let known = names.isEmpty ? "there are no journals yet" : "journals: " + names.joined(separator: ", ")
         throw StoreError.notFound("no journal named \"\(name)\" (\(known)); create it with: voicejournal journal create \"\(name)\"")
@@ -57,7 +57,7 @@ extension JournalStore {
     public static func journalForNewEntry(_ db: Database, named name: String?, now: Date = Date()) throws -> Journal {
         let name = name ?? Journal.defaultName
         if name.caseInsensitiveCompare(Journal.defaultName) == .orderedSame,
-           try Journal.filter(Column("name") == name).fetchOne(db) == nil {
+           try Journal.filter(Journal.Columns.name == name).fetchOne(db) == nil {
             var journal = Journal(name: Journal.defaultName, description: "Everyday entries", createdAt: now)
             try journal.insert(db)
             return journal

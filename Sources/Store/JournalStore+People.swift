@@ -6,7 +6,7 @@ extension JournalStore {
     public func addPerson(name: String, relationship: String?, email: String?, now: Date = Date()) throws -> Person {
         let name = try Self.validName(name, of: "person")
         return try pool.write { db in
-            if try Person.filter(Column("name") == name).fetchOne(db) != nil {
+            if try Person.filter(Person.Columns.name == name).fetchOne(db) != nil {
                 throw StoreError.conflict("a person named \"\(name)\" exists already")
             }
             var person = Person(name: name, relationship: relationship ?? "other", email: email, createdAt: now)
@@ -26,11 +26,11 @@ extension JournalStore {
     public static func person(_ db: Database, matching reference: String) throws -> Person {
         let lowered = reference.lowercased()
         if lowered == "me" || lowered == "myself",
-           let me = try Person.filter(Column("relationship") == Person.selfRelationship).fetchOne(db) {
+           let me = try Person.filter(Person.Columns.relationship == Person.selfRelationship).fetchOne(db) {
             return me
         }
         if let id = Int64(reference), let person = try Person.fetchOne(db, key: id) { return person }
-        if let person = try Person.filter(Column("name") == reference).fetchOne(db) { return person }
+        if let person = try Person.filter(Person.Columns.name == reference).fetchOne(db) { return person }
         throw StoreError.notFound("no person named \"\(reference)\"; add them with: voicejournal person add \"\(reference)\"")
     }
 }

@@ -70,8 +70,8 @@ extension JournalStore {
             }
             let person = try Self.person(db, matching: personReference)
             // One open assignment per question and person; once answered it may be asked again.
-            if let open = try Assignment.filter(Column("questionId") == questionId && Column("personId") == person.id
-                                                && Column("status") != AssignmentStatus.answered.rawValue).fetchOne(db),
+            if let open = try Assignment.filter(Assignment.Columns.questionId == questionId && Assignment.Columns.personId == person.id
+                                                && Assignment.Columns.status != AssignmentStatus.answered.rawValue).fetchOne(db),
                let openId = open.id {
                 throw StoreError.conflict("question #\(questionId) is already assigned to \(person.name) as assignment "
                     + "#\(openId) (\(open.status.rawValue)); answer it with: voicejournal answer \(openId)")

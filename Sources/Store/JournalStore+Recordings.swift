@@ -124,7 +124,7 @@ extension JournalStore {
     /// Rows still in state `recording`, oldest first: live takes, or ones whose recorder died.
     public func unfinishedRecordings() throws -> [Recording] {
         try pool.read { db in
-            try Recording.filter(Column("state") == RecordingState.recording).order(Column("id")).fetchAll(db)
+            try Recording.filter(Recording.Columns.state == RecordingState.recording).order(Recording.Columns.id).fetchAll(db)
         }
     }
 
@@ -143,7 +143,7 @@ extension JournalStore {
     /// The error for audio already in the store, or nil when the content is new.
     public func duplicateAudio(sha256: String) throws -> StoreError? {
         let existing = try pool.read { db in
-            try Recording.filter(Column("sha256") == sha256).fetchOne(db)
+            try Recording.filter(Recording.Columns.sha256 == sha256).fetchOne(db)
         }
         return existing.map { StoreError(.alreadyStored, "this audio is already in the journal as recording \($0.id ?? 0) (\($0.path))") }
     }

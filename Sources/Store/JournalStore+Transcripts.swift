@@ -28,7 +28,7 @@ extension JournalStore {
                 guard let sha = file.sha256 else { throw StoreError.inconsistent("\(file.path) has no content digest") }
                 var recording: Recording
                 let isNew: Bool
-                if let existing = try Recording.filter(Column("sha256") == sha).fetchOne(db) {
+                if let existing = try Recording.filter(Recording.Columns.sha256 == sha).fetchOne(db) {
                     recording = existing
                     isNew = false
                 } else {
@@ -48,7 +48,7 @@ extension JournalStore {
                 }
                 var job = try Self.enqueueTranscription(db, recordingId: recordingId, priority: priority,
                                                         maxAttempts: maxAttempts, now: now)
-                let transcribed = try Transcript.filter(Column("recordingId") == recordingId).fetchCount(db) > 0
+                let transcribed = try Transcript.filter(Transcript.Columns.recordingId == recordingId).fetchCount(db) > 0
                 if transcribed, job.state != .done {
                     job.state = .done
                     job.updatedAt = now
@@ -80,7 +80,7 @@ extension JournalStore {
             }
             // The recording's first transcript stands; a second one for the same audio would
             // break the one-transcript-per-recording rule.
-            if try Transcript.filter(Column("recordingId") == job.recordingId).fetchCount(db) == 0 {
+            if try Transcript.filter(Transcript.Columns.recordingId == job.recordingId).fetchCount(db) == 0 {
                 var stored = transcript
                 stored.recordingId = job.recordingId
                 stored.createdAt = now
@@ -98,7 +98,7 @@ extension JournalStore {
 
     /// The transcript of a recording, if it has one.
     public func transcript(recordingId: Int64) throws -> Transcript? {
-        try pool.read { db in try Transcript.filter(Column("recordingId") == recordingId).fetchOne(db) }
+        try pool.read { db in try Transcript.filter(Transcript.Columns.recordingId == recordingId).fetchOne(db) }
     }
 
     /// A recording by id.
