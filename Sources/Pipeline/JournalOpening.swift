@@ -14,8 +14,8 @@ public struct OpenedJournal: Sendable {
     /// loses nothing. Recordings still being captured by another process hold a file lock
     /// and are left alone. Recovery that fails is retried next time; it never stops the command.
     public static func open(_ home: DataHome, for purpose: JournalStore.Purpose,
-                            logger: Logger = Logger(label: "voicejournal.recovery")) throws -> OpenedJournal {
-        let store = try JournalStore(home: home, for: purpose)
+                            logger: Logger) throws -> OpenedJournal {
+        let store = try JournalStore(home: home, for: purpose, logger: logger)
         switch store.access {
         case .empty:
             return OpenedJournal(store: store, notices: ["there is no journal in \(home.url.path) yet"])

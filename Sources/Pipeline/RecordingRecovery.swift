@@ -22,13 +22,13 @@ public enum RecordingRecovery {
     /// recordings still running (their file is locked) are left alone.
     @discardableResult
     public static func completeInterrupted(store: JournalStore,
-                                           logger: Logger = Logger(label: "voicejournal.recovery")) throws -> [Outcome] {
+                                           logger: Logger) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         for recording in try store.unfinishedRecordings() {
             guard let id = recording.id else { continue }
             let url = URL(fileURLWithPath: recording.path)
             guard FileManager.default.fileExists(atPath: url.path) else {
-                logger.warning("recording file missing; forgetting the row", metadata: ["id": "\(id)", "path": "\(url.path)"])
+                logger.info("recording file missing; forgetting the row", metadata: ["id": "\(id)", "path": "\(url.path)"])
                 try store.discardRecording(id: id)
                 outcomes.append(.discarded(recordingId: id))
                 continue
@@ -55,7 +55,7 @@ public enum RecordingRecovery {
                 try store.discardRecording(id: id)
                 return .discarded(recordingId: id)
             }
-            logger.error("cannot repair recording", metadata: ["id": "\(id)", "error": "\(error)"])
+            logger.debug("cannot repair recording", metadata: ["id": "\(id)", "error": "\(error)"])
             return .failed(recordingId: id, reason: "\(error)")
         }
         guard summary.info.frames > 0 else {
@@ -70,7 +70,7 @@ public enum RecordingRecovery {
         guard try store.completeRecording(id: id, facts: facts) != nil else {
             return .failed(recordingId: id, reason: "completed by another process")
         }
-        logger.notice("recovered an interrupted recording", metadata: ["id": "\(id)", "seconds": "\(facts.durationSeconds)"])
+        logger.info("recovered an interrupted recording", metadata: ["id": "\(id)", "seconds": "\(facts.durationSeconds)"])
         return .completed(recordingId: id, durationSeconds: facts.durationSeconds)
     }
 }

@@ -91,12 +91,12 @@ public final class RecordingSession: Sendable {
 
     /// Opens the device, creates the file and rows, and starts capturing.
     public static func start(_ request: RecordingRequest, store: JournalStore, now: Date = Date(),
-                             logger: Logger = Logger(label: "voicejournal.record")) throws -> RecordingSession {
+                             logger: Logger) throws -> RecordingSession {
         try store.checkOwner(request.owner)
         let device = try CaptureDevice(name: request.device, format: request.format, configuration: request.deviceConfiguration)
         let format = device.format
         if format.sampleRate != request.format.sampleRate {
-            logger.warning("device rate differs", metadata: ["asked": "\(request.format.sampleRate)", "got": "\(format.sampleRate)"])
+            logger.info("device rate differs", metadata: ["asked": "\(request.format.sampleRate)", "got": "\(format.sampleRate)"])
         }
         let folder = store.home.audioFolder(for: now)
         try store.home.createPrivateFolder(folder)
@@ -123,7 +123,7 @@ public final class RecordingSession: Sendable {
     /// (no rows, no sha256): what `scripts/bench-capture` measures against `arecord`.
     /// The caller closes the writer once the session has finished.
     public static func captureOnly(_ request: RecordingRequest, to url: URL,
-                                   logger: Logger = Logger(label: "voicejournal.record")) throws -> (CaptureSession, SoundFileWriter) {
+                                   logger: Logger) throws -> (CaptureSession, SoundFileWriter) {
         let device = try CaptureDevice(name: request.device, format: request.format, configuration: request.deviceConfiguration)
         let format = device.format
         let writer = try SoundFileWriter(creating: url, container: request.container, sampleRate: format.sampleRate,

@@ -21,7 +21,7 @@ extension JournalStore {
                 } catch {
                     // A full disk cannot hold the -shm file or a migration; the journal can still be read.
                     guard let stored = StoreError.classify(error, home: home), stored.kind.isStorage else { throw error }
-                    logger.notice("reading the journal read-only", metadata: ["reason": "\(stored.description)"])
+                    logger.info("reading the journal read-only", metadata: ["reason": "\(stored.description)"])
                     return (try openReadOnly(home), .readOnly)
                 }
             }

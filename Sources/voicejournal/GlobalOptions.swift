@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Pipeline
 import Terminal
 import Store
@@ -33,7 +34,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     private func open(for purpose: JournalStore.Purpose) throws -> JournalStore {
-        let opened = try OpenedJournal.open(dataHome, for: purpose)
+        let opened = try OpenedJournal.open(dataHome, for: purpose, logger: Logger(label: "voicejournal.store"))
         for notice in opened.notices { printNotice(notice) }
         return opened.store
     }
