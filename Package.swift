@@ -44,7 +44,9 @@ let package = Package(
         ]),
 
         // Shared by the test targets: temporary homes, running the built binary, fixtures.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            "Store", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [

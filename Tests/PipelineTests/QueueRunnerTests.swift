@@ -9,13 +9,11 @@ import Transcription
 
 /// The runner end to end in-process: real SQLite, real libcurl, the stub server.
 @Suite struct QueueRunnerTests {
-    let folder: TemporaryFolder
-    let store: JournalStore
+    let journal: TemporaryJournal
+    var store: JournalStore { journal.store }
+    var folder: TemporaryFolder { journal.folder }
 
-    init() throws {
-        folder = try TemporaryFolder()
-        store = try JournalStore(home: DataHome(url: folder.path("home")))
-    }
+    init() throws { journal = try TemporaryJournal() }
 
     func files(_ count: Int, prefix: String = "clip") throws -> [URL] {
         try (0..<count).map { try makeTone(at: folder.path("\(prefix)\($0).wav"), seconds: 0.2, frequency: 200 + $0 * 7) }

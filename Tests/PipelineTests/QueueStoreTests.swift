@@ -8,13 +8,11 @@ import TestSupport
 /// The queue's SQLite side: leases, priorities, retries and the transcript transaction,
 /// on a real database file.
 @Suite struct QueueStoreTests {
-    let folder: TemporaryFolder
-    let store: JournalStore
+    let journal: TemporaryJournal
+    var store: JournalStore { journal.store }
+    var folder: TemporaryFolder { journal.folder }
 
-    init() throws {
-        folder = try TemporaryFolder()
-        store = try JournalStore(home: DataHome(url: folder.path("home")))
-    }
+    init() throws { journal = try TemporaryJournal() }
 
     /// Adds recordings with made-up digests and queues them.
     func queue(_ count: Int, priority: Int = Job.batchPriority, prefix: String = "f") throws -> [BatchFileOutcome] {

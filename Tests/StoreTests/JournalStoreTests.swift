@@ -5,13 +5,11 @@ import TestSupport
 @testable import Store
 
 @Suite struct JournalStoreTests {
-    let folder: TemporaryFolder
-    let store: JournalStore
+    let journal: TemporaryJournal
+    var store: JournalStore { journal.store }
+    var folder: TemporaryFolder { journal.folder }
 
-    init() throws {
-        folder = try TemporaryFolder()
-        store = try JournalStore(home: DataHome(url: folder.path("home")))
-    }
+    init() throws { journal = try TemporaryJournal() }
 
     /// A voice entry with a recording, a transcript and a job, as `record` + the queue leave it.
     func addVoiceEntry(journal: String, transcript: String, sha: String) throws -> Int64 {

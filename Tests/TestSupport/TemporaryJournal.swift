@@ -1,0 +1,15 @@
+import Foundation
+import Logging
+import Store
+
+/// A journal store in a fresh temporary home, for tests that work on the store directly;
+/// the folder (and the database in it) goes when the value does.
+public struct TemporaryJournal: Sendable {
+    public let folder: TemporaryFolder
+    public let store: JournalStore
+
+    public init() throws {
+        folder = try TemporaryFolder()
+        store = try JournalStore(home: DataHome(url: folder.path("home")), logger: Logger(label: "voicejournal.test"))
+    }
+}
