@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Why a capture ended.
 public enum StopReason: Sendable, Equatable {
@@ -69,37 +70,39 @@ public struct CaptureResult: Sendable {
 /// Captures from a device on a dedicated thread and meters (and writes, given a writer) on a
 /// second one; the two meet only in a fixed pool of blocks, so the reading thread never waits
 /// on the disk or the terminal. Watch it through `status()` and `takeSecondSummaries()`.
-public final class CaptureSession: @unchecked Sendable {
-    // @unchecked: fields under "guarded" are read and written only while holding `lock`;
-    // fields under "writer thread" only by the writer thread; the device only by the capture
-    // thread; everything else is immutable after init.
+public final class CaptureSession: Sendable {
     private let device: CaptureDevice
     private let writer: SoundFileWriter?
     private let limits: CaptureLimits
     private let queue: BlockQueue
     private let format: CaptureFormat
     private let logger: Logger
+    /// What both threads and the callers share; everything else is immutable after init
+    /// (the device is used only by the capture thread, the writer only by the writer thread).
+    private let shared: Mutex<Shared>
 
-    private let lock = NSLock()
-    // guarded
-    private var stopReason: StopReason?
-    private var failure: (any Error)?
-    private var current: CaptureStatus
-    private var seconds: [SecondSummary] = []
-    private var outcome: CaptureResult?
-    private var waiters: [CheckedContinuation<CaptureResult, Never>] = []
-    private var started = false
+    private struct Shared {
+        var stopReason: StopReason?
+        var failure: (any Error)?
+        var current: CaptureStatus
+        var seconds: [SecondSummary] = []
+        var outcome: CaptureResult?
+        var waiters: [CheckedContinuation<CaptureResult, Never>] = []
+        var started = false
+    }
 
-    // writer thread
-    private var meter: LevelMeter
-    private var silence: SilenceDetector?
-    private var lastClipFrame: Int64?
-    private var secondsPublished = 0
+    /// The writer thread's own running state; it never leaves that thread.
+    private struct Metering {
+        var meter: LevelMeter
+        var silence: SilenceDetector?
+        var lastClipFrame: Int64?
+        var secondsPublished = 0
+    }
 
     /// Prepares a capture from `device`, writing to `writer` if given (the session owns both
     /// from here on). `queueSeconds` of audio can wait for the writer before capture waits.
     public init(device: CaptureDevice, writer: SoundFileWriter?, limits: CaptureLimits,
-                queueSeconds: Double = 4, logger: Logger = Logger(label: "voicejournal.capture")) {
+                queueSeconds: Double = 4, logger: Logger) {
         self.device = device
         self.writer = writer
         self.limits = limits
@@ -108,17 +111,15 @@ public final class CaptureSession: @unchecked Sendable {
         let blockSamples = format.periodFrames * format.channels
         let blocks = Int((queueSeconds * Double(format.sampleRate) / Double(format.periodFrames)).rounded(.up))
         queue = BlockQueue(blocks: blocks, samplesPerBlock: blockSamples)
-        meter = LevelMeter(sampleRate: format.sampleRate, channels: format.channels)
-        silence = limits.silence
-        current = CaptureStatus(frames: 0, sampleRate: format.sampleRate, latest: .silence,
-                                holdDBFS: LevelMeter.floorDBFS, clippedRecently: false)
+        shared = Mutex(Shared(current: CaptureStatus(frames: 0, sampleRate: format.sampleRate, latest: .silence,
+                                                     holdDBFS: LevelMeter.floorDBFS, clippedRecently: false)))
     }
 
     /// Starts the capture and writer threads (once).
     public func start() {
-        let first = lock.withLock {
-            defer { started = true }
-            return !started
+        let first = shared.withLock { state in
+            defer { state.started = true }
+            return !state.started
         }
         guard first else { return }
         let capture = Thread { [self] in captureLoop() }
@@ -132,19 +133,19 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// Asks the capture to end; the first reason given wins. Audio already captured is kept.
     public func stop(_ reason: StopReason) {
-        lock.withLock {
-            if stopReason == nil { stopReason = reason }
+        shared.withLock { state in
+            if state.stopReason == nil { state.stopReason = reason }
         }
     }
 
     /// The newest level and time, for a live meter.
-    public func status() -> CaptureStatus { lock.withLock { current } }
+    public func status() -> CaptureStatus { shared.withLock { $0.current } }
 
     /// Seconds of audio completed since the last call, oldest first.
     public func takeSecondSummaries() -> [SecondSummary] {
-        lock.withLock {
-            defer { seconds.removeAll() }
-            return seconds
+        shared.withLock { state in
+            defer { state.seconds.removeAll() }
+            return state.seconds
         }
     }
 
@@ -152,14 +153,14 @@ public final class CaptureSession: @unchecked Sendable {
     public var deviceName: String { device.name }
 
     /// True once both threads are done.
-    public var isFinished: Bool { lock.withLock { outcome != nil } }
+    public var isFinished: Bool { shared.withLock { $0.outcome != nil } }
 
     /// Waits until both threads are done. The writer (if any) is left open for its owner to close.
     public func result() async -> CaptureResult {
         await withCheckedContinuation { continuation in
-            let done: CaptureResult? = lock.withLock {
-                if let outcome { return outcome }
-                waiters.append(continuation)
+            let done: CaptureResult? = shared.withLock { state in
+                if let outcome = state.outcome { return outcome }
+                state.waiters.append(continuation)
                 return nil
             }
             if let done { continuation.resume(returning: done) }
@@ -170,7 +171,7 @@ public final class CaptureSession: @unchecked Sendable {
 
     private func captureLoop() {
         var captured: Int64 = 0
-        while lock.withLock({ stopReason == nil }) {
+        while shared.withLock({ $0.stopReason == nil }) {
             var want = format.periodFrames
             if let maxFrames = limits.maxFrames {
                 let remaining = maxFrames - captured
@@ -203,43 +204,50 @@ public final class CaptureSession: @unchecked Sendable {
     // MARK: - writer thread
 
     private func writeLoop() {
+        var metering = Metering(meter: LevelMeter(sampleRate: format.sampleRate, channels: format.channels),
+                                silence: limits.silence)
         var discarding = false
         var sinceHeaderUpdate: Int64 = 0
         while case let (block, frames)? = queue.takeFilled() {
             defer { queue.giveBack(block) }
             if discarding { continue }
-            let (kept, endedInSilence) = measure(queue.samples(block), frames: frames)
+            let (kept, endedInSilence) = measure(queue.samples(block), frames: frames, with: &metering)
             if let writer {
                 do {
                     try writer.write(queue.samples(block), frames: kept)
+                    sinceHeaderUpdate += Int64(kept)
+                    if sinceHeaderUpdate >= limits.headerUpdateFrames {
+                        try writer.updateHeader()
+                        sinceHeaderUpdate = 0
+                    }
                 } catch {
                     fail(error)
                     discarding = true
                     continue
-                }
-                sinceHeaderUpdate += Int64(kept)
-                if sinceHeaderUpdate >= limits.headerUpdateFrames {
-                    writer.updateHeader()
-                    sinceHeaderUpdate = 0
                 }
             }
             if endedInSilence {
                 // Whatever capture read after this point is past the end of the take. Capture
                 // may already have reached its frame limit further ahead, but in the audio the
                 // take ends here, so silence is the reason.
-                lock.withLock {
-                    if stopReason == nil || stopReason == .maxDuration { stopReason = .silence }
+                shared.withLock { state in
+                    if state.stopReason == nil || state.stopReason == .maxDuration { state.stopReason = .silence }
                 }
                 discarding = true
             }
         }
-        writer?.updateHeader()
-        finish()
+        do {
+            try writer?.updateHeader()
+        } catch {
+            fail(error)
+        }
+        finish(metering)
     }
 
     /// Meters one read in 50 ms slices, publishes the newest level and any finished seconds,
     /// and says how many frames belong to the take (fewer if it ended in silence mid-read).
-    private func measure(_ samples: UnsafeMutablePointer<Int16>, frames: Int) -> (kept: Int, endedInSilence: Bool) {
+    private func measure(_ samples: UnsafeMutablePointer<Int16>, frames: Int,
+                         with metering: inout Metering) -> (kept: Int, endedInSilence: Bool) {
         let rate = Int64(format.sampleRate)
         var offset = 0
         var reading = LevelMeter.Reading.silence
@@ -247,46 +255,47 @@ public final class CaptureSession: @unchecked Sendable {
         var endedInSilence = false
         while offset < frames {
             let slice = min(format.meterFrames, frames - offset)
-            reading = meter.measure(UnsafeBufferPointer(start: samples + offset * format.channels, count: slice * format.channels))
+            reading = metering.meter.measure(UnsafeBufferPointer(start: samples + offset * format.channels, count: slice * format.channels))
             offset += slice
-            if reading.clipped { lastClipFrame = meter.frames }
-            if meter.frames / rate > Int64(finished.last?.second ?? secondsPublished) {
-                finished.append(SecondSummary(second: Int(meter.frames / rate), level: meter.takeSection()))
+            if reading.clipped { metering.lastClipFrame = metering.meter.frames }
+            if metering.meter.frames / rate > Int64(finished.last?.second ?? metering.secondsPublished) {
+                finished.append(SecondSummary(second: Int(metering.meter.frames / rate), level: metering.meter.takeSection()))
             }
-            if silence?.shouldStop(after: reading, frames: slice) == true {
+            if metering.silence?.shouldStop(after: reading, frames: slice) == true {
                 endedInSilence = true
                 break
             }
         }
-        secondsPublished = finished.last?.second ?? secondsPublished
+        metering.secondsPublished = finished.last?.second ?? metering.secondsPublished
+        let meterFrames = metering.meter.frames
         let status = CaptureStatus(
-            frames: meter.frames, sampleRate: format.sampleRate, latest: reading, holdDBFS: meter.holdDBFS,
-            clippedRecently: lastClipFrame.map { meter.frames - $0 < rate } ?? false)
-        lock.withLock {
-            current = status
-            seconds += finished
+            frames: meterFrames, sampleRate: format.sampleRate, latest: reading, holdDBFS: metering.meter.holdDBFS,
+            clippedRecently: metering.lastClipFrame.map { meterFrames - $0 < rate } ?? false)
+        shared.withLock { state in
+            state.current = status
+            state.seconds += finished
         }
         return (offset, endedInSilence)
     }
 
     private func fail(_ error: any Error) {
-        logger.error("capture failed", metadata: ["error": "\(error)"])
-        lock.withLock {
-            if failure == nil { failure = error }
-            if stopReason == nil || stopReason == .requested { stopReason = .failed }
+        logger.debug("capture failed", metadata: ["error": "\(error)"])
+        shared.withLock { state in
+            if state.failure == nil { state.failure = error }
+            if state.stopReason == nil || state.stopReason == .requested { state.stopReason = .failed }
         }
     }
 
-    private func finish() {
+    private func finish(_ metering: Metering) {
         let overruns = device.overruns  // the capture thread has closed the queue: it is done with the device
-        if overruns > 0 { logger.warning("capture overruns", metadata: ["count": "\(overruns)"]) }
-        let (result, waiting): (CaptureResult, [CheckedContinuation<CaptureResult, Never>]) = lock.withLock {
-            let result = CaptureResult(frames: meter.frames, levels: meter.overall, overruns: overruns,
-                                       waitsForWriter: queue.waitsForSpace, stopReason: stopReason ?? .requested,
-                                       error: failure)
-            outcome = result
-            defer { waiters.removeAll() }
-            return (result, waiters)
+        if overruns > 0 { logger.info("capture overruns", metadata: ["count": "\(overruns)"]) }
+        let (result, waiting) = shared.withLock { state -> (CaptureResult, [CheckedContinuation<CaptureResult, Never>]) in
+            let result = CaptureResult(frames: metering.meter.frames, levels: metering.meter.overall, overruns: overruns,
+                                       waitsForWriter: queue.waitsForSpace, stopReason: state.stopReason ?? .requested,
+                                       error: state.failure)
+            state.outcome = result
+            defer { state.waiters.removeAll() }
+            return (result, state.waiters)
         }
         for continuation in waiting { continuation.resume(returning: result) }
     }

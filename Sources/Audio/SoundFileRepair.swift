@@ -76,25 +76,32 @@ public enum SoundFileRepair {
     }
 
     private static func repairWAV(_ url: URL) throws {
-        let handle = try FileHandle(forUpdating: url)
-        defer { try? handle.close() }
-        let fileSize = Int64(try handle.seekToEnd())
-        try handle.seek(toOffset: 0)
-        let header = [UInt8](try handle.read(upToCount: 65536) ?? Data())
-        let layout: WAVLayout
+        // FileHandle's `write(_ data:)` cannot report a failure; the throwing forms can.
         do {
-            layout = try WAVLayout.parse(header)
+            let handle = try FileHandle(forUpdating: url)
+            defer { try? handle.close() }
+            let fileSize = Int64(try handle.seekToEnd())
+            try handle.seek(toOffset: 0)
+            let header = [UInt8](try handle.read(upToCount: 65536) ?? Data())
+            let layout: WAVLayout
+            do {
+                layout = try WAVLayout.parse(header)
+            } catch {
+                throw SoundFileError(operation: "repair", path: url.path, reason: "\(error)")
+            }
+            guard let fix = layout.fix(fileSize: fileSize) else { return }
+            try handle.seek(toOffset: 4)
+            try handle.write(contentsOf: littleEndian(fix.riffSize))
+            try handle.seek(toOffset: UInt64(layout.dataSizeOffset))
+            try handle.write(contentsOf: littleEndian(fix.dataSize))
+            // Drops a half-written last frame.
+            try handle.truncate(atOffset: UInt64(fix.fileSize))
+            try handle.synchronize()
+        } catch let error as SoundFileError {
+            throw error
         } catch {
-            throw SoundFileError(operation: "repair", path: url.path, reason: "\(error)")
+            throw SoundFileError(operation: "repair", path: url.path, reason: SystemError.reason(of: error))
         }
-        guard let fix = layout.fix(fileSize: fileSize) else { return }
-        try handle.seek(toOffset: 4)
-        handle.write(littleEndian(fix.riffSize))
-        try handle.seek(toOffset: UInt64(layout.dataSizeOffset))
-        handle.write(littleEndian(fix.dataSize))
-        // Drops a half-written last frame.
-        try handle.truncate(atOffset: UInt64(fix.fileSize))
-        try handle.synchronize()
     }
 
     /// libFLAC writes the sample count and checksum only at close: decode what is there and
@@ -116,7 +123,7 @@ public enum SoundFileRepair {
             }
             try writer.close()
             guard rename(temporary.path, url.path) == 0 else {
-                throw SoundFileError(operation: "replace", path: url.path, reason: String(cString: strerror(errno)))
+                throw SystemError.soundFile("replace", path: url.path)
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)

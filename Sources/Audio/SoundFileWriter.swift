@@ -46,13 +46,13 @@ public final class SoundFileWriter: @unchecked Sendable {
         self.channels = channels
         let fd = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw SoundFileError(operation: "create", path: url.path, reason: String(cString: strerror(errno)))
+            throw SystemError.soundFile("create", path: url.path)
         }
         // Held until close() (or the process dies): see `FileLock`.
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = SystemError.soundFile("lock", path: url.path)
             Glibc.close(fd)
-            throw SoundFileError(operation: "lock", path: url.path, reason: reason)
+            throw error
         }
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
@@ -90,7 +90,10 @@ public final class SoundFileWriter: @unchecked Sendable {
     /// this point still opens with this length. WAV only; FLAC's header is final at close.
     /// Only the two size fields change, so they are written in place (two `pwrite`s) rather
     /// than through libsndfile's full header rewrite (fstat, seeks, every chunk).
-    public func updateHeader() {
+    ///
+    /// Throws when the header could not be written (a full disk, an I/O error): crash safety
+    /// rests on it, so the recording must stop rather than go on with a stale header.
+    public func updateHeader() throws {
         guard let handle, container == .wav else { return }
         if layout == nil {
             var header = [UInt8](repeating: 0, count: 4096)
@@ -98,18 +101,28 @@ public final class SoundFileWriter: @unchecked Sendable {
             layout = read > 0 ? try? WAVLayout.parse(Array(header.prefix(read))) : nil
         }
         guard let layout else {
-            sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+            // Not a layout we can patch in place: let libsndfile rewrite the whole header.
+            guard sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0) == 0, sf_error(handle) == 0 else {
+                throw SoundFileError.last(handle, operation: "update the header of", path: url.path)
+            }
             return
         }
         let dataSize = UInt32(clamping: framesWritten * Int64(layout.blockAlign))
         let riffSize = UInt32(clamping: Int64(layout.dataOffset) + Int64(dataSize) - 8)
-        put(riffSize, at: 4)
-        put(dataSize, at: layout.dataSizeOffset)
+        try put(riffSize, at: 4)
+        try put(dataSize, at: layout.dataSizeOffset)
     }
 
-    private func put(_ value: UInt32, at offset: Int) {
+    private func put(_ value: UInt32, at offset: Int) throws {
         var littleEndian = value.littleEndian
-        _ = pwrite(descriptor, &littleEndian, 4, off_t(offset))
+        while true {
+            let written = pwrite(descriptor, &littleEndian, 4, off_t(offset))
+            if written == 4 { return }
+            if written < 0, errno == EINTR { continue }
+            throw written < 0
+                ? SystemError.soundFile("update the header of", path: url.path)
+                : SoundFileError(operation: "update the header of", path: url.path, reason: "short write")
+        }
     }
 
     /// Finishes the file (final header, encoder flushed) and releases the lock.
@@ -119,7 +132,7 @@ public final class SoundFileWriter: @unchecked Sendable {
         let status = sf_close(handle)
         let closed = Glibc.close(descriptor)
         if closed != 0 {
-            throw SoundFileError(operation: "close", path: url.path, reason: String(cString: strerror(errno)))
+            throw SystemError.soundFile("close", path: url.path)
         }
         if status != 0 {
             throw SoundFileError(operation: "close", path: url.path, reason: String(cString: sf_error_number(status)))

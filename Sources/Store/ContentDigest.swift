@@ -6,49 +6,56 @@ import Foundation
 /// Computed by OpenSSL's libcrypto, which uses the CPU's SHA instructions: a batch of
 /// thousands of files is hashed at disk speed. (Foundation on Linux has no CryptoKit.)
 public enum ContentDigest {
-    /// The lowercase hex SHA-256 of the file at `url`.
+    /// The lowercase hex SHA-256 of the file at `url`. Throws rather than return a digest
+    /// OpenSSL did not finish: a wrong digest would become a wrong dedupe key.
     public static func sha256(fileAt url: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let hasher = try SHA256Context()
         while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
-            hasher.update(block)
+            try hasher.update(block)
         }
-        return hasher.finish()
+        return try hasher.finish()
     }
 
     /// The lowercase hex SHA-256 of `data`.
-    public static func sha256(_ data: Data) -> String {
-        guard let hasher = try? SHA256Context() else { return "" }
-        hasher.update(data)
-        return hasher.finish()
+    public static func sha256(_ data: Data) throws -> String {
+        let hasher = try SHA256Context()
+        try hasher.update(data)
+        return try hasher.finish()
     }
 }
 
-/// One `EVP_MD_CTX` computing SHA-256, freed on deinit.
+/// One `EVP_MD_CTX` computing SHA-256, freed on deinit. Every OpenSSL result is checked.
 private final class SHA256Context {
     private let context: OpaquePointer
 
     init() throws {
-        guard let context = EVP_MD_CTX_new() else { throw DigestError() }
+        guard let context = EVP_MD_CTX_new() else { throw DigestError(step: "EVP_MD_CTX_new") }
         self.context = context
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw DigestError() }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw DigestError(step: "EVP_DigestInit_ex") }
     }
 
     deinit { EVP_MD_CTX_free(context) }
 
-    func update(_ data: Data) {
-        data.withUnsafeBytes { bytes in _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+    func update(_ data: Data) throws {
+        let status = data.withUnsafeBytes { bytes in EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+        guard status == 1 else { throw DigestError(step: "EVP_DigestUpdate") }
     }
 
-    func finish() -> String {
+    func finish() throws -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        _ = EVP_DigestFinal_ex(context, &digest, &length)
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
+            throw DigestError(step: "EVP_DigestFinal_ex")
+        }
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
+}
 
-    struct DigestError: Error, CustomStringConvertible {
-        var description: String { "OpenSSL could not set up SHA-256" }
-    }
+/// OpenSSL failed while computing a SHA-256.
+public struct DigestError: Error, CustomStringConvertible, Sendable {
+    /// The OpenSSL call that failed.
+    public let step: String
+    public var description: String { "OpenSSL could not compute a SHA-256 (\(step) failed)" }
 }

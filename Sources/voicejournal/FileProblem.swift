@@ -1,19 +1,8 @@
+import Audio
 import Foundation
 
 /// Files the executable writes outside the journal (exports), and their errors in a few words.
 enum FileProblem {
-    /// The system's reason for a failed file operation ("No such file or directory"), not
-    /// Foundation's error dump.
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
-           (underlying as NSError).domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32((underlying as NSError).code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
-    }
-
     /// Writes `data` to `url` through a temporary file that is private (0600) from the start
     /// and renamed into place, so the file is never world-readable nor half-written.
     static func writePrivately(_ data: Data, to url: URL) throws {

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Logging
 import Testing
 import TestSupport
 
@@ -55,7 +56,8 @@ import TestSupport
         let writer = try SoundFileWriter(creating: url, container: .wav, sampleRate: 16000, channels: 1)
         // Not a whole number of reads: the last read is cut short to stop at exactly this frame.
         let session = CaptureSession(device: device, writer: writer,
-                                     limits: CaptureLimits(maxFrames: 24_010, headerUpdateFrames: 4000))
+                                     limits: CaptureLimits(maxFrames: 24_010, headerUpdateFrames: 4000),
+                                     logger: Logger(label: "test.capture"))
         session.start()
         let result = await session.result()
         try writer.close()
@@ -75,7 +77,8 @@ import TestSupport
         let feeder = try PacedFeeder(microphone: paced, samples: CaptureFixtures.sine(sampleRate: 16000, seconds: 30, dbfs: -20),
                                      sampleRate: 16000, channels: 1)
         let device = try open(paced, rate: 16000, channels: 1)
-        let session = CaptureSession(device: device, writer: nil, limits: CaptureLimits(headerUpdateFrames: 4000))
+        let session = CaptureSession(device: device, writer: nil, limits: CaptureLimits(headerUpdateFrames: 4000),
+                                     logger: Logger(label: "test.capture"))
         session.start()
         while session.status().frames < 8000 { try await Task.sleep(for: .milliseconds(20)) }
         session.stop(.requested)

@@ -14,7 +14,7 @@ import TestSupport
         let writer = try SoundFileWriter(creating: url, container: .wav, sampleRate: 16000, channels: 1, comment: "take 1")
         let first = CaptureFixtures.sine(sampleRate: 16000, seconds: 0.5, dbfs: -6)
         try write(first, to: writer)
-        writer.updateHeader()
+        try writer.updateHeader()
         try write(CaptureFixtures.sine(sampleRate: 16000, seconds: 0.25, dbfs: -20), to: writer)
         // The file as a killed recorder would leave it: header at the last update, more audio after.
         let snapshot = try WAVContents(url: url)
@@ -32,7 +32,7 @@ import TestSupport
         let fed = CaptureFixtures.interleaved(CaptureFixtures.sine(sampleRate: 8000, seconds: 1, dbfs: -3),
                                               CaptureFixtures.sine(sampleRate: 8000, seconds: 1, dbfs: -9))
         try write(Array(fed.prefix(4000)), to: writer, channels: 2)
-        writer.updateHeader()
+        try writer.updateHeader()
         try write(Array(fed.dropFirst(4000)), to: writer, channels: 2)
         let killed = folder.path("copy.wav")
         try FileManager.default.copyItem(at: url, to: killed)

@@ -10,8 +10,8 @@ import Store
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
     ])
-    func matchesTheStandardVectors(input: String, digest: String) {
-        #expect(ContentDigest.sha256(Data(input.utf8)) == digest)
+    func matchesTheStandardVectors(input: String, digest: String) throws {
+        #expect(try ContentDigest.sha256(Data(input.utf8)) == digest)
     }
 
     @Test func hashesALargeFileInBlocksLikeSha256sum() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audio
 import Foundation
 import Store
 import Terminal
@@ -44,13 +45,13 @@ struct Export: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw CLIError.failure("cannot create the folder \(folder.path): \(FileProblem.reason(error))")
+            throw CLIError.failure("cannot create the folder \(folder.path): \(SystemError.reason(of: error))")
         }
         for (journal, file) in zip(exported, files) {
             do {
                 try FileProblem.writePrivately(Data(try render(journal).utf8), to: file)
             } catch {
-                throw CLIError.failure("cannot write \(file.path): \(FileProblem.reason(error))")
+                throw CLIError.failure("cannot write \(file.path): \(SystemError.reason(of: error))")
             }
             print(file.path)
         }

@@ -123,15 +123,27 @@ struct LiveMeter {
 
 /// Stops a capture on SIGINT/SIGTERM (so the file is still finished properly) and on Enter.
 /// End of input is not Enter: with stdin at /dev/null or a closed pipe, only a signal or a
-/// limit stops the capture.
+/// limit stops the capture. `restore()` also ends the thread watching for Enter (it waits
+/// on stdin and on a pipe of its own, which `restore()` closes).
 final class StopSignals {
     private let signals: SignalWatch
+    private let wake: (read: Int32, write: Int32)
 
     init(stop: @escaping @Sendable (StopReason) -> Void) {
         signals = SignalWatch { stop(.interrupted(signal: $0)) }
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 { ends = [-1, -1] }
+        wake = (ends[0], ends[1])
+        let wakeRead = ends[0]
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 256)
+            var watched = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            defer { if wakeRead >= 0 { close(wakeRead) } }
             while true {
+                let ready = poll(&watched, nfds_t(watched.count), -1)
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0, watched[1].revents == 0 else { return }
                 let count = read(STDIN_FILENO, &buffer, buffer.count)
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return }
@@ -145,6 +157,9 @@ final class StopSignals {
         reader.start()
     }
 
-    /// Gives SIGINT and SIGTERM back their default meaning.
-    func restore() { signals.cancel() }
+    /// Gives SIGINT and SIGTERM back their default meaning and stops watching for Enter.
+    func restore() {
+        signals.cancel()
+        if wake.write >= 0 { close(wake.write) }
+    }
 }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The system's words for an `errno` value ("No space left on device"), in one place so every
+/// failed system call reads the same way in an error line.
+public enum SystemError {
+    /// `strerror` of `code` (default: the current `errno`).
+    public static func text(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// The system's reason for a failed Foundation file operation ("No such file or
+    /// directory"), not Foundation's error dump.
+    public static func reason(of error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
+           (underlying as NSError).domain == NSPOSIXErrorDomain {
+            return text(Int32((underlying as NSError).code))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return text(Int32(nsError.code)) }
+        return nsError.localizedDescription
+    }
+
+    /// A `SoundFileError` for a failed system call on `path`, with errno's text.
+    static func soundFile(_ operation: String, path: String, code: Int32 = errno) -> SoundFileError {
+        SoundFileError(operation: operation, path: path, reason: text(code))
+    }
+}
