@@ -176,13 +176,24 @@ final class Run: Sendable {
     private func keepLeases() {
         do {
             try runner.store.renewLeases(owner: runner.owner.description, lease: runner.options.lease)
-            let gone = try runner.store.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }
-            if !gone.isEmpty {
-                runner.logger.info("taking back jobs of stopped runners", metadata: ["owners": "\(gone.sorted())"])
-                try runner.store.expireLeases(of: gone)
-            }
+            try takeBackJobsOfStoppedRunners()
         } catch {
             runner.logger.warning("could not renew leases", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Ends the leases of running jobs whose owner was a process on this machine that is
+    /// gone (killed, crashed), so they can be claimed now rather than when the lease runs
+    /// out. One small query (the distinct owners of running jobs); workers call it whenever
+    /// they find nothing to claim. Returns true when some job became due.
+    @discardableResult
+    func takeBackJobsOfStoppedRunners() throws -> Bool {
+        let gone = try runner.store.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }
+        guard !gone.isEmpty else { return false }
+        let expired = try runner.store.expireLeases(of: gone)
+        if expired > 0 {
+            runner.logger.info("taking back jobs of stopped runners", metadata: ["owners": "\(gone.sorted())", "jobs": "\(expired)"])
+        }
+        return expired > 0
     }
 }

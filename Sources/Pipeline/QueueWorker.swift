@@ -25,6 +25,8 @@ struct Worker {
             while runner.stopReason == nil {
                 if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
                     try process(job, on: connection)
+                } else if try run.takeBackJobsOfStoppedRunners() {
+                    continue // a dead runner's jobs are due now: claim them
                 } else if try isFinished() {
                     return
                 } else {
@@ -39,7 +41,8 @@ struct Worker {
     }
 
     /// Whether there is nothing left for this run: its jobs are all finished, or (draining)
-    /// nothing is queued and no abandoned job waits to be taken back.
+    /// nothing is queued. Called right after the jobs of dead runners on this machine were
+    /// taken back, so the running jobs counted here have live owners.
     private func isFinished() throws -> Bool {
         switch run.goal {
         case .finish(let ids):

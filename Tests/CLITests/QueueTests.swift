@@ -31,6 +31,55 @@ import TestSupport
         #expect(second.stdout.contains("\(finishedBefore.count) already done before"))
     }
 
+    /// Two runners share a queue; one is SIGKILLed mid-run. The survivor must take the dead
+    /// runner's jobs back as soon as it runs out of other work (not when their 60 s leases
+    /// would end, nor never), and end with nothing running and nothing uploaded twice.
+    @Test(arguments: ["queue run", "transcribe"])
+    func theSurvivorOfAKilledRunnerTakesItsJobsBackAtOnce(survivorCommand: String) throws {
+        let harness = try TranscribeHarness(delay: 0.3)
+        let dir = try harness.audio(32)
+        #expect(try harness.binary.run(["transcribe", dir.path, "--no-wait"]).status == 0)
+        let victim = try harness.binary.start(["queue", "run", "--jobs", "4"])
+        let survivor = try harness.binary.start(survivorCommand == "queue run"
+            ? ["queue", "run", "--jobs", "4"] : ["transcribe", dir.path, "--jobs", "4"])
+        // Lease owners are host:pid:nonce.
+        let victimHolds = "SELECT job.id, recording.path FROM job JOIN recording ON recording.id = job.recordingId "
+            + "WHERE job.state = 'running' AND job.leaseOwner LIKE '%:\(victim.process.processIdentifier):%'"
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let done = (try? queryDatabase(harness.database, "SELECT count(*) FROM job WHERE state = 'done'"))?.first?.first as? Int ?? 0
+            let held = (try? queryDatabase(harness.database, victimHolds))?.count ?? 0
+            if done >= 4 && held > 0 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        victim.signal(SIGKILL)
+        #expect(victim.wait().status == 128 + SIGKILL)
+        let killed = Date()
+        let held = try queryDatabase(harness.database, victimHolds)
+        let heldIds = held.compactMap { $0[0] as? Int }
+        let heldPaths = Set(held.compactMap { $0[1] as? String })
+        #expect(!heldIds.isEmpty, "the victim held no job when it was killed")
+
+        let result = survivor.wait()
+        let survivorTook = Date().timeIntervalSince(killed)
+        #expect(result.status == 0, "\(result.stderr)")
+        let status = try #require(try harness.binary.run(["queue", "status", "--json"]).json() as? [String: Any])
+        #expect(status["running"] as? Int == 0 && status["queued"] as? Int == 0 && status["done"] as? Int == 32)
+        #expect(try harness.everyFileTranscribedOnce(in: dir))
+        // The dead runner's jobs were claimed again (a second attempt), and without waiting for
+        // their leases: the default lease is 60 s and the lease keeper looks every 20 s.
+        let attempts = try queryDatabase(harness.database, "SELECT id, attempts FROM job")
+        let heldAttempts = attempts.filter { heldIds.contains($0[0] as? Int ?? -1) }.compactMap { $0[1] as? Int }
+        #expect(heldAttempts.count == heldIds.count && heldAttempts.allSatisfy { $0 == 2 })
+        #expect(survivorTook < 15, "the survivor needed \(survivorTook) s after the kill")
+        // Only what the victim held when it died went up twice; nothing stored was uploaded again.
+        let uploads = try harness.server.waitForRequests(32 + heldIds.count, timeout: 3).compactMap(\.file?.filename)
+        let perFile = Dictionary(grouping: uploads, by: { $0 }).mapValues(\.count)
+        for (name, count) in perFile {
+            #expect(count == 1 || (count == 2 && heldPaths.contains("\(dir.path)/\(name)")), "\(name) uploaded \(count) times")
+        }
+    }
+
     @Test func twoQueueRunnersNeverHandleTheSameJob() throws {
         let harness = try TranscribeHarness(delay: 0.1)
         let dir = try harness.audio(20)

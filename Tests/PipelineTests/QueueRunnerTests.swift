@@ -127,7 +127,11 @@ import Transcription
         let server = try StubWhisperServer(rules: [.init(responses: [.slow(20)])])
         let runner = runner(server, jobs: 3)
         let run = Task { try await runner.run(until: .drainQueue) }
-        try await Task.sleep(for: .milliseconds(400))
+        // Stop only once every job is claimed (and its upload under way), or this proves nothing.
+        while try store.queueCounts().running < 3 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(200))
         runner.stop()
         await #expect(throws: CancellationError.self) { try await run.value }
         let counts = try store.queueCounts()
