@@ -9,9 +9,9 @@ struct Worker {
     let run: Run
     let index: Int
 
-    private var runner: QueueRunner { run.runner }
-    private var store: JournalStore { runner.store }
-    private var owner: String { runner.owner.description }
+    var runner: QueueRunner { run.runner }
+    var store: JournalStore { runner.store }
+    var owner: String { runner.owner.description }
 
     func work() {
         let connection: WhisperConnection
@@ -71,6 +71,7 @@ struct Worker {
         }
         let path = recording.path
         run.onEvent(.started(jobId: jobId, path: path))
+        guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
         let result: TranscriptionResult
@@ -80,6 +81,7 @@ struct Worker {
             try handle(error, job: job, jobId: jobId, path: path)
             return
         }
+        if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
             language: result.language, model: result.model,
@@ -117,7 +119,7 @@ struct Worker {
         }
     }
 
-    private func fail(jobId: Int64, path: String, message: String) throws {
+    func fail(jobId: Int64, path: String, message: String) throws {
         if try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil {
             run.summary.withLock { $0.failed += 1 }
             run.onEvent(.failed(jobId: jobId, path: path, message: message))

@@ -159,6 +159,59 @@ import TestSupport
         #expect(try harness.server.requests().filter { $0.file?.filename == "clip02.wav" }.isEmpty)
     }
 
+    @Test func aFileChangedAfterItWasQueuedIsTranscribedAsWhatItHoldsNow() throws {
+        let harness = try TranscribeHarness(rules: [.init(responses: [], then: .echoSHA)])
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = try makeTone(at: dir.appendingPathComponent("note.wav"), seconds: 0.3, frequency: 300)
+        let original = harness.folder.path("original.wav")
+        try FileManager.default.copyItem(at: file, to: original)
+        let originalSHA = try sha256sum(file)
+        #expect(try harness.binary.run(["transcribe", file.path, "--no-wait"]).status == 0)
+        // Overwritten in place with other audio of the very same size: only the time differs.
+        try makeTone(at: file, seconds: 0.3, frequency: 520)
+        let newSHA = try sha256sum(file)
+        #expect(newSHA != originalSHA)
+
+        let run = try harness.binary.run(["queue", "run"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try queryDatabase(harness.database, """
+            SELECT recording.sha256, transcript.text FROM recording JOIN transcript ON transcript.recordingId = recording.id
+            WHERE recording.path = '\(file.path)'
+            """)
+        #expect(rows.count == 1)
+        #expect(rows.first?[0] as? String == newSHA)
+        #expect((rows.first?[1] as? String)?.hasSuffix("sha256:\(newSHA)") == true)
+        #expect(try harness.server.requests().compactMap(\.file?.sha256) == [newSHA])
+
+        // A copy of the original audio is audio the journal has not heard: uploaded, with its own transcript.
+        let copy = harness.folder.path("later/copy.wav")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: original, to: copy)
+        let again = try harness.binary.run(["transcribe", copy.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try harness.server.requests().compactMap(\.file?.sha256) == [newSHA, originalSHA])
+        #expect(try harness.transcripts()[copy.path]?.text.hasSuffix("sha256:\(originalSHA)") == true)
+    }
+
+    @Test func aFileChangedIntoAudioAlreadyInTheJournalFailsWithAClearMessage() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(2)
+        let changed = dir.appendingPathComponent("clip00.wav"), other = dir.appendingPathComponent("clip01.wav")
+        #expect(try harness.binary.run(["transcribe", dir.path, "--no-wait"]).status == 0)
+        try Data(contentsOf: other).write(to: changed)
+
+        let run = try harness.binary.run(["queue", "run"])
+        #expect(run.status == 1)
+        let otherId = try #require(try queryDatabase(harness.database, "SELECT id FROM recording WHERE path = '\(other.path)'").first?.first as? Int)
+        let failed = try harness.binary.run(["queue", "list", "--state", "failed"])
+        #expect(failed.stdout.contains("clip00.wav"))
+        #expect(failed.stdout.contains("the file changed after it was queued and now holds audio already in the journal (recording \(otherId))"))
+        // Nothing was uploaded for it, and no transcript is stored under audio it no longer holds.
+        #expect(try harness.server.requests().compactMap(\.file?.filename) == ["clip01.wav"])
+        #expect(try harness.transcripts()[changed.path]?.count == 0)
+    }
+
     /// Rewrites `url` as a mono 16-bit WAV holding `dataBytes` of silence, without writing them.
     private func sparseWAV(at url: URL, dataBytes: Int) throws {
         var header = Data("RIFF".utf8)

@@ -139,6 +139,28 @@ import Transcription
         #expect(try store.jobs(ids: queued.map(\.outcome.jobId)).values.allSatisfy { $0.attempts == 0 })
     }
 
+    @Test func aFileChangedDuringItsUploadIsUploadedAgainNotStored() async throws {
+        let url = try makeTone(at: folder.path("take.wav"), seconds: 0.2, frequency: 300)
+        let queued = try enqueue([url])
+        // Each answer takes a second and names the digest of what was uploaded.
+        let server = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)], delay: 1)
+        let runner = runner(server, jobs: 1)
+        let run = Task { try await runner.run(until: .drainQueue) }
+        while try store.queueCounts().running < 1 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(300)) // the small file is sent; the answer is not back
+        try makeTone(at: url, seconds: 0.2, frequency: 640)
+        let newSHA = try sha256sum(url)
+        let summary = try await run.value
+        #expect(summary.transcribed == 1 && summary.retried == 1)
+        let uploads = try server.requests().compactMap(\.file?.sha256)
+        #expect(uploads.count == 2 && uploads.last == newSHA)
+        let recordingId = queued[0].outcome.recordingId
+        #expect(try store.recording(id: recordingId)?.sha256 == newSHA)
+        #expect(try store.transcript(recordingId: recordingId)?.text.hasSuffix("sha256:\(newSHA)") == true)
+    }
+
     @Test func aFileTheServerRejectsFailsAloneWithItsMessage() async throws {
         let queued = try enqueue(try files(3))
         let server = try StubWhisperServer(rules: [

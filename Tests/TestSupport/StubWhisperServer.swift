@@ -24,6 +24,9 @@ public final class StubWhisperServer: @unchecked Sendable {
         case malformed
         /// A 401 whose message repeats the key the client sent (a server echoing secrets).
         case echoKey
+        /// A good answer whose text ends with ` sha256:<hex>` of the uploaded bytes, so a
+        /// test can tell which content a stored transcript came from.
+        case echoSHA
 
         var json: [String: Any] {
             switch self {
@@ -39,6 +42,7 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .slow(let seconds): return ["kind": "slow", "seconds": seconds]
             case .malformed: return ["kind": "malformed"]
             case .echoKey: return ["kind": "echo_key"]
+            case .echoSHA: return ["kind": "echo_sha"]
             }
         }
     }
