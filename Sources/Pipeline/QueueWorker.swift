@@ -23,6 +23,12 @@ struct Worker {
         }
         do {
             while runner.stopReason == nil {
+                let turn = run.endpoint.turn(worker: index)
+                if case .wait(let seconds) = turn {
+                    Thread.sleep(forTimeInterval: max(0.005, min(seconds, runner.options.idlePoll)))
+                    continue
+                }
+                defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
                 if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
                     try process(job, on: connection)
                 } else if try run.takeBackJobsOfStoppedRunners() {
@@ -78,9 +84,15 @@ struct Worker {
         do {
             result = try connection.transcribe(request)
         } catch {
+            if error.kind == .unreachable {
+                try pause(for: error, jobId: jobId)
+                return
+            }
+            if error.status != nil || error.kind == .connection || error.kind == .malformedResponse { serverAnswered() }
             try handle(error, job: job, jobId: jobId, path: path)
             return
         }
+        serverAnswered()
         if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -108,15 +120,36 @@ struct Worker {
             try store.failJob(id: jobId, owner: owner, error: error.description, retryAt: Date().addingTimeInterval(delay))
             run.summary.withLock { $0.retried += 1 }
             run.onEvent(.willRetry(jobId: jobId, path: path, error: error, after: delay))
-        case .retry where error.kind == .unreachable:
-            // Out of attempts because the server cannot be reached at all: that is the
-            // setup, not the file. Keep the job queued and stop as a configuration error.
-            try store.releaseJob(id: jobId, owner: owner, note: error.description)
-            runner.requestStop(.refused(TranscriptionError(
-                kind: .unreachable, description: error.description + " (gave up after \(job.attempts) attempts)")))
         case .retry:
             try fail(jobId: jobId, path: path, message: "\(error.description) (gave up after \(job.attempts) attempts)")
         }
+    }
+
+    /// The server could not be reached: not this file's fault, so the job goes back untouched
+    /// and the whole run pauses (or, after the last probe, gives up with one summary).
+    private func pause(for error: TranscriptionError, jobId: Int64) throws {
+        try store.releaseJob(id: jobId, owner: owner, note: error.description)
+        switch run.endpoint.unreachable(worker: index) {
+        case .paused:
+            runner.logger.debug("server unreachable; pausing the run", metadata: ["error": "\(error.description)"])
+            run.onEvent(.endpointUnreachable(message: error.description, retryingFor: run.endpoint.patience))
+        case .stillPaused:
+            break
+        case .givesUp(let seconds):
+            let left = try store.unfinishedJobCount(scope: run.scope)
+            runner.requestStop(.refused(TranscriptionError(kind: .unreachable, description:
+                "the server could not be reached for \(Self.seconds(seconds)) s: \(error.description); "
+                + "\(left) file\(left == 1 ? "" : "s") stay\(left == 1 ? "s" : "") queued: run `voicejournal queue run` when it is back")))
+        }
+    }
+
+    /// An answer came back: a pause, if there was one, is over.
+    private func serverAnswered() {
+        if run.endpoint.answered() { run.onEvent(.endpointBack) }
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded()))
     }
 
     func fail(jobId: Int64, path: String, message: String) throws {
