@@ -36,10 +36,7 @@ extension JournalStore {
     public func rekeyRecording(id: Int64, to audio: ChangedAudio) throws -> Int64? {
         do {
             return try pool.write { db in
-                if let holder = try Int64.fetchOne(db, sql: "SELECT id FROM recording WHERE sha256 = ? AND id != ?",
-                                                   arguments: [audio.sha256, id]) {
-                    return holder
-                }
+                if let holder = try Self.recordingHolding(audio.sha256, besides: id, db) { return holder }
                 guard var recording = try Recording.fetchOne(db, key: id) else {
                     throw StoreError.notFound("recording \(id) is no longer in the journal")
                 }
@@ -56,10 +53,15 @@ extension JournalStore {
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // Another process stored the same audio between our check and the update.
-            guard let holder = try pool.read({ db in
-                try Int64.fetchOne(db, sql: "SELECT id FROM recording WHERE sha256 = ? AND id != ?", arguments: [audio.sha256, id])
-            }) else { throw error }
+            guard let holder = try pool.read({ db in try Self.recordingHolding(audio.sha256, besides: id, db) }) else { throw error }
             return holder
         }
+    }
+
+    /// The id of another recording keyed on `sha256`, if there is one.
+    private static func recordingHolding(_ sha256: String, besides id: Int64, _ db: Database) throws -> Int64? {
+        try Recording.select(Recording.Columns.id, as: Int64.self)
+            .filter(Recording.Columns.sha256 == sha256 && Recording.Columns.id != id)
+            .fetchOne(db)
     }
 }
