@@ -128,9 +128,11 @@ import Transcription
         let runner = runner(server, jobs: 3)
         let run = Task { try await runner.run(until: .drainQueue) }
         // Stop only once every job is claimed (and its upload under way), or this proves nothing.
-        while try store.queueCounts().running < 3 {
+        let deadline = Date().addingTimeInterval(15)
+        while try store.queueCounts().running < 3 && Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
+        try #require(try store.queueCounts().running == 3)
         try await Task.sleep(for: .milliseconds(200))
         runner.stop()
         await #expect(throws: CancellationError.self) { try await run.value }
@@ -146,11 +148,18 @@ import Transcription
         let server = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)], delay: 1)
         let runner = runner(server, jobs: 1)
         let run = Task { try await runner.run(until: .drainQueue) }
-        while try store.queueCounts().running < 1 {
-            try await Task.sleep(for: .milliseconds(10))
+        // Watched from a thread of its own, so a busy test pool cannot make it miss the upload.
+        let changed = try await onOwnThread { [store] () -> Bool in
+            let deadline = Date().addingTimeInterval(10)
+            while try store.queueCounts().running < 1 {
+                guard Date() < deadline else { return false }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            Thread.sleep(forTimeInterval: 0.3) // the small file is sent; the answer is not back
+            try makeTone(at: url, seconds: 0.2, frequency: 640)
+            return true
         }
-        try await Task.sleep(for: .milliseconds(300)) // the small file is sent; the answer is not back
-        try makeTone(at: url, seconds: 0.2, frequency: 640)
+        #expect(changed, "the upload was never seen running")
         let newSHA = try sha256sum(url)
         let summary = try await run.value
         #expect(summary.transcribed == 1 && summary.retried == 1)
