@@ -128,7 +128,8 @@ import Transcription
         let runner = runner(server, jobs: 3)
         let run = Task { try await runner.run(until: .drainQueue) }
         // Stop only once every job is claimed (and its upload under way), or this proves nothing.
-        let deadline = Date().addingTimeInterval(15)
+        // (Generous: the run's task may wait for a test pool busy with blocking CLI tests.)
+        let deadline = Date().addingTimeInterval(120)
         while try store.queueCounts().running < 3 && Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -148,9 +149,10 @@ import Transcription
         let server = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)], delay: 1)
         let runner = runner(server, jobs: 1)
         let run = Task { try await runner.run(until: .drainQueue) }
-        // Watched from a thread of its own, so a busy test pool cannot make it miss the upload.
+        // Watched from a thread of its own, so a busy test pool cannot make it miss the upload
+        // (the deadline is generous: the run's task itself may wait for that pool).
         let changed = try await onOwnThread { [store] () -> Bool in
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(120)
             while try store.queueCounts().running < 1 {
                 guard Date() < deadline else { return false }
                 Thread.sleep(forTimeInterval: 0.005)
