@@ -35,8 +35,11 @@ public enum BatchQueue {
 
         for (index, candidate) in audio.enumerated() {
             do {
+                // Stamped before hashing: a change while hashing shows as a stamp that no
+                // longer matches, and the file is hashed again before its upload.
+                let stamp = FileStamp.current(path: candidate.url.path)
                 let sha = try ContentDigest.sha256(fileAt: candidate.url)
-                pending.append((candidate.url, recording(for: candidate, sha256: sha)))
+                pending.append((candidate.url, recording(for: candidate, sha256: sha, stamp: stamp)))
             } catch {
                 skipped.append(SkippedFile(url: candidate.url, reason: "cannot be read: \(error.localizedDescription)", wasNamed: false))
             }
@@ -48,12 +51,13 @@ public enum BatchQueue {
         return (queued, skipped)
     }
 
-    static func recording(for candidate: AudioCandidate, sha256: String) -> Recording {
+    static func recording(for candidate: AudioCandidate, sha256: String, stamp: FileStamp?) -> Recording {
         let info = candidate.info
         return Recording(
             path: candidate.url.path, sha256: sha256, durationSeconds: info?.durationSeconds ?? 0,
             sampleRate: info?.sampleRate ?? 0, channels: info?.channels ?? 0,
             format: info?.format ?? candidate.url.pathExtension.lowercased(),
-            sizeBytes: candidate.sizeBytes, state: .complete)
+            sizeBytes: stamp?.sizeBytes ?? candidate.sizeBytes, modifiedNanoseconds: stamp?.modifiedNanoseconds,
+            state: .complete)
     }
 }

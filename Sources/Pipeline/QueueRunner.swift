@@ -20,13 +20,17 @@ public final class QueueRunner: Sendable {
         public var lease: TimeInterval
         /// How often an idle worker looks for due work.
         public var idlePoll: TimeInterval
+        /// How often an unreachable server is tried again, with `retry`'s backoff between
+        /// tries, before the run gives up (the whole run pauses meanwhile).
+        public var unreachableProbes: Int
 
         public init(transcription: TranscriptionOptions = .init(), retry: RetryPolicy = .init(),
-                    lease: TimeInterval = 60, idlePoll: TimeInterval = 0.2) {
+                    lease: TimeInterval = 60, idlePoll: TimeInterval = 0.2, unreachableProbes: Int = 6) {
             self.transcription = transcription
             self.retry = retry
             self.lease = lease
             self.idlePoll = idlePoll
+            self.unreachableProbes = unreachableProbes
         }
     }
 
@@ -45,6 +49,11 @@ public final class QueueRunner: Sendable {
         case transcribed(jobId: Int64, path: String, seconds: Double)
         case willRetry(jobId: Int64, path: String, error: TranscriptionError, after: TimeInterval)
         case failed(jobId: Int64, path: String, message: String)
+        /// The server cannot be reached: every upload pauses (jobs stay queued, no attempt
+        /// is spent) and it is tried again for up to `retryingFor` seconds. Sent once per outage.
+        case endpointUnreachable(message: String, retryingFor: TimeInterval)
+        /// The server answered again after an outage; uploads resume.
+        case endpointBack
     }
 
     /// What a run did.
@@ -81,8 +90,9 @@ public final class QueueRunner: Sendable {
         owner = LeaseOwner.current()
     }
 
-    /// Runs until `goal` is met (a runner runs once; make a new one for another run). Throws the server's refusal (`TranscriptionError` whose
-    /// disposition is `.stopRun`: bad key, no quota, unreachable endpoint) and
+    /// Runs until `goal` is met (a runner runs once; make a new one for another run). Throws
+    /// the server's refusal (`TranscriptionError` whose disposition is `.stopRun`: bad key, no
+    /// quota), `.unreachable` when the server stayed out of reach for the whole pause, and
     /// `CancellationError` after `stop()` or task cancellation; claimed jobs go back to the
     /// queue either way.
     @discardableResult
@@ -121,6 +131,8 @@ final class Run: Sendable {
     let goal: QueueRunner.Goal
     let onEvent: @Sendable (QueueRunner.Event) -> Void
     let summary = Mutex(QueueRunner.Summary())
+    /// Pauses every worker while the server cannot be reached.
+    let endpoint: EndpointWatch
     private let remainingWorkers: Mutex<Int>
     private let keeperWake = NSConditionLock(condition: 0)
 
@@ -129,6 +141,7 @@ final class Run: Sendable {
         self.goal = goal
         self.onEvent = onEvent
         remainingWorkers = Mutex(runner.workers)
+        endpoint = EndpointWatch(policy: runner.options.retry, probes: runner.options.unreachableProbes)
     }
 
     var scope: Set<Int64>? {
@@ -176,13 +189,24 @@ final class Run: Sendable {
     private func keepLeases() {
         do {
             try runner.store.renewLeases(owner: runner.owner.description, lease: runner.options.lease)
-            let gone = try runner.store.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }
-            if !gone.isEmpty {
-                runner.logger.info("taking back jobs of stopped runners", metadata: ["owners": "\(gone.sorted())"])
-                try runner.store.expireLeases(of: gone)
-            }
+            try takeBackJobsOfStoppedRunners()
         } catch {
             runner.logger.warning("could not renew leases", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Ends the leases of running jobs whose owner was a process on this machine that is
+    /// gone (killed, crashed), so they can be claimed now rather than when the lease runs
+    /// out. One small query (the distinct owners of running jobs); workers call it whenever
+    /// they find nothing to claim. Returns true when some job became due.
+    @discardableResult
+    func takeBackJobsOfStoppedRunners() throws -> Bool {
+        let gone = try runner.store.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }
+        guard !gone.isEmpty else { return false }
+        let expired = try runner.store.expireLeases(of: gone)
+        if expired > 0 {
+            runner.logger.info("taking back jobs of stopped runners", metadata: ["owners": "\(gone.sorted())", "jobs": "\(expired)"])
+        }
+        return expired > 0
     }
 }

@@ -9,9 +9,9 @@ struct Worker {
     let run: Run
     let index: Int
 
-    private var runner: QueueRunner { run.runner }
-    private var store: JournalStore { runner.store }
-    private var owner: String { runner.owner.description }
+    var runner: QueueRunner { run.runner }
+    var store: JournalStore { runner.store }
+    var owner: String { runner.owner.description }
 
     func work() {
         let connection: WhisperConnection
@@ -23,8 +23,16 @@ struct Worker {
         }
         do {
             while runner.stopReason == nil {
+                let turn = run.endpoint.turn(worker: index)
+                if case .wait(let seconds) = turn {
+                    Thread.sleep(forTimeInterval: max(0.005, min(seconds, runner.options.idlePoll)))
+                    continue
+                }
+                defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
                 if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
                     try process(job, on: connection)
+                } else if try run.takeBackJobsOfStoppedRunners() {
+                    continue // a dead runner's jobs are due now: claim them
                 } else if try isFinished() {
                     return
                 } else {
@@ -39,7 +47,8 @@ struct Worker {
     }
 
     /// Whether there is nothing left for this run: its jobs are all finished, or (draining)
-    /// nothing is queued and no abandoned job waits to be taken back.
+    /// nothing is queued. Called right after the jobs of dead runners on this machine were
+    /// taken back, so the running jobs counted here have live owners.
     private func isFinished() throws -> Bool {
         switch run.goal {
         case .finish(let ids):
@@ -68,15 +77,23 @@ struct Worker {
         }
         let path = recording.path
         run.onEvent(.started(jobId: jobId, path: path))
+        guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
         let result: TranscriptionResult
         do {
             result = try connection.transcribe(request)
         } catch {
+            if error.kind == .unreachable {
+                try pause(for: error, jobId: jobId)
+                return
+            }
+            if error.status != nil || error.kind == .connection || error.kind == .malformedResponse { serverAnswered() }
             try handle(error, job: job, jobId: jobId, path: path)
             return
         }
+        serverAnswered()
+        if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
             language: result.language, model: result.model,
@@ -103,18 +120,39 @@ struct Worker {
             try store.failJob(id: jobId, owner: owner, error: error.description, retryAt: Date().addingTimeInterval(delay))
             run.summary.withLock { $0.retried += 1 }
             run.onEvent(.willRetry(jobId: jobId, path: path, error: error, after: delay))
-        case .retry where error.kind == .unreachable:
-            // Out of attempts because the server cannot be reached at all: that is the
-            // setup, not the file. Keep the job queued and stop as a configuration error.
-            try store.releaseJob(id: jobId, owner: owner, note: error.description)
-            runner.requestStop(.refused(TranscriptionError(
-                kind: .unreachable, description: error.description + " (gave up after \(job.attempts) attempts)")))
         case .retry:
             try fail(jobId: jobId, path: path, message: "\(error.description) (gave up after \(job.attempts) attempts)")
         }
     }
 
-    private func fail(jobId: Int64, path: String, message: String) throws {
+    /// The server could not be reached: not this file's fault, so the job goes back untouched
+    /// and the whole run pauses (or, after the last probe, gives up with one summary).
+    private func pause(for error: TranscriptionError, jobId: Int64) throws {
+        try store.releaseJob(id: jobId, owner: owner, note: error.description)
+        switch run.endpoint.unreachable(worker: index) {
+        case .paused:
+            runner.logger.debug("server unreachable; pausing the run", metadata: ["error": "\(error.description)"])
+            run.onEvent(.endpointUnreachable(message: error.description, retryingFor: run.endpoint.patience))
+        case .stillPaused:
+            break
+        case .givesUp(let seconds):
+            let left = try store.unfinishedJobCount(scope: run.scope)
+            runner.requestStop(.refused(TranscriptionError(kind: .unreachable, description:
+                "the server could not be reached for \(Self.seconds(seconds)) s: \(error.description); "
+                + "\(left) file\(left == 1 ? "" : "s") stay\(left == 1 ? "s" : "") queued: run `voicejournal queue run` when it is back")))
+        }
+    }
+
+    /// An answer came back: a pause, if there was one, is over.
+    private func serverAnswered() {
+        if run.endpoint.answered() { run.onEvent(.endpointBack) }
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded()))
+    }
+
+    func fail(jobId: Int64, path: String, message: String) throws {
         if try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil {
             run.summary.withLock { $0.failed += 1 }
             run.onEvent(.failed(jobId: jobId, path: path, message: message))

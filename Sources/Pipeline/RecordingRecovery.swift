@@ -63,9 +63,10 @@ public enum RecordingRecovery {
             try store.discardRecording(id: id)
             return .discarded(recordingId: id)
         }
+        let stamp = FileStamp.current(path: url.path) // before hashing, as every stamp
         let facts = RecordingFacts(
             sha256: try ContentDigest.sha256(fileAt: url), durationSeconds: summary.info.durationSeconds,
-            sizeBytes: RecordingSession.fileSizeOrZero(url),
+            sizeBytes: stamp?.sizeBytes ?? RecordingSession.fileSizeOrZero(url), modifiedNanoseconds: stamp?.modifiedNanoseconds,
             peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)
         guard try store.completeRecording(id: id, facts: facts) != nil else {
             return .failed(recordingId: id, reason: "completed by another process")

@@ -160,10 +160,12 @@ public final class RecordingSession: Sendable {
             throw RecordingError(description: "nothing was recorded from \(capture.deviceName); the take was discarded")
         }
         let facts = try await Self.onOwnThread {
-            RecordingFacts(sha256: try ContentDigest.sha256(fileAt: url),
-                           durationSeconds: Double(result.frames) / Double(self.format.sampleRate),
-                           sizeBytes: try Self.fileSize(url),
-                           peakDBFS: result.levels.peakDBFS, rmsDBFS: result.levels.rmsDBFS)
+            let stamp = FileStamp.current(path: url.path) // before hashing, as every stamp
+            return RecordingFacts(sha256: try ContentDigest.sha256(fileAt: url),
+                                  durationSeconds: Double(result.frames) / Double(self.format.sampleRate),
+                                  sizeBytes: try stamp?.sizeBytes ?? Self.fileSize(url),
+                                  modifiedNanoseconds: stamp?.modifiedNanoseconds,
+                                  peakDBFS: result.levels.peakDBFS, rmsDBFS: result.levels.rmsDBFS)
         }
         guard let completed = try store.completeRecording(id: id, facts: facts) else {
             throw RecordingError(description: "recording \(id) was completed by another process")

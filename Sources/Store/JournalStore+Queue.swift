@@ -57,15 +57,20 @@ extension JournalStore {
     }
 
     /// Ends the leases of `owners` now (their processes are known to be dead), so their
-    /// jobs are due at once instead of when the leases would have run out.
-    public func expireLeases(of owners: Set<String>, now: Date = Date()) throws {
-        guard !owners.isEmpty else { return }
-        try pool.write { db in
+    /// jobs are due at once instead of when the leases would have run out. Returns how many
+    /// jobs became due.
+    @discardableResult
+    public func expireLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
+        guard !owners.isEmpty else { return 0 }
+        return try pool.write { db in
+            var expired = 0
             for owner in owners {
                 try db.execute(sql: """
                     UPDATE job SET leaseExpiresAt = ? WHERE state = 'running' AND leaseOwner = ? AND leaseExpiresAt > ?
                     """, arguments: [now.addingTimeInterval(-0.001), owner, now])
+                expired += db.changesCount
             }
+            return expired
         }
     }
 

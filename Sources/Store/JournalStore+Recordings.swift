@@ -20,13 +20,18 @@ public struct RecordingFacts: Sendable, Equatable {
     public var sha256: String
     public var durationSeconds: Double
     public var sizeBytes: Int64
+    /// The file's modification time, taken before it was hashed (nil: unknown, hashed
+    /// again before its upload).
+    public var modifiedNanoseconds: Int64?
     public var peakDBFS: Double?
     public var rmsDBFS: Double?
 
-    public init(sha256: String, durationSeconds: Double, sizeBytes: Int64, peakDBFS: Double?, rmsDBFS: Double?) {
+    public init(sha256: String, durationSeconds: Double, sizeBytes: Int64, modifiedNanoseconds: Int64? = nil,
+                peakDBFS: Double?, rmsDBFS: Double?) {
         self.sha256 = sha256
         self.durationSeconds = durationSeconds
         self.sizeBytes = sizeBytes
+        self.modifiedNanoseconds = modifiedNanoseconds
         self.peakDBFS = peakDBFS
         self.rmsDBFS = rmsDBFS
     }
@@ -89,6 +94,7 @@ extension JournalStore {
                 recording.sha256 = facts.sha256
                 recording.durationSeconds = facts.durationSeconds
                 recording.sizeBytes = facts.sizeBytes
+                recording.modifiedNanoseconds = facts.modifiedNanoseconds
                 recording.peakDBFS = facts.peakDBFS
                 recording.rmsDBFS = facts.rmsDBFS
                 recording.state = .complete
@@ -115,6 +121,8 @@ extension JournalStore {
                                       assignmentId: assignment.id, createdAt: now)
             try recording.insert(db)
             guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
+            // No file stamp: the hash is of the source, not of the copy placed here, so the
+            // copy is hashed again before its upload (and re-keyed if the source changed meanwhile).
             recording.path = try placeFile(id)
             try recording.update(db)
             return try Self.finishAnswer(db, recording: recording, now: now)

@@ -6,12 +6,14 @@ public enum Migrations {
     /// Identifiers in the order they run; tests migrate up to one of them.
     public static let core = "v1-core"
     public static let search = "v2-search"
+    public static let fileStamp = "v3-file-stamp"
 
     /// The migrator with every migration registered.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration(core, migrate: createCoreTables)
         migrator.registerMigration(search, migrate: createSearchIndex)
+        migrator.registerMigration(fileStamp, migrate: addFileStamp)
         return migrator
     }
 
@@ -117,6 +119,14 @@ public enum Migrations {
             t.uniqueKey(["recordingId", "kind"])
         }
         try db.create(index: "job_claim", on: "job", columns: ["state", "priority", "runAfter"])
+    }
+
+    /// The modification time of a recording's file when it was hashed (with `sizeBytes`, its
+    /// stamp): NULL for rows from before, whose files are hashed again before their upload.
+    private static func addFileStamp(_ db: Database) throws {
+        try db.alter(table: "recording") { t in
+            t.add(column: "modifiedNanoseconds", .integer)
+        }
     }
 
     /// One FTS5 index over entry titles and text and transcript text, kept in sync by

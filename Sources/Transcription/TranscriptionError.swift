@@ -37,8 +37,9 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
         public static let timeout = Kind(code: .timeout)
         /// The connection broke (reset, closed early, TLS failure). Retried.
         public static let connection = Kind(code: .connection)
-        /// The server could not be reached (refused, unknown host). Retried, and stops the
-        /// run as a configuration error once a file runs out of attempts.
+        /// The server could not be reached (refused, unknown host, connect timeout). Not the
+        /// file's fault: the queue pauses the whole run, tries again with backoff, and stops
+        /// as a configuration error when the server stays out of reach.
         public static let unreachable = Kind(code: .unreachable)
         /// A success status with a body that is not the expected JSON. Retried.
         public static let malformedResponse = Kind(code: .malformedResponse)

@@ -108,12 +108,14 @@ public final class WhisperConnection {
             return TranscriptionError(kind: .malformedResponse, description: "the server's answer was larger than \(Transfer.bodyLimit) bytes")
         case CURLE_ABORTED_BY_CALLBACK:
             return TranscriptionError(kind: .cancelled, description: "the upload was stopped")
+        // (The `where` applies to the timeout alone.)
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
+             CURLE_OPERATION_TIMEDOUT where Self.neverConnected(failure):
+            return TranscriptionError(kind: .unreachable, description:
+                "cannot reach \(configuration.baseURL) (\(detail)); check the network and --base-url / OPENAI_BASE_URL")
         case CURLE_OPERATION_TIMEDOUT:
             return TranscriptionError(kind: .timeout, description:
                 "no answer from \(configuration.baseURL) within \(Self.seconds(configuration.timeout)) s (\(detail))")
-        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            return TranscriptionError(kind: .unreachable, description:
-                "cannot reach \(configuration.baseURL) (\(detail)); check the network and --base-url / OPENAI_BASE_URL")
         case CURLE_READ_ERROR:
             return TranscriptionError(kind: .unreadableFile, description: "cannot read \(request.file.path) while uploading it (\(detail))")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION:
@@ -122,6 +124,12 @@ public final class WhisperConnection {
         default:
             return TranscriptionError(kind: .connection, description: "the connection to \(configuration.baseURL) failed (\(detail))")
         }
+    }
+
+    /// A timeout before any connection was made (libcurl's words for the connect and
+    /// resolve phases): the server is out of reach, not slow.
+    private static func neverConnected(_ failure: CurlFailure) -> Bool {
+        failure.detail.hasPrefix("Connection timed out") || failure.detail.hasPrefix("Resolving timed out")
     }
 
     private static func seconds(_ value: Double) -> String {

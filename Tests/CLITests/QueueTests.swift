@@ -31,6 +31,55 @@ import TestSupport
         #expect(second.stdout.contains("\(finishedBefore.count) already done before"))
     }
 
+    /// Two runners share a queue; one is SIGKILLed mid-run. The survivor must take the dead
+    /// runner's jobs back as soon as it runs out of other work (not when their 60 s leases
+    /// would end, nor never), and end with nothing running and nothing uploaded twice.
+    @Test(arguments: ["queue run", "transcribe"])
+    func theSurvivorOfAKilledRunnerTakesItsJobsBackAtOnce(survivorCommand: String) throws {
+        let harness = try TranscribeHarness(delay: 0.3)
+        let dir = try harness.audio(32)
+        #expect(try harness.binary.run(["transcribe", dir.path, "--no-wait"]).status == 0)
+        let victim = try harness.binary.start(["queue", "run", "--jobs", "4"])
+        let survivor = try harness.binary.start(survivorCommand == "queue run"
+            ? ["queue", "run", "--jobs", "4"] : ["transcribe", dir.path, "--jobs", "4"])
+        // Lease owners are host:pid:nonce.
+        let victimHolds = "SELECT job.id, recording.path FROM job JOIN recording ON recording.id = job.recordingId "
+            + "WHERE job.state = 'running' AND job.leaseOwner LIKE '%:\(victim.process.processIdentifier):%'"
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let done = (try? queryDatabase(harness.database, "SELECT count(*) FROM job WHERE state = 'done'"))?.first?.first as? Int ?? 0
+            let held = (try? queryDatabase(harness.database, victimHolds))?.count ?? 0
+            if done >= 4 && held > 0 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        victim.signal(SIGKILL)
+        #expect(victim.wait().status == 128 + SIGKILL)
+        let killed = Date()
+        let held = try queryDatabase(harness.database, victimHolds)
+        let heldIds = held.compactMap { $0[0] as? Int }
+        let heldPaths = Set(held.compactMap { $0[1] as? String })
+        #expect(!heldIds.isEmpty, "the victim held no job when it was killed")
+
+        let result = survivor.wait()
+        let survivorTook = Date().timeIntervalSince(killed)
+        #expect(result.status == 0, "\(result.stderr)")
+        let status = try #require(try harness.binary.run(["queue", "status", "--json"]).json() as? [String: Any])
+        #expect(status["running"] as? Int == 0 && status["queued"] as? Int == 0 && status["done"] as? Int == 32)
+        #expect(try harness.everyFileTranscribedOnce(in: dir))
+        // The dead runner's jobs were claimed again (a second attempt), and without waiting for
+        // their leases: the default lease is 60 s and the lease keeper looks every 20 s.
+        let attempts = try queryDatabase(harness.database, "SELECT id, attempts FROM job")
+        let heldAttempts = attempts.filter { heldIds.contains($0[0] as? Int ?? -1) }.compactMap { $0[1] as? Int }
+        #expect(heldAttempts.count == heldIds.count && heldAttempts.allSatisfy { $0 == 2 })
+        #expect(survivorTook < 15, "the survivor needed \(survivorTook) s after the kill")
+        // Only what the victim held when it died went up twice; nothing stored was uploaded again.
+        let uploads = try harness.server.waitForRequests(32 + heldIds.count, timeout: 3).compactMap(\.file?.filename)
+        let perFile = Dictionary(grouping: uploads, by: { $0 }).mapValues(\.count)
+        for (name, count) in perFile {
+            #expect(count == 1 || (count == 2 && heldPaths.contains("\(dir.path)/\(name)")), "\(name) uploaded \(count) times")
+        }
+    }
+
     @Test func twoQueueRunnersNeverHandleTheSameJob() throws {
         let harness = try TranscribeHarness(delay: 0.1)
         let dir = try harness.audio(20)
@@ -108,6 +157,59 @@ import TestSupport
         let status = try #require(try harness.binary.run(["queue", "status", "--json"]).json() as? [String: Any])
         #expect(status["done"] as? Int == 2 && status["cancelled"] as? Int == 1)
         #expect(try harness.server.requests().filter { $0.file?.filename == "clip02.wav" }.isEmpty)
+    }
+
+    @Test func aFileChangedAfterItWasQueuedIsTranscribedAsWhatItHoldsNow() throws {
+        let harness = try TranscribeHarness(rules: [.init(responses: [], then: .echoSHA)])
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = try makeTone(at: dir.appendingPathComponent("note.wav"), seconds: 0.3, frequency: 300)
+        let original = harness.folder.path("original.wav")
+        try FileManager.default.copyItem(at: file, to: original)
+        let originalSHA = try sha256sum(file)
+        #expect(try harness.binary.run(["transcribe", file.path, "--no-wait"]).status == 0)
+        // Overwritten in place with other audio of the very same size: only the time differs.
+        try makeTone(at: file, seconds: 0.3, frequency: 520)
+        let newSHA = try sha256sum(file)
+        #expect(newSHA != originalSHA)
+
+        let run = try harness.binary.run(["queue", "run"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try queryDatabase(harness.database, """
+            SELECT recording.sha256, transcript.text FROM recording JOIN transcript ON transcript.recordingId = recording.id
+            WHERE recording.path = '\(file.path)'
+            """)
+        #expect(rows.count == 1)
+        #expect(rows.first?[0] as? String == newSHA)
+        #expect((rows.first?[1] as? String)?.hasSuffix("sha256:\(newSHA)") == true)
+        #expect(try harness.server.requests().compactMap(\.file?.sha256) == [newSHA])
+
+        // A copy of the original audio is audio the journal has not heard: uploaded, with its own transcript.
+        let copy = harness.folder.path("later/copy.wav")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: original, to: copy)
+        let again = try harness.binary.run(["transcribe", copy.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try harness.server.requests().compactMap(\.file?.sha256) == [newSHA, originalSHA])
+        #expect(try harness.transcripts()[copy.path]?.text.hasSuffix("sha256:\(originalSHA)") == true)
+    }
+
+    @Test func aFileChangedIntoAudioAlreadyInTheJournalFailsWithAClearMessage() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(2)
+        let changed = dir.appendingPathComponent("clip00.wav"), other = dir.appendingPathComponent("clip01.wav")
+        #expect(try harness.binary.run(["transcribe", dir.path, "--no-wait"]).status == 0)
+        try Data(contentsOf: other).write(to: changed)
+
+        let run = try harness.binary.run(["queue", "run"])
+        #expect(run.status == 1)
+        let otherId = try #require(try queryDatabase(harness.database, "SELECT id FROM recording WHERE path = '\(other.path)'").first?.first as? Int)
+        let failed = try harness.binary.run(["queue", "list", "--state", "failed"])
+        #expect(failed.stdout.contains("clip00.wav"))
+        #expect(failed.stdout.contains("the file changed after it was queued and now holds audio already in the journal (recording \(otherId))"))
+        // Nothing was uploaded for it, and no transcript is stored under audio it no longer holds.
+        #expect(try harness.server.requests().compactMap(\.file?.filename) == ["clip01.wav"])
+        #expect(try harness.transcripts()[changed.path]?.count == 0)
     }
 
     /// Rewrites `url` as a mono 16-bit WAV holding `dataBytes` of silence, without writing them.

@@ -117,4 +117,45 @@ import TestSupport
         #expect(result.stderr.contains("cannot reach http://127.0.0.1:\(port)/v1"))
         #expect(try harness.jobStates().values.allSatisfy { $0 == "queued" })
     }
+
+    @Test func aDeadServerIsReportedOnceAndEveryFileStaysQueuedUntouched() throws {
+        let port = try closedLoopbackPort()
+        let harness = try TranscribeHarness(environment: ["OPENAI_BASE_URL": "http://127.0.0.1:\(port)/v1"])
+        let dir = try harness.audio(200)
+        let result = try harness.binary.run(["transcribe", dir.path, "--jobs", "4"])
+        #expect(result.status == 3)
+        // Not a line per file and retry: the outage once, then one summary.
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count < 10, "\(lines.count) lines on stderr:\n\(lines.prefix(20).joined(separator: "\n"))")
+        #expect(lines.filter { $0.contains("pausing all uploads") }.count == 1)
+        #expect(lines.last?.hasPrefix("voicejournal: the server could not be reached for") == true)
+        #expect(lines.last?.contains("200 files stay queued") == true)
+        // The outage cost no file an attempt.
+        let jobs = try queryDatabase(harness.database, "SELECT state, attempts FROM job")
+        #expect(jobs.count == 200)
+        #expect(jobs.allSatisfy { $0[0] as? String == "queued" && $0[1] as? Int == 0 })
+    }
+
+    @Test func aServerThatComesBackResumesTheRun() throws {
+        let port = try closedLoopbackPort()
+        // Probes back off from 0.2 s (about 12 s of patience), so a server up after a second is found.
+        let harness = try TranscribeHarness(environment: ["OPENAI_BASE_URL": "http://127.0.0.1:\(port)/v1",
+                                                          "VOICEJOURNAL_RETRY_BASE": "0.2"])
+        let dir = try harness.audio(6)
+        let run = try harness.binary.start(["transcribe", dir.path, "--jobs", "3"])
+        let deadline = Date().addingTimeInterval(10)
+        while !run.stderrSoFar.contains("pausing all uploads") && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let server = try StubWhisperServer(port: port)
+        let result = run.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "pausing all uploads").count == 2)
+        #expect(result.stderr.components(separatedBy: "the server answers again").count == 2)
+        #expect(try harness.everyFileTranscribedOnce(in: dir))
+        #expect(try server.requests().count == 6)
+        // Attempts made while the server was away were handed back: one attempt each.
+        #expect(try queryDatabase(harness.database, "SELECT attempts FROM job").allSatisfy { $0[0] as? Int == 1 })
+    }
 }

@@ -127,12 +127,49 @@ import Transcription
         let server = try StubWhisperServer(rules: [.init(responses: [.slow(20)])])
         let runner = runner(server, jobs: 3)
         let run = Task { try await runner.run(until: .drainQueue) }
-        try await Task.sleep(for: .milliseconds(400))
+        // Stop only once every job is claimed (and its upload under way), or this proves nothing.
+        // (Generous: the run's task may wait for a test pool busy with blocking CLI tests.)
+        let deadline = Date().addingTimeInterval(120)
+        while try store.queueCounts().running < 3 && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(try store.queueCounts().running == 3)
+        try await Task.sleep(for: .milliseconds(200))
         runner.stop()
         await #expect(throws: CancellationError.self) { try await run.value }
         let counts = try store.queueCounts()
         #expect(counts.queued == 3 && counts.running == 0)
         #expect(try store.jobs(ids: queued.map(\.outcome.jobId)).values.allSatisfy { $0.attempts == 0 })
+    }
+
+    @Test func aFileChangedDuringItsUploadIsUploadedAgainNotStored() async throws {
+        let url = try makeTone(at: folder.path("take.wav"), seconds: 0.2, frequency: 300)
+        let queued = try enqueue([url])
+        // Each answer takes a second and names the digest of what was uploaded.
+        let server = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)], delay: 1)
+        let runner = runner(server, jobs: 1)
+        let run = Task { try await runner.run(until: .drainQueue) }
+        // Watched from a thread of its own, so a busy test pool cannot make it miss the upload
+        // (the deadline is generous: the run's task itself may wait for that pool).
+        let changed = try await onOwnThread { [store] () -> Bool in
+            let deadline = Date().addingTimeInterval(120)
+            while try store.queueCounts().running < 1 {
+                guard Date() < deadline else { return false }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            Thread.sleep(forTimeInterval: 0.3) // the small file is sent; the answer is not back
+            try makeTone(at: url, seconds: 0.2, frequency: 640)
+            return true
+        }
+        #expect(changed, "the upload was never seen running")
+        let newSHA = try sha256sum(url)
+        let summary = try await run.value
+        #expect(summary.transcribed == 1 && summary.retried == 1)
+        let uploads = try server.requests().compactMap(\.file?.sha256)
+        #expect(uploads.count == 2 && uploads.last == newSHA)
+        let recordingId = queued[0].outcome.recordingId
+        #expect(try store.recording(id: recordingId)?.sha256 == newSHA)
+        #expect(try store.transcript(recordingId: recordingId)?.text.hasSuffix("sha256:\(newSHA)") == true)
     }
 
     @Test func aFileTheServerRejectsFailsAloneWithItsMessage() async throws {

@@ -14,7 +14,9 @@ Fault injection: --plan takes a JSON list of rules, first match wins:
 walks through its own copy of "responses"; afterwards it gets "then" (default: ok).
 Kinds: ok, error (status, code, type, message, retry_after, retry_after_ms), reset (close
 the connection with a TCP reset mid-response), slow (answer after "seconds"), malformed
-(200 with broken JSON), echo_key (401 whose message repeats the key it was sent).
+(200 with broken JSON), echo_key (401 whose message repeats the key it was sent), echo_sha
+(a good answer whose text ends with the uploaded file's sha256, so a test can tell which
+content a stored transcript came from).
 
 Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
 the client's connection, problems found, what was answered). The port is printed on stdout
@@ -299,13 +301,13 @@ class Handler(BaseHTTPRequestHandler):
             else self.server.plan.behaviour_for(filename)
         record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
         try:
-            self.answer(behaviour, fields, filename, authorization)
+            self.answer(behaviour, fields, filename, authorization, (file_info or {}).get("sha256"))
         except (BrokenPipeError, ConnectionResetError, OSError):
             record["client_gone"] = True
         record["responded_at"] = time.time()
         self.server.log(record)
 
-    def answer(self, behaviour, fields, filename, authorization):
+    def answer(self, behaviour, fields, filename, authorization, sha256=None):
         kind = behaviour.get("kind", "ok")
         if kind == "error":
             headers = {}
@@ -334,10 +336,13 @@ class Handler(BaseHTTPRequestHandler):
             delay = float(behaviour.get("seconds", 0)) if kind == "slow" else self.server.delay
             if delay > 0:
                 time.sleep(delay)
-            self.answer_ok(fields, filename)
+            self.answer_ok(fields, filename, sha256 if kind == "echo_sha" else None)
 
-    def answer_ok(self, fields, filename):
+    def answer_ok(self, fields, filename, sha256=None):
         text, segments = transcript_for(filename)
+        if sha256:
+            text += f" sha256:{sha256}"
+            segments[-1]["text"] += f" sha256:{sha256}"
         response_format = fields.get("response_format", ["json"])[0]
         if response_format == "json":
             self.send_body(200, json.dumps({"text": text, "usage": {"type": "duration", "seconds": 3}}))

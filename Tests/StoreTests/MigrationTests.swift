@@ -56,10 +56,12 @@ import TestSupport
                 try journal.insert(db)
                 var entry = Entry(journalId: journal.id!, kind: .voice, content: "", mood: .grateful)
                 try entry.insert(db)
-                var recording = Recording(path: "/tmp/a.wav", sha256: "ab", durationSeconds: 2, sampleRate: 16000,
-                                          channels: 1, format: "wav", state: .complete, entryId: entry.id)
-                try recording.insert(db)
-                var transcript = Transcript(recordingId: recording.id!, text: "the lighthouse keeper waved", model: "whisper-1",
+                // The v1 columns only (today's Recording has more).
+                try db.execute(sql: """
+                    INSERT INTO recording (path, sha256, durationSeconds, sampleRate, channels, format, sizeBytes, state, entryId, createdAt)
+                    VALUES ('/tmp/a.wav', 'ab', 2, 16000, 1, 'wav', 64044, 'complete', ?, CURRENT_TIMESTAMP)
+                    """, arguments: [entry.id])
+                var transcript = Transcript(recordingId: db.lastInsertedRowID, text: "the lighthouse keeper waved", model: "whisper-1",
                                             segments: [.init(start: 0, end: 2, text: "the lighthouse keeper waved")])
                 try transcript.insert(db)
             }
@@ -76,7 +78,10 @@ import TestSupport
         #expect(try again.entries().count == 1)
         #expect(try again.search("keeper").count == 1)
         let applied = try again.pool.read { db in try Migrations.migrator.appliedIdentifiers(db) }
-        #expect(applied == [Migrations.core, Migrations.search])
+        #expect(applied == [Migrations.core, Migrations.search, Migrations.fileStamp])
+        // Rows from before the file stamp have none: their files are hashed again before upload.
+        let recording = try again.pool.read { db in try Recording.fetchOne(db) }
+        #expect(recording?.sha256 == "ab" && recording?.fileStamp == nil)
     }
 
     @Test func homeIsPrivate() throws {

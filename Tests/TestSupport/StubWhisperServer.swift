@@ -24,6 +24,9 @@ public final class StubWhisperServer: @unchecked Sendable {
         case malformed
         /// A 401 whose message repeats the key the client sent (a server echoing secrets).
         case echoKey
+        /// A good answer whose text ends with ` sha256:<hex>` of the uploaded bytes, so a
+        /// test can tell which content a stored transcript came from.
+        case echoSHA
 
         var json: [String: Any] {
             switch self {
@@ -39,6 +42,7 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .slow(let seconds): return ["kind": "slow", "seconds": seconds]
             case .malformed: return ["kind": "malformed"]
             case .echoKey: return ["kind": "echo_key"]
+            case .echoSHA: return ["kind": "echo_sha"]
             }
         }
     }
@@ -58,15 +62,16 @@ public final class StubWhisperServer: @unchecked Sendable {
 
     /// Starts the server. `expectedKey` is the bearer key it requires (nil: no header
     /// allowed); `delay` is added before every successful answer; `stall` seconds pass
-    /// before it starts reading each request body (a network that stops moving).
-    public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil, stall: Double = 0) throws {
+    /// before it starts reading each request body (a network that stops moving). `port` 0
+    /// lets the OS choose; a test can give one to start a server where a client already looks.
+    public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil, stall: Double = 0, port: Int = 0) throws {
         folder = try TemporaryFolder("whisper-stub")
         logURL = folder.path("requests.jsonl")
         let plan = rules.map { ["match": $0.match, "responses": $0.responses.map(\.json), "then": $0.then.json] }
         let planData = try JSONSerialization.data(withJSONObject: plan)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["python3", Self.script.path, "--port", "0", "--log", logURL.path,
+        var arguments = ["python3", Self.script.path, "--port", String(port), "--log", logURL.path,
                          "--plan", String(decoding: planData, as: UTF8.self), "--delay", String(delay),
                          "--stall", String(stall)]
         var environment = ProcessInfo.processInfo.environment

@@ -16,6 +16,9 @@ public struct Recording: Codable, Sendable, Equatable, FetchableRecord, MutableP
     /// The container, e.g. `wav`, `flac`, `mp3`.
     public var format: String
     public var sizeBytes: Int64
+    /// The file's modification time when it was hashed (nanoseconds since 1970); with
+    /// `sizeBytes` the stamp checked before upload. Nil: not known, hash again before upload.
+    public var modifiedNanoseconds: Int64?
     public var peakDBFS: Double?
     public var rmsDBFS: Double?
     public var state: RecordingState
@@ -26,7 +29,7 @@ public struct Recording: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public var createdAt: Date
 
     public init(id: Int64? = nil, path: String, sha256: String? = nil, durationSeconds: Double = 0,
-                sampleRate: Int, channels: Int, format: String, sizeBytes: Int64 = 0,
+                sampleRate: Int, channels: Int, format: String, sizeBytes: Int64 = 0, modifiedNanoseconds: Int64? = nil,
                 peakDBFS: Double? = nil, rmsDBFS: Double? = nil, state: RecordingState,
                 entryId: Int64? = nil, assignmentId: Int64? = nil, idempotencyKey: String? = nil,
                 createdAt: Date = Date()) {
@@ -38,6 +41,7 @@ public struct Recording: Codable, Sendable, Equatable, FetchableRecord, MutableP
         self.channels = channels
         self.format = format
         self.sizeBytes = sizeBytes
+        self.modifiedNanoseconds = modifiedNanoseconds
         self.peakDBFS = peakDBFS
         self.rmsDBFS = rmsDBFS
         self.state = state
@@ -48,6 +52,15 @@ public struct Recording: Codable, Sendable, Equatable, FetchableRecord, MutableP
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// The file's size and modification time when it was hashed, if known.
+    public var fileStamp: FileStamp? {
+        get { modifiedNanoseconds.map { FileStamp(sizeBytes: sizeBytes, modifiedNanoseconds: $0) } }
+        set {
+            modifiedNanoseconds = newValue?.modifiedNanoseconds
+            if let newValue { sizeBytes = newValue.sizeBytes }
+        }
+    }
 }
 
 /// The text of one recording, with its timed segments.

@@ -63,6 +63,10 @@ final class BatchProgressDisplay: Sendable {
             announce("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")failed \(path): \(message)")
         case let .willRetry(_, path, error, after):
             announce("retrying \(path) in \(String(format: "%.1f", after)) s: \(error.description)")
+        case let .endpointUnreachable(message, retryingFor):
+            announce("\(message); pausing all uploads and trying again for up to \(max(1, Int(retryingFor.rounded()))) s")
+        case .endpointBack:
+            announce("the server answers again; resuming uploads")
         }
         redraw()
     }
