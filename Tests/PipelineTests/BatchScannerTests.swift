@@ -44,18 +44,16 @@ import TestSupport
         try fileManager.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let outside = try makeTone(at: elsewhere.appendingPathComponent("outside.wav"))
         _ = try makeTone(at: root.appendingPathComponent("2024/a.wav"))
+        var expected = try TrickyEntries.make(in: root, linkingTo: outside)
         func link(_ name: String, to destination: String) throws {
             try fileManager.createSymbolicLink(atPath: root.appendingPathComponent(name).path, withDestinationPath: destination)
         }
-        try link("linked.wav", to: outside.path)
         try link("also a.wav", to: "2024/a.wav")
         try link("0 latest", to: "2024")           // sorts before the real folder, still reported as the link
         try link("2024/up", to: "..")
-        try link("noise.mp3", to: "/dev/urandom")
-        try link("dangling.wav", to: "gone.wav")
-        try link("ping.wav", to: "pong.wav")
-        try link("pong.wav", to: "ping.wav")
-        #expect(mkfifo(root.appendingPathComponent("live.wav").path, 0o600) == 0)
+        expected["also a.wav"] = "the same file as \(root.path)/2024/a.wav"
+        expected["0 latest"] = "a link to a folder already searched (\(root.path)/2024)"
+        expected["2024/up"] = "a link to a folder already searched (\(root.path))"
         try Data("x".utf8).write(to: root.appendingPathComponent(".hidden.wav"))
 
         let scan = BatchScanner.scan([root.path])
@@ -63,16 +61,7 @@ import TestSupport
         let reasons = Dictionary(uniqueKeysWithValues: scan.skipped.map {
             ($0.url.path.replacingOccurrences(of: root.path + "/", with: ""), $0.reason)
         })
-        #expect(reasons == [
-            "0 latest": "a link to a folder already searched (\(root.path)/2024)",
-            "2024/up": "a link to a folder already searched (\(root.path))",
-            "also a.wav": "the same file as \(root.path)/2024/a.wav",
-            "noise.mp3": "not a regular file (a character device)",
-            "dangling.wav": "a symbolic link to gone.wav, which does not exist",
-            "ping.wav": "a loop of symbolic links",
-            "pong.wav": "a loop of symbolic links",
-            "live.wav": "not a regular file (a pipe)",
-        ])
+        #expect(reasons == expected)
         #expect(scan.skipped.allSatisfy { !$0.wasNamed })
     }
 
