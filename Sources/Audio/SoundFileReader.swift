@@ -26,12 +26,11 @@ public final class SoundFileReader {
     public let info: AudioFileInfo
     public let url: URL
 
-    /// Opens any format libsndfile reads (WAV, FLAC, OGG/Vorbis, MP3, AIFF, …).
+    /// Opens any format libsndfile reads (WAV, FLAC, OGG/Vorbis, MP3, AIFF, …). Anything but
+    /// a readable regular file is refused (`AudioFileProblem`) before it is opened: a pipe
+    /// would block the open, a device would never end.
     public init(url: URL) throws {
-        // libsndfile words a missing file as "System error : No such file or directory.".
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SoundFileError(operation: "open", path: url.path, reason: "no such file")
-        }
+        try RegularFile.check(url)
         var sfInfo = SF_INFO()
         guard let handle = sf_open(url.path, Int32(SFM_READ), &sfInfo) else {
             throw SoundFileError.last(nil, operation: "open", path: url.path)
@@ -57,6 +56,12 @@ public final class SoundFileReader {
         if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
         samples.removeSubrange(Int(read) * info.channels..<samples.count)
         return samples
+    }
+
+    /// Moves to `frame` (from the start); false when libsndfile cannot get there, as when the
+    /// file ends before it.
+    func seek(toFrame frame: Int64) -> Bool {
+        sf_seek(handle, sf_count_t(frame), SEEK_SET) == sf_count_t(frame)
     }
 
     /// libsndfile's extension for the file's major format (e.g. "wav"), or "audio" if it has none.

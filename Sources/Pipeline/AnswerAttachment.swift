@@ -12,21 +12,14 @@ public struct AnswerAttachment: Sendable {
     public let sizeBytes: Int64
     private let store: JournalStore
 
-    /// Checks that the assignment is open and the file is there, without reading it yet.
+    /// Checks that the assignment is open and the file is a readable regular file, without reading it yet.
     public init(file source: URL, assignmentId: Int64, store: JournalStore) throws {
         try store.checkOwner(.assignment(assignmentId))
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: source.path)
-        } catch {
-            throw RecordingError(description: "cannot read \(source.path): no such file")
-        }
-        guard attributes[.type] as? FileAttributeType != .typeDirectory else {
-            throw RecordingError(description: "\(source.path) is a folder, not an audio file")
-        }
+        // A pipe, device or folder is refused here, before anything opens it.
+        let status = try RegularFile.check(source)
         self.source = source
         self.assignmentId = assignmentId
-        self.sizeBytes = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        self.sizeBytes = status.sizeBytes
         self.store = store
     }
 
@@ -37,7 +30,11 @@ public struct AnswerAttachment: Sendable {
         let source = self.source
         let summary: WaveformSummary
         do {
-            summary = try await RecordingSession.onOwnThread { try WaveformSummary.make(of: source, columns: 1) }
+            summary = try await RecordingSession.onOwnThread {
+                // A cut-off file is refused rather than kept as if whole.
+                _ = try AudioIntegrity.probe(source)
+                return try WaveformSummary.make(of: source, columns: 1)
+            }
         } catch let error as SoundFileError {
             throw RecordingError(description: "\(source.path) is not audio voicejournal can read: "
                 + error.reason.trimmingCharacters(in: .whitespacesAndNewlines))

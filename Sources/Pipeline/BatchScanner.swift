@@ -25,53 +25,64 @@ public struct BatchScan: Sendable, Equatable {
     public var skipped: [SkippedFile] = []
 }
 
-/// Walks files and folders (recursively) and sorts audio from everything else: audio is
-/// what libsndfile can open, or a file with an extension the API accepts in a container
-/// libsndfile does not read. Hidden files and folders are passed over silently.
+/// Walks files and folders (recursively) and sorts audio from everything else: audio is a
+/// regular file that libsndfile can open and that holds all the audio its header promises,
+/// or a file with an extension the API accepts in a container libsndfile does not read.
+/// Nothing but a regular file is ever opened (a pipe would block, a device never end).
+/// Symbolic links are followed; everything passed over is reported with its reason, except
+/// hidden files and folders, which are passed over silently.
 public enum BatchScanner {
-    /// Containers libsndfile reads here: for these the content decides, so a truncated or
+    /// Containers libsndfile reads here: for these the content decides, so a damaged or
     /// mislabelled `.wav` is reported instead of uploaded.
     static let checkedByContent: Set<String> = ["wav", "flac"]
 
-    /// Scans `paths` in order; a folder's files come sorted by path.
+    /// Scans `paths` in order; a folder's files come sorted by path. The same file reached
+    /// twice inside folders (by a link, a hard link) is one candidate.
     public static func scan(_ paths: [String]) -> BatchScan {
         var scan = BatchScan()
+        var walk = FolderWalk()
+        var seen: [FileIdentity: URL] = [:]
         for path in paths {
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath).standardizedFileURL
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-                scan.skipped.append(SkippedFile(url: url, reason: "no such file or folder", wasNamed: true))
-                continue
-            }
-            if isFolder.boolValue {
-                for file in files(in: url) { classify(file, named: false, into: &scan) }
+            if let status = try? FileStatus.of(url.path), status.kind == .folder {
+                let (found, skipped) = walk.files(in: url, status: status)
+                scan.skipped += skipped
+                // Of two paths to one file the one without a link is kept, the other reported.
+                var kept: [URL] = []
+                for file in found.sorted(by: { ($0.throughLink ? 1 : 0, $0.url.path) < ($1.throughLink ? 1 : 0, $1.url.path) }) {
+                    if let first = seen[file.status.identity] {
+                        scan.skipped.append(SkippedFile(url: file.url, reason: "the same file as \(first.path)", wasNamed: false))
+                        continue
+                    }
+                    seen[file.status.identity] = file.url
+                    kept.append(file.url)
+                }
+                for file in kept.sorted(by: { $0.path < $1.path }) { classify(file, named: false, into: &scan) }
             } else {
+                // What the user names is taken as given, even twice: the queue stores the same audio once.
+                if let status = try? FileStatus.of(url.path), seen[status.identity] == nil { seen[status.identity] = url }
                 classify(url, named: true, into: &scan)
             }
         }
         return scan
     }
 
-    private static func files(in folder: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
-        var found: [URL] = []
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-            found.append(url.standardizedFileURL)
-        }
-        return found.sorted { $0.path < $1.path }
-    }
-
     static func classify(_ url: URL, named: Bool, into scan: inout BatchScan) {
         func skip(_ reason: String) { scan.skipped.append(SkippedFile(url: url, reason: reason, wasNamed: named)) }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
-        guard FileManager.default.isReadableFile(atPath: url.path) else { return skip("cannot be read (permissions?)") }
+        let size: Int64
+        do {
+            size = try RegularFile.check(url).sizeBytes
+        } catch {
+            return skip(error.kind == .missing && named ? "no such file or folder" : error.reason)
+        }
         guard size > 0 else { return skip("empty file") }
         let ext = url.pathExtension.lowercased()
         do {
-            let info = try SoundFileReader.probe(url)
+            let info = try AudioIntegrity.probe(url)
             guard info.frames > 0 else { return skip("holds no audio (0 frames)") }
             scan.audio.append(AudioCandidate(url: url, sizeBytes: size, info: info))
+        } catch let problem as AudioFileProblem {
+            skip(problem.reason)
         } catch {
             if checkedByContent.contains(ext) {
                 let reason = (error as? SoundFileError)?.reason.trimmingCharacters(in: .whitespacesAndNewlines) ?? "\(error)"

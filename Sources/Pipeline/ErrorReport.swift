@@ -43,6 +43,9 @@ public struct ErrorReport: Sendable, Equatable {
             return ErrorReport(message: error.description, status: error.function == "snd_pcm_readi" ? .failure : .configuration)
         case let error as SoundFileError:
             return ErrorReport(message: error.description, status: .failure)
+        case let error as AudioFileProblem:
+            // A file that is not audio voicejournal will read: that piece of work failed.
+            return ErrorReport(message: error.description, status: .failure)
         case let error as RecordingError:
             // A take or an attached file that could not be kept: that piece of work failed.
             return ErrorReport(message: error.description, status: .failure)

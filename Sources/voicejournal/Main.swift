@@ -53,7 +53,8 @@ enum Main {
         case let error as ExitCode:
             // Already reported by the command; argument-parser's validation code means usage.
             return (nil, error == .validationFailure ? CLIError.usage : error.rawValue)
-        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is RecordingError, is CancellationError:
+        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is AudioFileProblem, is RecordingError,
+             is CancellationError:
             let report = ErrorReport.of(error)
             return ("voicejournal: \(report.message)", report.status.rawValue)
         default:

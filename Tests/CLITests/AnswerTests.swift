@@ -72,6 +72,31 @@ import TestSupport
         #expect(try CaptureDatabase.rows(home: binary.home, "SELECT id FROM recording").isEmpty)
     }
 
+    @Test func aPipeOrATruncatedFileIsRefusedWithOneLineAndNothingKept() throws {
+        let folder = try TemporaryFolder()
+        var binary = VoicejournalBinary(home: folder.path("home"))
+        let id = try makeAssignment(binary)
+        // Opening a pipe would wait for a writer forever: `timeout` ends the test if it is opened.
+        binary.launcher = ["timeout", "120"]
+        let fifo = folder.path("answer.wav")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let piped = try binary.run(["answer", "\(id)", "--file", fifo.path])
+        #expect(piped.status == 1)
+        #expect(piped.stderr == "voicejournal: \(fifo.path): not a regular file (a pipe)\n")
+
+        let tone = try makeTone(at: folder.path("nine seconds.wav"), seconds: 9)
+        let cut = folder.path("cut.wav")
+        try Data(try Data(contentsOf: tone).prefix(100_000)).write(to: cut)
+        let truncated = try binary.run(["answer", "\(id)", "--file", cut.path])
+        #expect(truncated.status == 1)
+        #expect(truncated.stderr == "voicejournal: \(cut.path): truncated: the header says 9.0 s, the file holds 3.1 s\n")
+
+        #expect(try assignment(binary, id)["status"] as? String == "pending")
+        #expect(try CaptureDatabase.rows(home: binary.home, "SELECT id FROM recording").isEmpty)
+        let audio = binary.home.appendingPathComponent("audio")
+        #expect((FileManager.default.enumerator(atPath: audio.path)?.allObjects ?? []).allSatisfy { !($0 as? String ?? "").contains(".") })
+    }
+
     @Test func answeringFromTheMicrophoneLinksTheRecordingWithoutAnEntry() throws {
         let folder = try TemporaryFolder()
         let fed = CaptureFixtures.sine(sampleRate: 16000, seconds: 1, dbfs: -12)

@@ -35,6 +35,22 @@ import TestSupport
         #expect(result.stderr.hasPrefix("voicejournal: cannot draw \(notes.path)") && result.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test func aPipeOrADeviceIsRefusedWithOneLineBeforeItIsOpened() throws {
+        let folder = try TemporaryFolder()
+        // Reading either would never end: `timeout` ends the test if one is opened.
+        let binary = VoicejournalBinary(home: folder.path("home"), launcher: ["timeout", "120"])
+        let fifo = folder.path("stream.wav")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let piped = try binary.run(["meter", fifo.path])
+        #expect(piped.status == 1)
+        #expect(piped.stderr == "voicejournal: \(fifo.path): not a regular file (a pipe)\n")
+        let noise = folder.path("noise.mp3")
+        try FileManager.default.createSymbolicLink(atPath: noise.path, withDestinationPath: "/dev/urandom")
+        let device = try binary.run(["meter", noise.path])
+        #expect(device.status == 1)
+        #expect(device.stderr == "voicejournal: \(noise.path): not a regular file (a character device)\n")
+    }
+
     @Test func liveMeterPrintsOneLinePerSecondAndSavesNothing() throws {
         let folder = try TemporaryFolder()
         let microphone = try VirtualMicrophone(

@@ -32,3 +32,51 @@ import TestSupport
         #expect(reasons["notes.txt"]?.wasNamed == false)
     }
 }
+
+/// Links, pipes and devices inside a folder: followed where they lead to audio, reported
+/// where they do not, and never opened or walked forever.
+@Suite struct BatchScannerLinkTests {
+    @Test func followsLinksOnceAndReportsEverythingItPassesOver() throws {
+        let folder = try TemporaryFolder()
+        let root = folder.path("Recordings"), elsewhere = folder.path("elsewhere")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: root.appendingPathComponent("2024"), withIntermediateDirectories: true)
+        try fileManager.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let outside = try makeTone(at: elsewhere.appendingPathComponent("outside.wav"))
+        _ = try makeTone(at: root.appendingPathComponent("2024/a.wav"))
+        var expected = try TrickyEntries.make(in: root, linkingTo: outside)
+        func link(_ name: String, to destination: String) throws {
+            try fileManager.createSymbolicLink(atPath: root.appendingPathComponent(name).path, withDestinationPath: destination)
+        }
+        try link("also a.wav", to: "2024/a.wav")
+        try link("0 latest", to: "2024")           // sorts before the real folder, still reported as the link
+        try link("2024/up", to: "..")
+        expected["also a.wav"] = "the same file as \(root.path)/2024/a.wav"
+        expected["0 latest"] = "a link to a folder already searched (\(root.path)/2024)"
+        expected["2024/up"] = "a link to a folder already searched (\(root.path))"
+        try Data("x".utf8).write(to: root.appendingPathComponent(".hidden.wav"))
+
+        let scan = BatchScanner.scan([root.path])
+        #expect(scan.audio.map(\.url.path) == [root.appendingPathComponent("2024/a.wav").path, root.appendingPathComponent("linked.wav").path])
+        let reasons = Dictionary(uniqueKeysWithValues: scan.skipped.map {
+            ($0.url.path.replacingOccurrences(of: root.path + "/", with: ""), $0.reason)
+        })
+        #expect(reasons == expected)
+        #expect(scan.skipped.allSatisfy { !$0.wasNamed })
+    }
+
+    @Test func aNamedPipeIsReportedAsNamedAndATruncatedWAVBySize() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("from-a-process.wav")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let tone = try makeTone(at: folder.path("tone.wav"), seconds: 9)
+        let cut = folder.path("cut.wav")
+        try Data(try Data(contentsOf: tone).prefix(100_000)).write(to: cut)
+        let scan = BatchScanner.scan([fifo.path, cut.path, tone.path])
+        #expect(scan.audio.map(\.url.path) == [tone.path])
+        #expect(scan.skipped.map { "\($0.url.lastPathComponent): \($0.reason) \($0.wasNamed)" } == [
+            "from-a-process.wav: not a regular file (a pipe) true",
+            "cut.wav: truncated: the header says 9.0 s, the file holds 3.1 s true",
+        ])
+    }
+}

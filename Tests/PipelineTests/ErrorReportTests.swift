@@ -36,6 +36,8 @@ import Transcription
         Row(name: "transcription: too large", error: TranscriptionError(kind: .tooLarge, status: 413, description: "big"), status: .failure),
         Row(name: "transcription: server error", error: TranscriptionError(kind: .serverError, status: 500, description: "500"), status: .failure),
         Row(name: "transcription: cancelled", error: TranscriptionError(kind: .cancelled, description: "cancelled"), status: .interrupted),
+        Row(name: "audio file: not a regular file", error: AudioFileProblem(.notRegularFile, path: "/dev/fd/63", reason: "not a regular file (a pipe)"), status: .failure),
+        Row(name: "audio file: truncated", error: AudioFileProblem(.truncated, path: "cut.wav", reason: "truncated"), status: .failure),
         Row(name: "ALSA: unknown device", error: ALSAError(function: "snd_pcm_open", code: -ENOENT, device: "nope"), status: .configuration),
         Row(name: "ALSA: read failed mid-take", error: ALSAError(function: "snd_pcm_readi", code: -EIO, device: "hw:1"), status: .failure),
         Row(name: "sound file", error: SoundFileError(operation: "open", path: "/tmp/a.wav", reason: "not a WAV"), status: .failure),

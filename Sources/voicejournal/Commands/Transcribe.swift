@@ -11,9 +11,12 @@ struct Transcribe: AsyncParsableCommand {
         commandName: "transcribe",
         abstract: "Transcribe audio files and folders (recursively) through the queue.",
         discussion: """
-            Audio is what libsndfile can open, or a file the API accepts by its extension \
+            Audio is a regular file libsndfile can open, or one the API accepts by its extension \
             (flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm); anything else is skipped \
-            with a line saying why. Files are not copied: their paths are stored. The same \
+            with a line saying why: pipes, devices and sockets (never read), dangling or looping \
+            links, and truncated audio (the header promises more than the file holds). Symbolic \
+            links are followed; hidden files and folders are passed over without a word. \
+            Files are not copied: their paths are stored. The same \
             audio is uploaded and stored once, however often it is given; running the \
             command again after a crash resumes where it stopped.
 
@@ -112,7 +115,8 @@ struct Transcribe: AsyncParsableCommand {
     }
 
     private func report(_ skipped: SkippedFile) {
-        FileHandle.standardError.write(Data("skipped \(skipped.url.path): \(skipped.reason)\n".utf8))
+        FileHandle.standardError.write(Data(
+            "skipped \(TerminalText.escaped(skipped.url.path)): \(TerminalText.escaped(skipped.reason))\n".utf8))
     }
 
     private func writeSidecars(_ formats: [SidecarFormat], for file: QueuedFile, store: JournalStore) throws {
