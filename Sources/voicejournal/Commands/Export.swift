@@ -52,7 +52,7 @@ struct Export: AsyncParsableCommand {
             } catch {
                 throw CLIError.failure("cannot write \(file.path): \(FileProblem.reason(error))")
             }
-            print(file.path)
+            print(TerminalText.escaped(file.path))
         }
     }
 
