@@ -8,7 +8,8 @@ import Synchronization
 public struct WhisperClient: Sendable {
     /// Where the server is and how long to wait for it.
     public struct Configuration: Sendable, CustomStringConvertible {
-        /// The API base, e.g. `https://api.openai.com/v1` (no trailing slash).
+        /// The API base, e.g. `https://api.openai.com/v1` (no trailing slash). It may hold
+        /// credentials (`user:pass@`): show `shownBaseURL` instead.
         public let baseURL: String
         /// Never printed, logged or stored; only put in the Authorization header.
         let apiKey: String?
