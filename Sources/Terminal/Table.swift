@@ -1,4 +1,6 @@
 /// A plain-text table: columns padded to their widest cell, long cells cut with "…".
+/// Cells are text from outside (names, transcripts, paths): `render` makes each one safe
+/// for the terminal and one line long, so callers pass them exactly as stored.
 public struct Table: Sendable {
     public var headers: [String]
     public var rows: [[String]]
@@ -27,9 +29,10 @@ public struct Table: Sendable {
         }.joined(separator: "\n")
     }
 
-    /// One line of at most `width` characters: newlines folded to spaces, cut with "…".
+    /// One line of at most `width` characters: newlines folded to spaces, other control
+    /// characters escaped (`TerminalText.escaped`), cut with "…".
     public static func fit(_ text: String, _ width: Int) -> String {
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let line = TerminalText.escaped(text.split(whereSeparator: \.isNewline).joined(separator: " "))
         return line.count <= width ? line : String(line.prefix(max(0, width - 1))) + "…"
     }
 }

@@ -15,13 +15,16 @@ public struct TerminalInfo: Sendable, Equatable {
         self.width = width
     }
 
-    /// Looks at a file descriptor (stderr for meters) and the environment.
+    /// Looks at a file descriptor (stderr for meters) and the environment; `TERM=dumb`
+    /// counts as no terminal.
     public static func detect(fileDescriptor: Int32 = STDERR_FILENO,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalInfo {
         let tty = isatty(fileDescriptor) == 1
         var size = winsize()
         let columns = tty && ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0 ? Int(size.ws_col) : nil
-        return TerminalInfo(isTTY: tty, color: colorEnabled(isTTY: tty, environment: environment),
+        // A `dumb` terminal cannot redraw a line in place: it gets plain lines, like a pipe.
+        let redraws = tty && environment["TERM"] != "dumb"
+        return TerminalInfo(isTTY: redraws, color: colorEnabled(isTTY: redraws, environment: environment),
                             width: width(reported: columns, environment: environment))
     }
 

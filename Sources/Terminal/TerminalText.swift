@@ -29,6 +29,13 @@ public enum TerminalText {
         return String(result)
     }
 
+    /// `text` escaped line by line: its line breaks stay (a transcript, a typed entry, a
+    /// multi-line message reads as lines), everything else is escaped as by `escaped`.
+    public static func escapedLines(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .map { escaped(String($0)) }.joined(separator: "\n")
+    }
+
     /// C0 controls, DEL, C1 controls, and the Unicode bidi embeddings, overrides and
     /// isolates (U+202A–U+202E, U+2066–U+2069), which can make a name read backwards.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

@@ -3,7 +3,8 @@ import Foundation
 /// Why a transcription did not come back, worded for the user, with what the queue should
 /// do about it (retry the file, fail the file, or stop the whole run).
 ///
-/// The API key never appears in it: server messages are redacted before they are kept.
+/// No secret of the configuration appears in it (the API key, the base URL's credentials):
+/// server and libcurl messages go through `Secrets.redact` before they are kept.
 public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The class of failure. New kinds can be added without breaking callers.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
@@ -86,21 +87,15 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
         default: .retry
         }
     }
-
-    /// The same error with every occurrence of `secret` replaced, for text that came from
-    /// outside (a server may echo the key it was sent).
-    static func redact(_ text: String, secret: String?) -> String {
-        guard let secret, secret.count >= 4 else { return text }
-        return text.replacingOccurrences(of: secret, with: "[redacted]")
-    }
 }
 
 extension TranscriptionError {
     /// Classifies an HTTP error response the way DESIGN.md's guarantees say.
-    static func http(status: Int, body: Data, retryAfter: Double?, secret: String?) -> TranscriptionError {
+    /// `secrets` are taken out of the server's words (a server may echo the key it was sent).
+    static func http(status: Int, body: Data, retryAfter: Double?, secrets: Secrets) -> TranscriptionError {
         let decoded = WireFormat.decodeError(body)
         let raw = decoded?.message ?? String(decoding: body.prefix(300), as: UTF8.self)
-        let message = redact(raw.trimmingCharacters(in: .whitespacesAndNewlines), secret: secret)
+        let message = secrets.redact(raw.trimmingCharacters(in: .whitespacesAndNewlines))
         let said = message.isEmpty ? "" : ": \(message)"
         let code = decoded?.code ?? decoded?.type
         switch status {

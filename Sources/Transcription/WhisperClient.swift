@@ -8,10 +8,13 @@ import Synchronization
 public struct WhisperClient: Sendable {
     /// Where the server is and how long to wait for it.
     public struct Configuration: Sendable, CustomStringConvertible {
-        /// The API base, e.g. `https://api.openai.com/v1` (no trailing slash).
+        /// The API base, e.g. `https://api.openai.com/v1` (no trailing slash). It may hold
+        /// credentials (`user:pass@`): show `shownBaseURL` instead.
         public let baseURL: String
         /// Never printed, logged or stored; only put in the Authorization header.
         let apiKey: String?
+        /// The key and the base URL's credentials, to take out of any text that is kept.
+        let secrets: Secrets
         /// Seconds to establish a connection.
         public var connectTimeout: Double
         /// Seconds for the whole request, upload and answer included.
@@ -30,7 +33,9 @@ public struct WhisperClient: Sendable {
             var base = baseURL.trimmingCharacters(in: .whitespaces)
             while base.hasSuffix("/") { base.removeLast() }
             self.baseURL = base
-            self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+            let key = apiKey.map(Self.trimmedKey)
+            self.apiKey = key.flatMap { $0.isEmpty ? nil : $0 }
+            secrets = Secrets(apiKey: self.apiKey, baseURL: base)
             self.connectTimeout = connectTimeout
             self.timeout = timeout
             self.lowSpeedLimit = lowSpeedLimit
@@ -43,8 +48,15 @@ public struct WhisperClient: Sendable {
         /// The full URL uploads go to.
         public var endpoint: String { baseURL + "/audio/transcriptions" }
 
+        /// The base URL as it may be shown: credentials in it (`user:pass@`) replaced by `***`.
+        public var shownBaseURL: String { secrets.redact(baseURL) }
+
+        /// `text` without any secret of this configuration: the key, the base URL's
+        /// credentials (also percent-encoded), and the credentials of any URL in it.
+        public func redact(_ text: String) -> String { secrets.redact(text) }
+
         public var description: String {
-            "\(endpoint) (key \(hasAPIKey ? "set" : "not set"), timeout \(timeout) s)"
+            "\(secrets.redact(endpoint)) (key \(hasAPIKey ? "set" : "not set"), timeout \(timeout) s)"
         }
 
         /// Whether the base URL names this machine (a local server needs no key).
@@ -61,10 +73,17 @@ public struct WhisperClient: Sendable {
                 ?? openAIBaseURL
             guard let components = URLComponents(string: base), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
                   let host = components.host, !host.isEmpty else {
+                let shown = Secrets(apiKey: nil, baseURL: base).redact(base)
                 throw TranscriptionError(kind: .invalidConfiguration,
-                                         description: "the base URL \(base) is not an http(s) URL; check --base-url / OPENAI_BASE_URL")
+                                         description: "the base URL \(shown) is not an http(s) URL; check --base-url / OPENAI_BASE_URL")
             }
-            var configuration = Configuration(baseURL: base, apiKey: environment["OPENAI_API_KEY"])
+            let key = environment["OPENAI_API_KEY"].map(trimmedKey)
+            if let key, !isUsableKey(key) {
+                // Never quoted: it is still a secret, however broken.
+                throw TranscriptionError(kind: .invalidConfiguration, description:
+                    "OPENAI_API_KEY holds a line break, control character or non-ASCII character; set it to the key alone")
+            }
+            var configuration = Configuration(baseURL: base, apiKey: key)
             if !configuration.hasAPIKey && !configuration.isLoopback {
                 throw TranscriptionError(kind: .invalidConfiguration,
                                          description: "no API key: set OPENAI_API_KEY (or point OPENAI_BASE_URL at a local server)")
@@ -75,6 +94,18 @@ public struct WhisperClient: Sendable {
                 configuration.lowSpeedTime = min(configuration.lowSpeedTime, timeout)
             }
             return configuration
+        }
+
+        /// The key without the whitespace around it (a `.env` file with CRLF line ends
+        /// leaves a `\r` at its end).
+        static func trimmedKey(_ key: String) -> String {
+            key.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\n"))
+        }
+
+        /// Whether the key can go into a header as it is: printable ASCII only. A line
+        /// break inside it would add headers of its own to every request.
+        static func isUsableKey(_ key: String) -> Bool {
+            key.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
         }
     }
 

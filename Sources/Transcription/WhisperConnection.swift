@@ -27,6 +27,14 @@ public final class WhisperConnection {
         }
         let transfer = Transfer(abort: abort, lowSpeedLimit: configuration.lowSpeedLimit,
                                 lowSpeedTime: configuration.lowSpeedTime)
+        var headers = ["Accept: application/json"]
+        if let key = configuration.apiKey {
+            // `resolve` refuses such a key; a configuration made directly must not slip one through.
+            guard WhisperClient.Configuration.isUsableKey(key) else {
+                throw TranscriptionError(kind: .invalidConfiguration, description: "the API key holds characters a header cannot carry")
+            }
+            headers.append("Authorization: Bearer \(key)")
+        }
         let started = ProcessInfo.processInfo.systemUptime
         var failure: CurlFailure?
         do {
@@ -35,15 +43,13 @@ public final class WhisperConnection {
             try mime.addFile(name: "file", path: request.file.path, filename: request.filename,
                              contentType: request.contentType)
             for field in request.fields { try mime.addField(name: field.name, value: field.value) }
-            var headers = ["Accept: application/json"]
-            if let key = configuration.apiKey { headers.append("Authorization: Bearer \(key)") }
             let headerList = try CurlHeaderList(headers)
             try configure(transfer: transfer, configuration: configuration, mime: mime, headers: headerList)
             withExtendedLifetime((mime, headerList, transfer)) {
                 do { try easy.perform() } catch { failure = error as? CurlFailure }
             }
         } catch {
-            throw TranscriptionError(kind: .invalidConfiguration, description: "could not set up the upload: \(error)")
+            throw TranscriptionError(kind: .invalidConfiguration, description: "could not set up the upload: \(configuration.redact(String(describing: error)))")
         }
         let elapsed = ProcessInfo.processInfo.systemUptime - started
 
@@ -60,14 +66,13 @@ public final class WhisperConnection {
         guard (200..<300).contains(status) else {
             throw TranscriptionError.http(status: status, body: transfer.body,
                                           retryAfter: RetryPolicy.serverWait(headers: transfer.headers),
-                                          secret: configuration.apiKey)
+                                          secrets: configuration.secrets)
         }
         do {
             return try WireFormat.decodeResult(transfer.body, format: request.options.responseFormat,
                                                model: request.options.model)
         } catch {
-            let preview = TranscriptionError.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self),
-                                                    secret: configuration.apiKey)
+            let preview = configuration.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self))
             throw TranscriptionError(kind: .malformedResponse, status: status,
                                      description: "the server's answer was not the expected JSON (HTTP \(status), starts \(preview.debugDescription))")
         }
@@ -99,7 +104,8 @@ public final class WhisperConnection {
 
     private func classify(_ failure: CurlFailure, transfer: Transfer, request: TranscriptionRequest,
                           configuration: WhisperClient.Configuration) -> TranscriptionError {
-        let detail = TranscriptionError.redact(failure.description, secret: configuration.apiKey)
+        let detail = configuration.redact(failure.description)
+        let baseURL = configuration.shownBaseURL
         switch failure.code {
         case CURLE_ABORTED_BY_CALLBACK where transfer.stalled:
             return TranscriptionError(kind: .timeout, description:
@@ -112,17 +118,17 @@ public final class WhisperConnection {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
              CURLE_OPERATION_TIMEDOUT where Self.neverConnected(failure):
             return TranscriptionError(kind: .unreachable, description:
-                "cannot reach \(configuration.baseURL) (\(detail)); check the network and --base-url / OPENAI_BASE_URL")
+                "cannot reach \(baseURL) (\(detail)); check the network and --base-url / OPENAI_BASE_URL")
         case CURLE_OPERATION_TIMEDOUT:
             return TranscriptionError(kind: .timeout, description:
-                "no answer from \(configuration.baseURL) within \(Self.seconds(configuration.timeout)) s (\(detail))")
+                "no answer from \(baseURL) within \(Self.seconds(configuration.timeout)) s (\(detail))")
         case CURLE_READ_ERROR:
             return TranscriptionError(kind: .unreadableFile, description: "cannot read \(request.file.path) while uploading it (\(detail))")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION:
             return TranscriptionError(kind: .invalidConfiguration, description:
-                "cannot use \(configuration.baseURL) (\(detail)); check --base-url / OPENAI_BASE_URL")
+                "cannot use \(baseURL) (\(detail)); check --base-url / OPENAI_BASE_URL")
         default:
-            return TranscriptionError(kind: .connection, description: "the connection to \(configuration.baseURL) failed (\(detail))")
+            return TranscriptionError(kind: .connection, description: "the connection to \(baseURL) failed (\(detail))")
         }
     }
 

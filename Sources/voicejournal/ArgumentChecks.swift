@@ -1,6 +1,6 @@
 import ArgumentParser
 
-// Checks argument-parser cannot express: words that look like options, and --limit.
+// Checks argument-parser cannot express: words that look like options, --limit and --jobs.
 
 /// Words that start with a dash but are no option. voicejournal has no short options besides
 /// -h, so argument-parser reads `search -hello` as `-h -e -l -l -o` and prints the help with
@@ -28,4 +28,9 @@ enum DashedWords {
 /// as an unknown option ("missing value").
 func validateLimit(_ limit: Int?) throws {
     if let limit, limit < 1 { throw ValidationError("--limit must be a whole number of at least 1, not \(limit)") }
+}
+
+/// `--jobs` as `transcribe` and `queue run` take it: 1 to 64 uploads at a time.
+func validateJobs(_ jobs: Int) throws {
+    guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64, not \(jobs)") }
 }

@@ -42,5 +42,11 @@ struct GlobalOptions: ParsableArguments {
 
 /// Prints one line on stderr, prefixed with the program name and safe for the terminal.
 func printNotice(_ line: String) {
-    FileHandle.standardError.write(Data(("voicejournal: " + TerminalText.escaped(line) + "\n").utf8))
+    FileHandle.standardError.write(Data((stderrLine(line) + "\n").utf8))
+}
+
+/// A message as one stderr line: the program's name first, and whatever it quotes (file
+/// names, servers' words) escaped, so it stays one line and the terminal obeys none of it.
+func stderrLine(_ message: String) -> String {
+    "voicejournal: " + TerminalText.escaped(message)
 }

@@ -33,36 +33,32 @@ enum Main {
             }
         } catch {
             let (message, status) = report(error)
-            // Messages quote file names and servers' words: made safe for the terminal, line by
-            // line (argument-parser's usage text has several).
-            if let message {
-                let safe = message.split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
-                FileHandle.standardError.write(Data((safe + "\n").utf8))
-            }
+            if let message { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             exit(status)
         }
     }
 
     /// The line to print (nil for none) and the exit status for any error a command throws:
-    /// the one place that decides exit codes.
+    /// the one place that decides exit codes. Messages quote file names and servers' words,
+    /// so they come back safe for the terminal: one line each (argument-parser's usage text
+    /// keeps its own lines).
     static func report(_ error: any Error) -> (message: String?, status: Int32) {
         switch error {
         case let error as CLIError:
-            return ("voicejournal: \(error.message)", error.exitCode)
+            return (stderrLine(error.message), error.exitCode)
         case let error as ExitCode:
             // Already reported by the command; argument-parser's validation code means usage.
             return (nil, error == .validationFailure ? CLIError.usage : error.rawValue)
         case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is AudioFileProblem, is RecordingError,
              is CancellationError:
             let report = ErrorReport.of(error)
-            return ("voicejournal: \(report.message)", report.status.rawValue)
+            return (stderrLine(report.message), report.status.rawValue)
         default:
             break
         }
         let code = Voicejournal.exitCode(for: error)
         if code == .validationFailure {
-            return (Voicejournal.fullMessage(for: error), CLIError.usage)
+            return (TerminalText.escapedLines(Voicejournal.fullMessage(for: error)), CLIError.usage)
         }
         if code == .success {
             // --help and --version: argument-parser's own text on stdout.
@@ -70,7 +66,7 @@ enum Main {
             return (nil, 0)
         }
         let report = ErrorReport.of(error)
-        return ("voicejournal: \(report.message)", report.status.rawValue)
+        return (stderrLine(report.message), report.status.rawValue)
     }
 }
 

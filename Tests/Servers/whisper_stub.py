@@ -19,12 +19,14 @@ the connection with a TCP reset mid-response), slow (answer after "seconds"), ma
 content a stored transcript came from).
 
 Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
-the client's connection, problems found, what was answered). The port is printed on stdout
+the client's connection, the names of its headers, problems found, what was answered). The port is printed on stdout
 first thing (--port 0 lets the OS choose).
 """
 import argparse
+import base64
 import hashlib
 import json
+import os
 import signal
 import socket
 import struct
@@ -152,7 +154,7 @@ def parse_multipart(rfile, length, boundary):
     return parts
 
 
-def check(parts, authorization, expected_key):
+def check(parts, authorization, expected_authorization):
     """The contract of POST /audio/transcriptions; returns (fields, file_info, problems)."""
     problems = []
     fields = {}
@@ -204,9 +206,9 @@ def check(parts, authorization, expected_key):
                 problems.append("temperature out of 0...1")
         except ValueError:
             problems.append(f"temperature {fields['temperature'][0]!r} is not a number")
-    if expected_key is not None and authorization != f"Bearer {expected_key}":
+    if expected_authorization is not None and authorization != expected_authorization:
         problems.append("missing or wrong Authorization header")
-    if expected_key is None and authorization is not None:
+    if expected_authorization is None and authorization is not None:
         problems.append("unexpected Authorization header")
     return fields, file_info, problems
 
@@ -264,7 +266,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         received = time.time()
-        record = {"received_at": received, "path": self.path, "connection": self.client_address[1]}
+        record = {"received_at": received, "path": self.path, "connection": self.client_address[1],
+                  "header_names": list(self.headers.keys())}
         length = self.headers.get("Content-Length")
         if length is None:
             self.close_connection = True
@@ -293,7 +296,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error_json(400, f"could not parse multipart body: {error}")
             return
         authorization = self.headers.get("Authorization")
-        fields, file_info, problems = check(parts, authorization, self.server.expected_key)
+        fields, file_info, problems = check(parts, authorization, self.server.expected_authorization)
         record.update(body_done_at=time.time(), fields=fields, file=file_info, problems=problems,
                       authorization_ok=not any("Authorization" in p for p in problems))
         filename = (file_info or {}).get("filename")
@@ -373,12 +376,12 @@ class StubServer(ThreadingHTTPServer):
     # then retry a second later.
     request_queue_size = 128
 
-    def __init__(self, address, plan, delay, expected_key, log_path, stall=0):
+    def __init__(self, address, plan, delay, expected_authorization, log_path, stall=0):
         super().__init__(address, Handler)
         self.stall = stall
         self.plan = plan
         self.delay = delay
-        self.expected_key = expected_key
+        self.expected_authorization = expected_authorization
         self.log_path = log_path
         self.lock = threading.Lock()
         self.counter = 0
@@ -407,14 +410,19 @@ def main():
     parser.add_argument("--delay", type=float, default=0, help="seconds before every successful answer")
     parser.add_argument("--key", help="the bearer key to require (default: require none)")
     parser.add_argument("--key-env", help="read the key to require from this environment variable")
+    parser.add_argument("--basic-env", help="require HTTP basic credentials (user:password) from this environment variable instead of a key")
     parser.add_argument("--log", help="append one JSON line per request here")
     parser.add_argument("--stall", type=float, default=0, help="seconds to wait before reading each request body")
     args = parser.parse_args()
     key = args.key
     if args.key_env:
-        import os
         key = os.environ.get(args.key_env)
-    server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, key, args.log, args.stall)
+    expected_authorization = f"Bearer {key}" if key is not None else None
+    if args.basic_env:
+        credentials = os.environ.get(args.basic_env, "").encode("utf-8")
+        expected_authorization = "Basic " + base64.b64encode(credentials).decode("ascii")
+    server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, expected_authorization,
+                        args.log, args.stall)
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever(poll_interval=0.1)

@@ -22,4 +22,19 @@ import Testing
         let escaped = TerminalText.escaped(every)
         #expect(!escaped.unicodeScalars.contains { TerminalText.needsEscape($0) })
     }
+
+    @Test func escapedLinesKeepLineBreaksOnly() {
+        #expect(TerminalText.escapedLines("first\r\nsecond \u{1B}[2J\nthird\tend") == "first\nsecond \\e[2J\nthird\\tend")
+    }
+
+    @Test func everyTableCellIsEscapedAndEachRowIsOneLine() {
+        let table = Table(headers: ["ID", "NAME"], rows: [
+            ["1", "\u{1B}]0;pwned\u{07}"], ["2", "two\nlines\tand tab"], ["3", "\u{1B}[31mred"],
+        ])
+        let lines = table.render().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4)
+        #expect(!table.render().unicodeScalars.contains { TerminalText.needsEscape($0) && $0 != "\n" })
+        #expect(lines[1].hasSuffix("\\e]0;pwned\\u{7}"))
+        #expect(lines[2].hasSuffix("two lines\\tand tab"))
+    }
 }

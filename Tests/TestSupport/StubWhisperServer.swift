@@ -61,10 +61,12 @@ public final class StubWhisperServer: @unchecked Sendable {
     }
 
     /// Starts the server. `expectedKey` is the bearer key it requires (nil: no header
-    /// allowed); `delay` is added before every successful answer; `stall` seconds pass
-    /// before it starts reading each request body (a network that stops moving). `port` 0
-    /// lets the OS choose; a test can give one to start a server where a client already looks.
-    public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil, stall: Double = 0, port: Int = 0) throws {
+    /// allowed); `expectedCredentials` (`user:password`) makes it require HTTP basic
+    /// authentication instead; `delay` is added before every successful answer; `stall`
+    /// seconds pass before it starts reading each request body (a network that stops moving).
+    /// `port` 0 lets the OS choose; a test can give one to start a server where a client already looks.
+    public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil,
+                expectedCredentials: String? = nil, stall: Double = 0, port: Int = 0) throws {
         folder = try TemporaryFolder("whisper-stub")
         logURL = folder.path("requests.jsonl")
         let plan = rules.map { ["match": $0.match, "responses": $0.responses.map(\.json), "then": $0.then.json] }
@@ -79,6 +81,10 @@ public final class StubWhisperServer: @unchecked Sendable {
             // Through the environment, like the real client: keys stay off command lines.
             environment["STUB_EXPECTED_KEY"] = expectedKey
             arguments += ["--key-env", "STUB_EXPECTED_KEY"]
+        }
+        if let expectedCredentials {
+            environment["STUB_EXPECTED_CREDENTIALS"] = expectedCredentials
+            arguments += ["--basic-env", "STUB_EXPECTED_CREDENTIALS"]
         }
         process.arguments = arguments
         process.environment = environment
@@ -145,6 +151,8 @@ public struct StubRequest: Decodable, Sendable {
     /// Every way the request broke the API's contract; empty for a good request.
     public let problems: [String]
     public let authorizationOk: Bool?
+    /// The names of the request's headers, as the server parsed them.
+    public let headerNames: [String]?
     /// What the server answered: "ok", "reset", "slow", "malformed", "echo_key" or a status.
     public let answer: String
     /// The client hung up before the answer could be written.
@@ -162,7 +170,7 @@ public struct StubRequest: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case receivedAt = "received_at", respondedAt = "responded_at", connection, fields, file, problems
-        case authorizationOk = "authorization_ok", answer, clientGone = "client_gone"
+        case authorizationOk = "authorization_ok", headerNames = "header_names", answer, clientGone = "client_gone"
     }
 }
 

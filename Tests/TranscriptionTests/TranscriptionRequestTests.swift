@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func anHTMLErrorPageStillGivesAReadableMessage() {
-        let error = TranscriptionError.http(status: 502, body: Data("<html>Bad Gateway</html>".utf8), retryAfter: nil, secret: nil)
+        let error = TranscriptionError.http(status: 502, body: Data("<html>Bad Gateway</html>".utf8), retryAfter: nil, secrets: Secrets(apiKey: nil, baseURL: ""))
         #expect(error.kind == .serverError)
         #expect(error.description == "the server had a problem (HTTP 502: <html>Bad Gateway</html>)")
     }
@@ -59,6 +59,60 @@ import Testing
         #expect(!remote.description.contains("sk-secret-value"))
         #expect(throws: TranscriptionError.self) {
             try WhisperClient.Configuration.resolve(baseURLFlag: "ftp://example.com", environment: ["OPENAI_API_KEY": "k"])
+        }
+    }
+
+    @Test func aKeyIsTrimmedAndOneThatCouldInjectHeadersIsRefused() throws {
+        // A CRLF .env file leaves "\r" at the end of the key; spaces and tabs around it go too.
+        for raw in ["sk-trim-0123\r", " sk-trim-0123\t", "sk-trim-0123\r\n", "\nsk-trim-0123 "] {
+            let configuration = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": raw])
+            #expect(configuration.apiKey == "sk-trim-0123", "\(raw.debugDescription)")
+        }
+        // Inside the key, a line break would add a header of its own to every request.
+        for raw in ["sk-trim-0123\r\nX-Injected: 1", "sk-\u{1B}[31m", "sk-ключ-0123", "sk\u{0}0123"] {
+            do {
+                _ = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": raw])
+                Issue.record("\(raw.debugDescription) was accepted")
+            } catch {
+                #expect(error.kind == .invalidConfiguration)
+                #expect(error.description.contains("OPENAI_API_KEY"))
+                #expect(!error.description.contains("sk-"), "the key must not be quoted")
+            }
+        }
+        // Only whitespace is no key at all.
+        #expect(throws: TranscriptionError.self) {
+            try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": "\r\n"])
+        }
+        // A configuration made directly is trimmed the same way, and never sends a broken key.
+        #expect(WhisperClient.Configuration(apiKey: " sk-direct\r").apiKey == "sk-direct")
+    }
+
+    @Test func everySecretOfTheConfigurationIsRedacted() throws {
+        let configuration = try WhisperClient.Configuration.resolve(
+            baseURLFlag: "http://user:s3cret%21pw@proxy.example/v1", environment: ["OPENAI_API_KEY": "sk-redact-me-0123"])
+        // The request still goes to the URL with its credentials: libcurl turns them into basic auth.
+        #expect(configuration.endpoint == "http://user:s3cret%21pw@proxy.example/v1/audio/transcriptions")
+        #expect(configuration.shownBaseURL == "http://***@proxy.example/v1")
+        #expect(!configuration.description.contains("s3cret"))
+        let text = "key sk-redact-me-0123, url http://user:s3cret%21pw@proxy.example/v1, "
+            + "encoded s3cret%21pw, decoded s3cret!pw, whole user:s3cret!pw, other https://a:b@elsewhere/x"
+        let redacted = configuration.redact(text)
+        for secret in ["sk-redact-me-0123", "s3cret", "a:b@"] { #expect(!redacted.contains(secret), "\(redacted)") }
+        #expect(redacted.contains("http://***@proxy.example/v1") && redacted.contains("https://***@elsewhere/x"))
+        // A server's message goes through the same function.
+        let error = TranscriptionError.http(status: 500, body: Data(#"{"error":{"message":"bad auth s3cret!pw"}}"#.utf8),
+                                            retryAfter: nil, secrets: configuration.secrets)
+        #expect(!error.description.contains("s3cret") && error.description.contains("[redacted]"))
+        // A token as the user name (https://TOKEN@host) is the secret itself.
+        let token = WhisperClient.Configuration(baseURL: "https://ghp_token0123@host.example/v1", apiKey: nil)
+        #expect(token.redact("sent ghp_token0123") == "sent [redacted]")
+        #expect(token.shownBaseURL == "https://***@host.example/v1")
+        // A base URL that is refused is not quoted with its credentials either.
+        do {
+            _ = try WhisperClient.Configuration.resolve(baseURLFlag: "ftp://user:s3cret@host/v1", environment: ["OPENAI_API_KEY": "k"])
+            Issue.record("ftp accepted")
+        } catch {
+            #expect(!error.description.contains("s3cret") && error.description.contains("ftp://***@host/v1"))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Store
+import Terminal
 
 /// `voicejournal assign QUESTION_ID --person P`.
 struct Assign: AsyncParsableCommand {
@@ -14,6 +15,6 @@ struct Assign: AsyncParsableCommand {
     func run() async throws {
         let assignment = try global.openStore().assign(questionId: questionId, to: person)
         if output.json { return try printJSON(assignment) }
-        print("Assigned question #\(assignment.questionId) to \(assignment.person): assignment #\(assignment.id).")
+        print("Assigned question #\(assignment.questionId) to \(TerminalText.escaped(assignment.person)): assignment #\(assignment.id).")
     }
 }

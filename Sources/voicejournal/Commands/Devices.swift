@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import Terminal
 
 /// `devices` — the capture PCMs ALSA knows, like `arecord -L`.
 struct Devices: AsyncParsableCommand {
@@ -28,10 +29,11 @@ struct Devices: AsyncParsableCommand {
             FileHandle.standardError.write(Data("voicejournal: ALSA lists no capture devices (no sound card, and no PCM in ~/.asoundrc)\n".utf8))
             return
         }
+        // Names and descriptions come from ALSA's configuration files: escaped.
         for device in devices {
-            print(device.name)
+            print(TerminalText.escaped(device.name))
             for line in (device.description ?? "").split(separator: "\n", omittingEmptySubsequences: true) {
-                print("    \(line)")
+                print("    \(TerminalText.escaped(String(line)))")
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Store
+import Terminal
 
 /// `voicejournal entry add|list|show|delete`.
 struct EntryCommand: AsyncParsableCommand {
@@ -33,7 +34,7 @@ struct EntryCommand: AsyncParsableCommand {
                 journal: journal, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
                 createdAt: date?.date ?? Date())
             if output.json { return try printJSON(entry) }
-            print("Added entry #\(entry.id) to \(entry.journal).")
+            print("Added entry #\(entry.id) to \(TerminalText.escaped(entry.journal)).")
         }
     }
 
@@ -66,17 +67,18 @@ struct EntryCommand: AsyncParsableCommand {
         func run() async throws {
             let entry = try global.openStoreForReading().entry(id: id)
             if output.json { return try printJSON(entry) }
-            print("#\(entry.id)  \(shortDate(entry.createdAt))  \(entry.journal)  \(entry.kind.rawValue)")
-            if let title = entry.title { print("Title: \(title)") }
+            // Everything quoted was typed or heard: escaped; only a text's own line breaks stay.
+            print("#\(entry.id)  \(shortDate(entry.createdAt))  \(TerminalText.escaped(entry.journal))  \(entry.kind.rawValue)")
+            if let title = entry.title { print("Title: \(TerminalText.escaped(title))") }
             if let mood = entry.mood { print("Mood:  \(mood.rawValue)") }
             if let theme = entry.theme { print("Theme: \(theme.rawValue)") }
             if let path = entry.audioPath {
-                print("Audio: \(path)" + (entry.durationSeconds.map { String(format: " (%.1f s)", $0) } ?? ""))
+                print("Audio: \(TerminalText.escaped(path))" + (entry.durationSeconds.map { String(format: " (%.1f s)", $0) } ?? ""))
             }
             print("")
-            if !entry.content.isEmpty { print(entry.content) }
+            if !entry.content.isEmpty { print(TerminalText.escapedLines(entry.content)) }
             if let transcript = entry.transcript {
-                print(transcript)
+                print(TerminalText.escapedLines(transcript))
             } else if entry.recordingId != nil {
                 print("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
             }

@@ -53,7 +53,7 @@ struct Export: AsyncParsableCommand {
             } catch {
                 throw CLIError.failure("cannot write \(file.path): \(SystemError.reason(of: error))")
             }
-            print(file.path)
+            print(TerminalText.escaped(file.path))
         }
     }
 

@@ -21,7 +21,7 @@ struct JournalCommand: AsyncParsableCommand {
         func run() async throws {
             let journal = try global.openStore().createJournal(name: name, description: description)
             if output.json { return try printJSON(journal) }
-            print("Created journal \"\(journal.name)\" (#\(journal.id ?? 0)).")
+            print("Created journal \"\(TerminalText.escaped(journal.name))\" (#\(journal.id ?? 0)).")
         }
     }
 
@@ -64,11 +64,11 @@ struct JournalCommand: AsyncParsableCommand {
             let shown = Shown(journal: journal, questions: try store.questions(journal: journal.name),
                               entries: try store.entries(EntryFilter(journal: journal.name, limit: limit)))
             if output.json { return try printJSON(shown) }
-            print("\(journal.name) — created \(shortDate(journal.createdAt))")
-            if let description = journal.description { print(description) }
+            print("\(TerminalText.escaped(journal.name)) — created \(shortDate(journal.createdAt))")
+            if let description = journal.description { print(TerminalText.escapedLines(description)) }
             if !shown.questions.isEmpty {
                 print("\nQuestions:")
-                for question in shown.questions { print("  #\(question.id)  \(question.text)") }
+                for question in shown.questions { print("  #\(question.id)  \(TerminalText.escaped(question.text))") }
             }
             print(shown.entries.isEmpty ? "\nNo entries yet." : "\nLatest entries:")
             if !shown.entries.isEmpty { print(EntryTable.render(shown.entries)) }

@@ -54,7 +54,7 @@ struct Meter: AsyncParsableCommand {
         }
         let info = summary.info
         let layout = info.channels == 1 ? "mono" : info.channels == 2 ? "stereo" : "\(info.channels) channels"
-        print("\(url.lastPathComponent)  \(info.format) · \(info.sampleRate) Hz · \(layout) · "
+        print("\(TerminalText.escaped(url.lastPathComponent))  \(info.format) · \(info.sampleRate) Hz · \(layout) · "
               + "\(MeterLine.clock(info.durationSeconds)) · peak \(MeterLine.dbfs(summary.levels.peakDBFS)) dBFS · "
               + "rms \(MeterLine.dbfs(summary.levels.rmsDBFS)) dBFS")
         let envelope = summary.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }
@@ -95,7 +95,7 @@ struct LiveMeter {
         let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
         let stderr = FileHandle.standardError
         if showing, terminal.isTTY {
-            stderr.write(Data("\(hint) — press Enter to stop\n".utf8))
+            stderr.write(Data("\(TerminalText.escaped(hint)) — press Enter to stop\n".utf8))
         }
         while true {
             let finished = session.isFinished

@@ -27,7 +27,7 @@ struct PersonCommand: AsyncParsableCommand {
         func run() async throws {
             let person = try global.openStore().addPerson(name: name, relationship: relationship, email: email)
             if output.json { return try printJSON(person) }
-            print("Added \(person.name) (#\(person.id ?? 0)).")
+            print("Added \(TerminalText.escaped(person.name)) (#\(person.id ?? 0)).")
         }
     }
 

@@ -45,9 +45,7 @@ extension Queue {
         @Option(help: "Uploads at a time.") var jobs = 4
         @OptionGroup var transcription: TranscriptionFlags
 
-        func validate() throws {
-            guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
-        }
+        func validate() throws { try validateJobs(jobs) }
 
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
@@ -87,10 +85,11 @@ extension Queue {
                 print(state.map { "No \($0.rawValue) jobs." } ?? "The queue is empty.")
                 return
             }
+            // One line per job, whatever the path or the server's message hold.
             for listing in listings {
                 let job = listing.job
-                var line = "\(job.id ?? 0)\t\(job.state.rawValue)\t\(job.attempts)/\(job.maxAttempts)\t\(listing.path)"
-                if let error = job.lastError, job.state != .done { line += "\n\t\(error)" }
+                var line = "\(job.id ?? 0)\t\(job.state.rawValue)\t\(job.attempts)/\(job.maxAttempts)\t\(TerminalText.escaped(listing.path))"
+                if let error = job.lastError, job.state != .done { line += "\t" + TerminalText.escaped(error) }
                 print(line)
             }
         }

@@ -77,7 +77,7 @@ struct Record: AsyncParsableCommand {
         if json {
             print(try RecordingReport.jsonText(outcome, transcript: transcript))
         } else {
-            print("\n" + transcript.text)
+            print("\n" + TerminalText.escapedLines(transcript.text))
         }
     }
 
@@ -133,7 +133,7 @@ struct CaptureOptions: ParsableArguments {
         await LiveMeter(showing: !noMeter, hint: "Capturing from \(input.device) to \(url.path)").run(session)
         let result = await session.result()
         try writer.close()
-        print("Captured \(result.frames) frames to \(url.path)")
+        print("Captured \(result.frames) frames to \(TerminalText.escaped(url.path))")
         if let error = result.error { throw error }
     }
 
@@ -168,7 +168,7 @@ enum RecordingReport {
             let seconds = String(format: "%.1f", recording.durationSeconds)
             let levels = "peak \(String(format: "%.1f", recording.peakDBFS ?? 0)) dBFS, rms \(String(format: "%.1f", recording.rmsDBFS ?? 0)) dBFS"
             print("Saved recording \(outcome.recordingId): \(seconds) s, \(levels)")
-            print("  file: \(recording.path)")
+            print("  file: \(TerminalText.escaped(recording.path))")
             if let entryId = recording.entryId { print("  entry: \(entryId)") }
             if let assignmentId = recording.assignmentId { print("  answers assignment \(assignmentId)") }
             print("  transcription queued (job \(outcome.jobId))")

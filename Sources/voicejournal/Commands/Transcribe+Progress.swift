@@ -14,11 +14,11 @@ final class BatchProgressDisplay: Sendable {
 
     private let state: Mutex<State>
     private let started = ProcessInfo.processInfo.systemUptime
-    private let terminal: StderrTerminal
+    private let terminal: TerminalInfo
     /// Only jobs of the batch move the bar (a live recording taken meanwhile does not).
     private let scope: Set<Int64>?
 
-    init(total: Int, scope: Set<Int64>?, terminal: StderrTerminal = .detect()) {
+    init(total: Int, scope: Set<Int64>?, terminal: TerminalInfo = .detect(fileDescriptor: STDERR_FILENO)) {
         state = Mutex(State(progress: BatchProgress(total: total)))
         self.terminal = terminal
         self.scope = scope
@@ -56,7 +56,7 @@ final class BatchProgressDisplay: Sendable {
         case let .transcribed(jobId, path, seconds):
             let counted = count(jobId) { $0.done += 1 }
             if !terminal.isTTY {
-                write("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")done \(path) (\(String(format: "%.1f", seconds)) s)\n")
+                write("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")done \(TerminalText.escaped(path)) (\(String(format: "%.1f", seconds)) s)\n")
             }
         case let .failed(jobId, path, message):
             let counted = count(jobId) { $0.failed += 1 }
@@ -79,9 +79,11 @@ final class BatchProgressDisplay: Sendable {
         }
     }
 
-    /// A line above the bar (or simply a line, off a terminal).
+    /// A line above the bar (or simply a line, off a terminal). It quotes paths and
+    /// servers' words, so it is escaped whole: one line, nothing the terminal obeys.
     private func announce(_ line: String) {
-        write(terminal.isTTY ? "\r\u{1B}[2K\(line)\n" : "\(line)\n")
+        let safe = TerminalText.escaped(line)
+        write(terminal.isTTY ? ANSI.redrawLine + safe + "\n" : safe + "\n")
     }
 
     private func redraw() {
@@ -90,27 +92,10 @@ final class BatchProgressDisplay: Sendable {
             state.progress.elapsed = ProcessInfo.processInfo.systemUptime - started
             return state.progress
         }
-        write("\r\u{1B}[2K" + ProgressBar.line(progress, width: terminal.width - 1, color: terminal.color))
+        write(ANSI.redrawLine + ProgressBar.line(progress, width: terminal.width - 1, color: terminal.color))
     }
 
     private func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
-    }
-}
-
-/// Whether stderr is a terminal, how wide, and whether colours are allowed.
-/// (The Terminal module's own detection can replace this once both land on main.)
-struct StderrTerminal: Sendable {
-    var isTTY: Bool
-    var color: Bool
-    var width: Int
-
-    static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> StderrTerminal {
-        let tty = isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
-        var size = winsize()
-        let columns = tty && ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
-            ? Int(size.ws_col) : (environment["COLUMNS"].flatMap(Int.init) ?? 80)
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        return StderrTerminal(isTTY: tty, color: tty && !noColor, width: columns)
     }
 }

@@ -45,7 +45,7 @@ struct Transcribe: AsyncParsableCommand {
     var noWait = false
 
     func validate() throws {
-        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
+        try validateJobs(jobs)
         if let sidecar, case .failure(let error) = SidecarFormat.parseList(sidecar) {
             throw ValidationError("--sidecar: \(error.description).")
         }
@@ -102,7 +102,7 @@ struct Transcribe: AsyncParsableCommand {
                 if let sidecars, !sidecars.isEmpty { try writeSidecars(sidecars, for: file, store: store) }
             case .failed:
                 failed += 1
-                failures.append("failed: \(file.url.path): \(job.lastError ?? "unknown error")")
+                failures.append(TerminalText.escaped("failed: \(file.url.path): \(job.lastError ?? "unknown error")"))
             default:
                 break
             }
@@ -115,8 +115,7 @@ struct Transcribe: AsyncParsableCommand {
     }
 
     private func report(_ skipped: SkippedFile) {
-        FileHandle.standardError.write(Data(
-            "skipped \(TerminalText.escaped(skipped.url.path)): \(TerminalText.escaped(skipped.reason))\n".utf8))
+        FileHandle.standardError.write(Data((TerminalText.escaped("skipped \(skipped.url.path): \(skipped.reason)") + "\n").utf8))
     }
 
     private func writeSidecars(_ formats: [SidecarFormat], for file: QueuedFile, store: JournalStore) throws {
@@ -125,7 +124,7 @@ struct Transcribe: AsyncParsableCommand {
         do {
             try Sidecar.write(formats, for: file.url, transcript: transcript, durationSeconds: duration)
         } catch {
-            FileHandle.standardError.write(Data("voicejournal: cannot write sidecars for \(file.url.path): \(error.localizedDescription)\n".utf8))
+            printNotice("cannot write sidecars for \(file.url.path): \(error.localizedDescription)")
         }
     }
 
