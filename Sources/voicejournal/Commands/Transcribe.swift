@@ -91,41 +91,21 @@ struct Transcribe: AsyncParsableCommand {
             try await runQueue(runner, until: .finish(targets), display: display)
         }
 
-        let finalJobs = try store.jobs(ids: queued.map(\.outcome.jobId))
-        var done = 0, failed = 0
-        var failures: [String] = []
-        for file in queued {
-            guard let job = finalJobs[file.outcome.jobId] else { continue }
-            switch job.state {
-            case .done:
-                done += 1
-                if let sidecars, !sidecars.isEmpty { try writeSidecars(sidecars, for: file, store: store) }
-            case .failed:
-                failed += 1
-                failures.append(TerminalText.escaped("failed: \(file.url.path): \(job.lastError ?? "unknown error")"))
-            default:
-                break
-            }
+        let wrapUp = try BatchWrapUp.make(queued, store: store, sidecars: sidecars ?? [])
+        for problem in wrapUp.sidecarProblems {
+            printNotice("cannot write sidecars for \(problem.url.path): \(problem.message)")
         }
-        for line in failures { print(line) }
+        for failure in wrapUp.failed {
+            print(TerminalText.escaped("failed: \(failure.url.path): \(failure.message)"))
+        }
         let seconds = ProcessInfo.processInfo.systemUptime - started
-        print(summary(files: queued.count, done: done, failed: failed, alreadyDone: alreadyDone,
+        print(summary(files: queued.count, done: wrapUp.done, failed: wrapUp.failed.count, alreadyDone: alreadyDone,
                       skipped: skippedCount, seconds: seconds))
-        if failed > 0 || badNamedPath { throw ExitCode(CLIError.failure) }
+        if !wrapUp.failed.isEmpty || badNamedPath { throw ExitCode(CLIError.failure) }
     }
 
     private func report(_ skipped: SkippedFile) {
         FileHandle.standardError.write(Data((TerminalText.escaped("skipped \(skipped.url.path): \(skipped.reason)") + "\n").utf8))
-    }
-
-    private func writeSidecars(_ formats: [SidecarFormat], for file: QueuedFile, store: JournalStore) throws {
-        guard let transcript = try store.transcript(recordingId: file.outcome.recordingId) else { return }
-        let duration = try store.recording(id: file.outcome.recordingId)?.durationSeconds ?? 0
-        do {
-            try Sidecar.write(formats, for: file.url, transcript: transcript, durationSeconds: duration)
-        } catch {
-            printNotice("cannot write sidecars for \(file.url.path): \(error.localizedDescription)")
-        }
     }
 
     private func summary(files: Int, done: Int, failed: Int, alreadyDone: Int, skipped: Int, seconds: Double) -> String {
