@@ -45,27 +45,40 @@ extension ChunkPlanner {
             return max(cut, speech[index].lowerBound - padding)
         }
 
-        /// The middle of the longest pause in `window`: among pauses of at least
-        /// `preferredPause` if there are any, else among all; the window's end when speech
-        /// fills it. On a tie the later pause wins, for longer chunks.
-        func cut(in window: Range<Int64>, preferredPause: Int64) -> Int64 {
-            var best: Range<Int64>?
-            var bestPreferred: Range<Int64>?
-            func consider(_ pause: Range<Int64>) {
-                guard !pause.isEmpty else { return }
-                if pause.count >= (best?.count ?? 0) { best = pause }
-                if pause.count >= preferredPause && pause.count >= (bestPreferred?.count ?? 0) { bestPreferred = pause }
-            }
-            var pauseStart = window.lowerBound
-            var index = firstSpeech(endingAfter: window.lowerBound)
-            while index < speech.count && speech[index].lowerBound < window.upperBound {
-                consider(pauseStart..<max(pauseStart, speech[index].lowerBound))
+        /// Where to cut a chunk whose cut window is `window`: the middle of the longest pause
+        /// of at least `preferredPause` in the window; failing that, of the latest such pause
+        /// in `fallback` (the rest of the chunk: a shorter chunk beats a cut between two
+        /// words); failing that, of the longest pause of any length in the window; and only
+        /// when speech fills the window, the window's end. On a tie the later pause wins.
+        func cut(in window: Range<Int64>, fallback: Range<Int64>, preferredPause: Int64) -> Int64 {
+            let inWindow = pauses(in: window)
+            let preferred = max(preferredPause, 1)
+            let chosen = inWindow.filter { $0.count >= preferred }.longest
+                ?? pauses(in: fallback).last { $0.count >= preferred }
+                ?? inWindow.longest
+            guard let chosen else { return window.upperBound }
+            return chosen.lowerBound + Int64(chosen.count) / 2
+        }
+
+        /// The stretches of `range` with no speech, in order.
+        func pauses(in range: Range<Int64>) -> [Range<Int64>] {
+            var found: [Range<Int64>] = []
+            var pauseStart = range.lowerBound
+            var index = firstSpeech(endingAfter: range.lowerBound)
+            while index < speech.count && speech[index].lowerBound < range.upperBound {
+                if speech[index].lowerBound > pauseStart { found.append(pauseStart..<speech[index].lowerBound) }
                 pauseStart = max(pauseStart, speech[index].upperBound)
                 index += 1
             }
-            if pauseStart < window.upperBound { consider(pauseStart..<window.upperBound) }
-            guard let chosen = bestPreferred ?? best else { return window.upperBound }
-            return chosen.lowerBound + Int64(chosen.count) / 2
+            if pauseStart < range.upperBound { found.append(pauseStart..<range.upperBound) }
+            return found
         }
+    }
+}
+
+private extension Array where Element == Range<Int64> {
+    /// The longest range, the later one on a tie.
+    var longest: Range<Int64>? {
+        reduce(nil) { best, range in range.count >= (best?.count ?? 0) ? range : best }
     }
 }

@@ -27,9 +27,10 @@ public struct AudioChunk: Sendable, Equatable, Codable {
 /// Splits a recording into chunks short enough for one request each, cutting in pauses.
 ///
 /// Each cut goes in the longest pause inside a window before the length limit (the last
-/// `cutWindowFraction` of `maxChunkSeconds`), in the middle of that pause; a pause of at least
-/// `preferredPauseSeconds` always wins over a shorter one, any pause over none, and only a
-/// window of unbroken speech is cut hard at the limit. With `trim`, the silence before the first
+/// `cutWindowFraction` of `maxChunkSeconds`), in the middle of that pause. A pause of at least
+/// `preferredPauseSeconds` is always chosen when there is one, even earlier in the chunk (a
+/// shorter chunk beats a cut between two words); then any pause; and only a chunk of unbroken
+/// speech is cut hard at the limit. With `trim`, the silence before the first
 /// speech, after the last, and on both sides of each cut is left out but for `paddingSeconds`
 /// around the speech, and a pause of `skippedPauseSeconds` or more is never sent. A chunk with
 /// no speech in it is never planned: silence sent to Whisper comes back as invented text.
@@ -130,7 +131,10 @@ public struct ChunkPlanner: Sendable, Equatable {
         while region.upperBound - cursor > lengths.max {
             let windowEnd = max(min(cursor + lengths.max, region.upperBound - lengths.min), cursor + lengths.windowStart)
             let windowStart = min(cursor + max(lengths.windowStart, lengths.min), windowEnd)
-            let cut = timeline.cut(in: windowStart..<windowEnd, preferredPause: lengths.preferredPause)
+            // Past the cursor whatever the settings, so planning always moves on.
+            let cut = max(timeline.cut(in: windowStart..<windowEnd,
+                                       fallback: min(cursor + lengths.min, windowStart)..<windowStart,
+                                       preferredPause: lengths.preferredPause), cursor + 1)
             guard trim else {
                 emit(cursor, cut)
                 cursor = cut

@@ -21,6 +21,9 @@ struct FrameLevelWindow: Sendable {
 
     mutating func append(_ code: UInt8) { codes.append(code) }
 
+    /// How many frame levels are held (bounded by the window, whatever the length).
+    var storedCount: Int { codes.count }
+
     func dbfs(frame: Int) -> Double { Self.dbfs(code: codes[frame - base]) }
 
     /// The level below which `quantile` of the frames in `frames` lie. Successive calls must

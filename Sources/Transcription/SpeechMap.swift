@@ -142,6 +142,9 @@ public struct SpeechMap: Sendable {
         return .spans(firstSeconds: seconds(first.lowerBound), lastSeconds: seconds(last.upperBound))
     }
 
+    /// How many frame levels the map holds now (for tests: memory must not grow with length).
+    var storedFrameCount: Int { levels.storedCount }
+
     private func seconds(_ sample: Int64) -> Double { Double(sample) / Double(sampleRate) }
 
     private mutating func closeFrame() {
