@@ -32,7 +32,6 @@ public enum TranscriptStitcher {
         var previousWords: [String] = []
         for chunk in chunks {
             var tokens = Tokens(chunk.result.text)
-            guard !tokens.words.isEmpty || !tokens.text.isEmpty else { continue }
             let repeated = repeatedWordCount(ending: previousWords, starting: tokens.words)
             tokens.dropWords(repeated)
             guard !tokens.text.isEmpty else { continue }
