@@ -1,0 +1,186 @@
+import Foundation
+
+/// Where a recording holds speech and where it pauses, measured while its samples stream past.
+///
+/// The samples (mono Float, full scale ±1, usually 16 kHz) are cut into short frames (20 ms);
+/// a frame is speech when its RMS level stands `marginDB` above the local noise floor and above
+/// `quietestSpeechDBFS`. The noise floor adapts: it is a low percentile of the frame levels in
+/// a window centred on the frame, so a fan that starts halfway through, or a room that gets
+/// louder, still leaves the pauses between phrases visible. Gaps shorter than the hangover
+/// (the closures inside and between words) are bridged, and blips shorter than
+/// `shortestSpeechSeconds` (clicks) are dropped.
+///
+/// Memory stays small on any length: only the floor window's frame levels (one byte each) and
+/// the speech ranges found so far are kept. Where it cannot tell, it says speech: sending a
+/// little noise costs a few bytes, dropping a quiet word loses it.
+public struct SpeechMap: Sendable {
+    /// How frames are measured and judged; the defaults suit speech at 16 kHz.
+    public struct Settings: Sendable, Equatable {
+        /// Length of one measured frame.
+        public var frameSeconds: Double
+        /// How far above the local noise floor a frame must be to count as speech.
+        public var marginDB: Double
+        /// Nothing quieter than this is speech, however quiet the room.
+        public var quietestSpeechDBFS: Double
+        /// The noise floor is never taken above this, so that a stretch with no pause at all
+        /// (one long sentence, music) is still speech: everything louder than
+        /// `noiseFloorCeilingDBFS + marginDB` always counts.
+        public var noiseFloorCeilingDBFS: Double
+        /// Length of the window, centred on each frame, that the noise floor is taken from.
+        public var floorWindowSeconds: Double
+        /// Which quantile of the window's frame levels is the noise floor (0.1 = the quietest 10 %).
+        public var floorQuantile: Double
+        /// Gaps in speech shorter than this are not pauses (stop consonants, breaths between words).
+        public var hangoverSeconds: Double
+        /// Speech shorter than this is a click, not a word.
+        public var shortestSpeechSeconds: Double
+
+        public init(frameSeconds: Double = 0.02, marginDB: Double = 10, quietestSpeechDBFS: Double = -55,
+                    noiseFloorCeilingDBFS: Double = -40, floorWindowSeconds: Double = 20,
+                    floorQuantile: Double = 0.1, hangoverSeconds: Double = 0.15,
+                    shortestSpeechSeconds: Double = 0.06) {
+            self.frameSeconds = frameSeconds
+            self.marginDB = marginDB
+            self.quietestSpeechDBFS = quietestSpeechDBFS
+            self.noiseFloorCeilingDBFS = noiseFloorCeilingDBFS
+            self.floorWindowSeconds = floorWindowSeconds
+            self.floorQuantile = floorQuantile
+            self.hangoverSeconds = hangoverSeconds
+            self.shortestSpeechSeconds = shortestSpeechSeconds
+        }
+    }
+
+    /// Samples per second of the audio being measured.
+    public let sampleRate: Int
+    public let settings: Settings
+    /// Samples measured so far.
+    public private(set) var sampleCount: Int64 = 0
+
+    let samplesPerFrame: Int
+    private var partial = (squares: 0.0, count: 0)
+    private var levels = FrameLevelWindow()
+    private var classifier: SpeechRunBuilder
+    private var frameCount = 0
+    /// The next block of frames to judge; blocks share one noise floor.
+    private var nextBlock = 0
+    private let blockFrames = 25
+    private let halfWindowFrames: Int
+
+    /// A map of nothing yet; feed it with `append`.
+    public init(sampleRate: Int = 16_000, settings: Settings = Settings()) {
+        self.sampleRate = max(sampleRate, 1)
+        self.settings = settings
+        samplesPerFrame = max(Int((settings.frameSeconds * Double(max(sampleRate, 1))).rounded()), 1)
+        let frameSeconds = Double(samplesPerFrame) / Double(max(sampleRate, 1))
+        halfWindowFrames = max(Int((settings.floorWindowSeconds / 2 / frameSeconds).rounded()), 1)
+        classifier = SpeechRunBuilder(
+            bridgeFrames: Int((settings.hangoverSeconds / frameSeconds).rounded()),
+            shortestFrames: max(Int((settings.shortestSpeechSeconds / frameSeconds).rounded()), 1))
+    }
+
+    /// Measures the next stretch of mono samples.
+    public mutating func append(_ samples: UnsafeBufferPointer<Float>) {
+        var index = 0
+        while index < samples.count {
+            let take = min(samplesPerFrame - partial.count, samples.count - index)
+            var squares = 0.0
+            for sample in samples[index..<(index + take)] {
+                squares += Double(sample) * Double(sample)
+            }
+            partial.squares += squares
+            partial.count += take
+            index += take
+            if partial.count == samplesPerFrame { closeFrame() }
+        }
+        sampleCount += Int64(samples.count)
+        judgeReadyBlocks(final: false)
+    }
+
+    /// Measures the next stretch of mono samples held in an array.
+    public mutating func append(_ samples: [Float]) {
+        samples.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Length of the audio measured so far, in seconds.
+    public var durationSeconds: Double { Double(sampleCount) / Double(sampleRate) }
+
+    /// The speech found, as sample ranges in order, not overlapping. Judging the last few
+    /// seconds needs the whole floor window, so this finishes a copy of the map: cheap, and the
+    /// map itself can go on taking samples.
+    public var speechRanges: [Range<Int64>] {
+        var finished = self
+        if finished.partial.count > 0 { finished.closeFrame() }
+        finished.judgeReadyBlocks(final: true)
+        let frameLength = Int64(samplesPerFrame)
+        return finished.classifier.finished().map { frames in
+            Int64(frames.lowerBound) * frameLength..<min(Int64(frames.upperBound) * frameLength, sampleCount)
+        }
+    }
+
+    /// The speech found, in seconds from the start.
+    public var speechIntervals: [Range<Double>] {
+        speechRanges.map { seconds($0.lowerBound)..<seconds($0.upperBound) }
+    }
+
+    /// The pauses between stretches of speech, in seconds; leading and trailing silence are
+    /// not pauses (see `firstSpeechSeconds` and `lastSpeechSeconds`).
+    public var pauseIntervals: [Range<Double>] {
+        let speech = speechIntervals
+        return zip(speech, speech.dropFirst()).map { $0.upperBound..<$1.lowerBound }
+    }
+
+    /// Where speech begins, or nil when none was heard.
+    public var firstSpeechSeconds: Double? { speechIntervals.first?.lowerBound }
+
+    /// Where speech ends, or nil when none was heard.
+    public var lastSpeechSeconds: Double? { speechIntervals.last?.upperBound }
+
+    /// Where speech begins and ends, for an `UploadPlan`.
+    public var speechExtent: SpeechExtent {
+        let speech = speechRanges
+        guard let first = speech.first, let last = speech.last else { return .silent }
+        return .spans(firstSeconds: seconds(first.lowerBound), lastSeconds: seconds(last.upperBound))
+    }
+
+    /// How many frame levels the map holds now (for tests: memory must not grow with length).
+    var storedFrameCount: Int { levels.storedCount }
+
+    private func seconds(_ sample: Int64) -> Double { Double(sample) / Double(sampleRate) }
+
+    private mutating func closeFrame() {
+        let meanSquare = partial.count > 0 ? partial.squares / Double(partial.count) : 0
+        levels.append(FrameLevelWindow.code(dbfs: meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity))
+        partial = (0, 0)
+        frameCount += 1
+    }
+
+    /// Judges every block whose floor window has fully arrived (or all of them at the end).
+    private mutating func judgeReadyBlocks(final: Bool) {
+        while nextBlock * blockFrames < frameCount {
+            let first = nextBlock * blockFrames
+            let centre = first + blockFrames / 2
+            guard final || centre + halfWindowFrames < frameCount else { return }
+            let floor = levels.quantileDBFS(settings.floorQuantile,
+                                            frames: max(centre - halfWindowFrames, 0)..<min(centre + halfWindowFrames + 1, frameCount))
+            let threshold = max(min(floor, settings.noiseFloorCeilingDBFS) + settings.marginDB,
+                                settings.quietestSpeechDBFS)
+            for frame in first..<min(first + blockFrames, frameCount) {
+                classifier.add(frame: frame, isSpeech: levels.dbfs(frame: frame) >= threshold)
+            }
+            nextBlock += 1
+            // Frames before the next block and before its window are never read again.
+            let nextWindowStart = nextBlock * blockFrames + blockFrames / 2 - halfWindowFrames
+            levels.forget(before: max(min(nextBlock * blockFrames, nextWindowStart), 0))
+        }
+    }
+}
+
+/// Where speech begins and ends in a recording, as far as an upload plan needs to know.
+public enum SpeechExtent: Sendable, Equatable {
+    /// The audio was not measured: assume speech throughout.
+    case notMeasured
+    /// No speech at all: nothing should be uploaded.
+    case silent
+    /// Speech from the first to the last second given (seconds from the start of the file).
+    case spans(firstSeconds: Double, lastSeconds: Double)
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// What the server heard in one chunk, and where the chunk starts in its recording.
+public struct ChunkTranscript: Sendable, Equatable {
+    /// Where the chunk starts on the recording's original timeline, in seconds (`AudioChunk.startSeconds`).
+    public var startSeconds: Double
+    /// The chunk's transcript, timestamps relative to the chunk.
+    public var result: TranscriptionResult
+
+    public init(startSeconds: Double, result: TranscriptionResult) {
+        self.startSeconds = startSeconds
+        self.result = result
+    }
+}
+
+/// Joins the transcripts of a recording's chunks into one transcript of the recording.
+///
+/// Segments are shifted onto the original timeline and clamped so each starts no earlier than
+/// the one before it ended; texts are joined in order with single spaces; chunks with no text
+/// are skipped. Where a chunk's first words repeat the previous chunk's last (up to
+/// `longestRepeatWords`, compared in lowercase without punctuation) — a word cut in two at a
+/// seam is heard by both — the repeat is dropped from the later chunk.
+public enum TranscriptStitcher {
+    /// The longest run of words looked for at a seam.
+    public static let longestRepeatWords = 5
+
+    /// One transcript from the chunks' transcripts in timeline order. Model and language are the
+    /// first chunk's that gives them; the duration is `durationSeconds` (the recording's).
+    public static func stitch(_ chunks: [ChunkTranscript], durationSeconds: Double? = nil) -> TranscriptionResult {
+        var texts: [String] = []
+        var segments: [TranscriptionResult.Segment] = []
+        var previousWords: [String] = []
+        for chunk in chunks {
+            var tokens = Tokens(chunk.result.text)
+            let repeated = repeatedWordCount(ending: previousWords, starting: tokens.words)
+            tokens.dropWords(repeated)
+            guard !tokens.text.isEmpty else { continue }
+            texts.append(tokens.text)
+            previousWords = Array((previousWords + tokens.words).suffix(longestRepeatWords))
+
+            var wordsToDrop = repeated
+            for segment in chunk.result.segments {
+                var segmentTokens = Tokens(segment.text)
+                let dropped = min(wordsToDrop, segmentTokens.words.count)
+                segmentTokens.dropWords(dropped)
+                wordsToDrop -= dropped
+                if dropped > 0 && segmentTokens.text.isEmpty { continue }
+                let text = dropped > 0 ? segmentTokens.text.leadingSpaceLike(segment.text) : segment.text
+                let floor = segments.last?.end ?? 0
+                let start = max(chunk.startSeconds + segment.start, floor)
+                segments.append(.init(start: start, end: max(chunk.startSeconds + segment.end, start), text: text))
+            }
+        }
+        let first = chunks.first { !$0.result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        return TranscriptionResult(
+            text: texts.joined(separator: " "),
+            language: chunks.lazy.compactMap(\.result.language).first,
+            durationSeconds: durationSeconds,
+            segments: segments,
+            model: first?.result.model ?? chunks.first?.result.model ?? "")
+    }
+
+    /// How many words at the start of `starting` repeat the end of `ending` (longest match first).
+    static func repeatedWordCount(ending: [String], starting: [String]) -> Int {
+        let longest = min(longestRepeatWords, ending.count, starting.count)
+        guard longest > 0 else { return 0 }
+        for count in stride(from: longest, through: 1, by: -1)
+        where Array(ending.suffix(count)) == Array(starting.prefix(count)) {
+            return count
+        }
+        return 0
+    }
+
+    /// A text cut into whitespace-separated tokens, with the words (lowercase, letters and
+    /// digits only) they hold; tokens that are only punctuation hold no word.
+    struct Tokens {
+        private var tokens: [Substring]
+
+        init(_ text: String) {
+            tokens = text.split(whereSeparator: \.isWhitespace)
+        }
+
+        var text: String { tokens.joined(separator: " ") }
+
+        var words: [String] { tokens.map(Self.word).filter { !$0.isEmpty } }
+
+        static func word(_ token: Substring) -> String {
+            String(token.lowercased().unicodeScalars.filter(CharacterSet.alphanumerics.contains).map(Character.init))
+        }
+
+        /// Drops the first `count` words and any punctuation-only tokens before and among them.
+        mutating func dropWords(_ count: Int) {
+            guard count > 0 else { return }
+            var remaining = count
+            while let token = tokens.first, remaining > 0 {
+                if !Self.word(token).isEmpty { remaining -= 1 }
+                tokens.removeFirst()
+            }
+        }
+    }
+}
+
+private extension String {
+    /// This text with the leading space `original` had (Whisper starts segments with one).
+    func leadingSpaceLike(_ original: String) -> String {
+        original.first?.isWhitespace == true ? " " + self : self
+    }
+}

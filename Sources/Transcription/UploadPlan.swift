@@ -1,0 +1,113 @@
+import Foundation
+
+/// How one recording goes to the server: as it is, encoded whole, or split into chunks.
+///
+/// The rule, in order:
+/// 1. No speech in it (`SpeechExtent.silent`): nothing is sent, since Whisper answers silence
+///    with invented text.
+/// 2. As it is, when the API accepts its container (flac m4a mp3 mp4 mpeg mpga oga ogg wav webm;
+///    not AIFF, CAF, W64, `.opus`…), its size is within `maxRequestBytes`, its length within
+///    both `maxChunkSeconds` and the model's cap, and trimming would not leave out much:
+///    with `trim` on, at least `trimWorthSeconds` of silence before the first and after the
+///    last speech is worth an encode (a take's usual second of lead-in is not). Ogg files are
+///    not sent as they are to the gpt-4o transcribe models, which are reported to refuse some
+///    Ogg/Opus uploads.
+/// 3. Encoded whole (16 kHz mono, the chosen codec) when what would be sent (trimmed, if
+///    trimming) fits one chunk: at most `chunkSeconds`, the smallest of `maxChunkSeconds`, the
+///    model's cap, and the seconds of the codec's worst case that fit in `maxRequestBytes`.
+/// 4. Otherwise split into chunks of at most `chunkSeconds` (see `ChunkPlanner`).
+public struct UploadPlan: Sendable, Equatable {
+    /// What to do with the recording.
+    public enum Decision: Sendable, Equatable {
+        /// No speech: upload nothing and store an empty transcript.
+        case nothingToSend
+        /// Upload the file unchanged.
+        case asIs
+        /// Encode the (trimmed) audio as one file with the codec and upload that.
+        case transcode(UploadCodec)
+        /// Encode chunks of at most `chunkSeconds` each with the codec and upload each.
+        case split(UploadCodec)
+    }
+
+    /// The request size the server accepts: a bigger request is answered with 413.
+    public static let serverRequestLimitBytes: Int64 = 26_214_400
+    /// Room left in a request for everything but the audio. The multipart envelope (boundaries,
+    /// the file name, model, language, response format, temperature) stays under 2 KiB; the
+    /// prompt is the only field of unbounded size, and 64 KiB holds one many times longer than
+    /// the 224 tokens whisper-1 reads.
+    public static let envelopeRoomBytes: Int64 = 65_536
+    /// The default for `--max-request-bytes`.
+    public static let defaultMaxRequestBytes: Int64 = serverRequestLimitBytes - envelopeRoomBytes
+    /// The default for `--max-chunk-seconds`. Ten minutes keeps every chunk under the gpt-4o
+    /// models' 1400 s cap and within one request even at FLAC's worst case (19.8 MB), and cuts
+    /// an hour into six chunks that run at once with `--jobs 8`.
+    public static let defaultMaxChunkSeconds: Double = 600
+    /// The longest audio the gpt-4o transcribe models accept in one request.
+    public static let gpt4oTranscribeCapSeconds: Double = 1400
+    /// Containers the transcription API accepts, by file name ending.
+    public static let acceptedExtensions: Set<String> = [
+        "flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm",
+    ]
+    /// Silence at the two ends worth an encode to leave out.
+    public static let trimWorthSeconds: Double = 5
+
+    /// The decision.
+    public var decision: Decision
+    /// The longest chunk to plan with `ChunkPlanner` when encoding (for `.transcode` the whole
+    /// trimmed audio fits in one).
+    public var chunkSeconds: Double
+
+    public init(decision: Decision, chunkSeconds: Double) {
+        self.decision = decision
+        self.chunkSeconds = chunkSeconds
+    }
+
+    /// The longest audio `model` accepts in one request, or nil when it has no cap of its own
+    /// (whisper-1, local models): any gpt-4o transcribe model is capped at 1400 s.
+    public static func durationCapSeconds(model: String) -> Double? {
+        let name = model.lowercased()
+        return name.hasPrefix("gpt-4o") && name.contains("transcribe") ? gpt4oTranscribeCapSeconds : nil
+    }
+
+    /// The plan for one recording.
+    /// - Parameters:
+    ///   - fileExtension: the file's name ending, with or without the dot, any case.
+    ///   - sizeBytes: the file's size.
+    ///   - durationSeconds: the audio's length.
+    ///   - speech: where speech begins and ends (from a `SpeechMap`).
+    ///   - model: the model asked for.
+    ///   - codec: the codec used when the file is not sent as it is.
+    ///   - maxRequestBytes: the largest audio upload (`--max-request-bytes`).
+    ///   - maxChunkSeconds: the longest audio in one request (`--max-chunk-seconds`).
+    ///   - trim: leave out silence before and after the speech.
+    ///   - paddingSeconds: silence kept around speech when trimming (as `ChunkPlanner`'s).
+    public static func make(fileExtension: String, sizeBytes: Int64, durationSeconds: Double,
+                            speech: SpeechExtent, model: String, codec: UploadCodec = .flac,
+                            maxRequestBytes: Int64 = defaultMaxRequestBytes,
+                            maxChunkSeconds: Double = defaultMaxChunkSeconds,
+                            trim: Bool = true, paddingSeconds: Double = 0.25) -> UploadPlan {
+        let durationLimit = min(maxChunkSeconds, durationCapSeconds(model: model) ?? .infinity)
+        let chunkSeconds = min(durationLimit, Double(max(maxRequestBytes, 0)) / codec.worstCaseBytesPerSecond)
+        func plan(_ decision: Decision) -> UploadPlan { UploadPlan(decision: decision, chunkSeconds: chunkSeconds) }
+
+        var sentSeconds = durationSeconds
+        switch speech {
+        case .silent:
+            return plan(.nothingToSend)
+        case .notMeasured:
+            break
+        case .spans(let first, let last):
+            if trim {
+                sentSeconds = min(durationSeconds, max(last + paddingSeconds, 0) - max(first - paddingSeconds, 0))
+            }
+        }
+        let name = fileExtension.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        let refusedByModel = durationCapSeconds(model: model) != nil && ["ogg", "oga"].contains(name)
+        if acceptedExtensions.contains(name), !refusedByModel,
+           sizeBytes <= maxRequestBytes, durationSeconds <= durationLimit,
+           durationSeconds - sentSeconds < trimWorthSeconds {
+            return plan(.asIs)
+        }
+        return plan(sentSeconds <= chunkSeconds ? .transcode(codec) : .split(codec))
+    }
+}
