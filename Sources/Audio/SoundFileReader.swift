@@ -7,13 +7,18 @@ public struct AudioFileInfo: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
     /// The container's usual extension as libsndfile names it: `wav`, `flac`, `oga`, `mp3`, …
+    /// (for files FFmpeg decodes: `m4a`, `mp4`, `webm`, …).
     public var format: String
+    /// `frames` comes from a container's stated duration, not from counting decoded frames
+    /// (FFmpeg files until decoded to the end): close, but not exact.
+    public var framesAreEstimated: Bool
 
-    public init(frames: Int64, sampleRate: Int, channels: Int, format: String) {
+    public init(frames: Int64, sampleRate: Int, channels: Int, format: String, framesAreEstimated: Bool = false) {
         self.frames = frames
         self.sampleRate = sampleRate
         self.channels = channels
         self.format = format
+        self.framesAreEstimated = framesAreEstimated
     }
 
     /// Length counted in frames, never by the wall clock.
@@ -57,6 +62,14 @@ public final class SoundFileReader {
         if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
         samples.removeSubrange(Int(read) * info.channels..<samples.count)
         return samples
+    }
+
+    /// Reads up to `maxFrames` interleaved frames as Float (full scale ±1.0) into `buffer`
+    /// (which holds at least `maxFrames * channels` samples); 0 at the end.
+    public func readFloat(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int {
+        let read = sf_readf_float(handle, buffer, sf_count_t(maxFrames))
+        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        return Int(read)
     }
 
     /// libsndfile's extension for the file's major format (e.g. "wav"), or "audio" if it has none.
