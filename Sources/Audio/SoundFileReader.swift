@@ -74,6 +74,11 @@ public final class SoundFileReader {
 
     /// libsndfile's extension for the file's major format (e.g. "wav"), or "audio" if it has none.
     private static func extensionName(of format: Int32) -> String {
+        // libsndfile names every MPEG file "m1a"; an MP3 is an "mp3" to everyone else.
+        if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_MPEG),
+           format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_MPEG_LAYER_III) {
+            return "mp3"
+        }
         var formatInfo = SF_FORMAT_INFO()
         formatInfo.format = format & Int32(SF_FORMAT_TYPEMASK)
         let status = sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &formatInfo, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
