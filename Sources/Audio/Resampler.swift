@@ -27,7 +27,11 @@ public final class Resampler {
     private var finished = false
 
     public init(from inputRate: Int, to outputRate: Int, channels: Int = 1) throws {
-        precondition(inputRate > 0 && outputRate > 0 && channels > 0, "rates and channels are positive")
+        ratio = Double(outputRate) / Double(inputRate)
+        // libsamplerate accepts ratios from 1/256 to 256 (a rate of 0 gives 0 or infinity: refused too).
+        guard src_is_valid_ratio(ratio) != 0 else {
+            throw ResamplerError(function: "src_is_valid_ratio", code: 6)  // SRC_ERR_BAD_SRC_RATIO
+        }
         var error: Int32 = 0
         guard let state = src_new(csamplerate_medium_quality(), Int32(channels), &error) else {
             throw ResamplerError(function: "src_new", code: error)
@@ -36,12 +40,6 @@ public final class Resampler {
         self.inputRate = inputRate
         self.outputRate = outputRate
         self.channels = channels
-        ratio = Double(outputRate) / Double(inputRate)
-        // libsamplerate accepts ratios from 1/256 to 256.
-        guard src_is_valid_ratio(ratio) != 0 else {
-            src_delete(state)
-            throw ResamplerError(function: "src_is_valid_ratio", code: 6)  // SRC_ERR_BAD_SRC_RATIO
-        }
     }
 
     deinit { src_delete(state) }
