@@ -51,9 +51,22 @@ public final class AudioDecoder {
         }
     }
 
-    /// Opens the file only to learn its shape (FFmpeg files: the container's estimated length).
-    public static func probe(_ url: URL) throws -> AudioFileInfo {
-        try AudioDecoder(url: url).info
+    /// Opens the file only to learn its shape. FFmpeg files state their length only as an
+    /// estimate (`framesAreEstimated`), and some not at all (a browser's live-recorded WebM):
+    /// those, or every FFmpeg file with `exactLength`, are decoded to the end to count it.
+    public static func probe(_ url: URL, exactLength: Bool = false) throws -> AudioFileInfo {
+        let decoder = try AudioDecoder(url: url)
+        if decoder.info.framesAreEstimated, exactLength || decoder.info.frames == 0 { try decoder.skipToEnd() }
+        return decoder.info
+    }
+
+    /// Decodes the rest of the file without keeping it, which makes `info.frames` exact.
+    public func skipToEnd() throws {
+        var scratch = [Float](repeating: 0, count: 8192 * max(info.channels, 1))
+        try scratch.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while try read(into: base, maxFrames: 8192) > 0 {}
+        }
     }
 
     /// The library decoding this file.

@@ -19,7 +19,8 @@ public struct WaveformSummary: Sendable, Equatable {
     /// counted length (FFmpeg files' stated length is only an estimate).
     public static func make(of url: URL, columns requested: Int) throws -> WaveformSummary {
         let decoder = try AudioDecoder(url: url)
-        let info = decoder.info
+        // A file that states no length at all is counted first, or every column would be the last.
+        let info = decoder.info.frames == 0 && decoder.info.framesAreEstimated ? try AudioDecoder.probe(url) : decoder.info
         let count = max(requested, 1)
         var peaks = [Int32](repeating: 0, count: count)
         var squares = [Double](repeating: 0, count: count)

@@ -119,6 +119,21 @@ struct DecodeCase: Sendable, CustomTestStringConvertible {
         #expect(try stream.next() == nil)
     }
 
+    @Test func aWebMThatStatesNoLengthIsCountedAndDrawnAcrossItsWholeLength() throws {
+        let folder = try TemporaryFolder()
+        let source = try Self.makeSource(in: folder), webm = folder.path("live.webm")
+        // Written to a pipe, as a browser's MediaRecorder does: no duration in the header.
+        try runTool("sh", ["-c", "ffmpeg -hide_banner -loglevel error -i \"$0\" -c:a libopus -f webm pipe:1 > \"$1\"", source.path, webm.path])
+        let stated = try AudioDecoder(url: webm).info
+        #expect(stated.frames == 0 && stated.framesAreEstimated)
+
+        let probed = try AudioDecoder.probe(webm)
+        #expect(!probed.framesAreEstimated && abs(probed.durationSeconds - 2) < 0.05, "\(probed)")
+        let summary = try WaveformSummary.make(of: webm, columns: 10)
+        #expect(abs(summary.info.durationSeconds - 2) < 0.05)
+        #expect(summary.columns.allSatisfy { abs($0.peak - 0.5) < 0.1 }, "\(summary.columns)")
+    }
+
     @Test func textIsRefusedAsNotAudio() throws {
         let folder = try TemporaryFolder()
         let notes = folder.path("notes.m4a")
