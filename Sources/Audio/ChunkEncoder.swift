@@ -1,8 +1,5 @@
 import CSndFile
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How audio that must be transcoded for upload is encoded (16 kHz mono, through libsndfile).
 public enum UploadCodec: String, Sendable, CaseIterable, Codable {
@@ -42,17 +39,12 @@ public enum UploadCodec: String, Sendable, CaseIterable, Codable {
 }
 
 /// A new mono upload file (FLAC, MP3 or Ogg/Opus) written through libsndfile from Float
-/// samples: one `SNDFILE*`, closed by `close()` or deinit. Created 0600 (it holds someone's
-/// voice); a file left by a failed write is the caller's to remove. Use from one thread.
+/// samples. Created 0600 (it holds someone's voice) and, like a recording, held under an
+/// exclusive `flock` while open, so a sweep can tell a chunk being written from one left by a
+/// crash. A file left by a failed write is the caller's to remove. Use from one thread.
 public final class ChunkEncoder {
-    private var handle: OpaquePointer?
-    /// Ours, not libsndfile's (opened with close_desc false), so every path closes it once.
-    private let descriptor: Int32
-    public let url: URL
+    private let writer: SoundFileWriter
     public let codec: UploadCodec
-    public let sampleRate: Int
-    /// Frames written so far.
-    public private(set) var framesWritten: Int64 = 0
     /// FLAC is written as 16-bit samples converted here, so 16-bit input comes back exact.
     private var shorts: [Int16] = []
 
@@ -63,49 +55,25 @@ public final class ChunkEncoder {
             throw SoundFileError(operation: "create", path: url.path,
                                  reason: "a \(codec.rawValue) upload must be named .\(codec.fileExtension)")
         }
-        self.url = url
         self.codec = codec
-        self.sampleRate = sampleRate
-        let fd = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw SoundFileError(operation: "create", path: url.path, reason: String(cString: strerror(errno)))
-        }
-        var info = SF_INFO()
-        info.samplerate = Int32(sampleRate)
-        info.channels = 1
-        info.format = codec.sndfileFormat
-        guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
-            let error = SoundFileError.last(nil, operation: "open for writing", path: url.path)
-            Glibc.close(fd)
-            throw error
-        }
-        self.handle = handle
-        descriptor = fd
-        // Samples beyond full scale are clipped, not wrapped around to the opposite sign.
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        writer = try SoundFileWriter(creating: url, format: codec.sndfileFormat, container: nil, sampleRate: sampleRate, channels: 1)
     }
 
-    deinit {
-        if let handle {
-            sf_close(handle)
-            Glibc.close(descriptor)
-        }
-    }
+    public var url: URL { writer.url }
+    public var sampleRate: Int { writer.sampleRate }
+    /// Frames written so far.
+    public var framesWritten: Int64 { writer.framesWritten }
 
     /// Appends mono samples (full scale ±1.0).
     public func write(_ samples: UnsafeBufferPointer<Float>) throws {
-        guard let handle else { throw SoundFileError(operation: "write", path: url.path, reason: "the file is closed") }
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
-        let written: sf_count_t
-        if codec == .flac {
-            shorts.removeAll(keepingCapacity: true)
-            shorts.append(contentsOf: samples.lazy.map(pcm16))
-            written = shorts.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, sf_count_t($0.count)) }
-        } else {
-            written = sf_writef_float(handle, base, sf_count_t(samples.count))
+        guard codec == .flac else { return try writer.write(base, frames: samples.count) }
+        shorts.removeAll(keepingCapacity: true)
+        shorts.append(contentsOf: samples.lazy.map(pcm16))
+        try shorts.withUnsafeBufferPointer { buffer in
+            guard let shortBase = buffer.baseAddress else { return }
+            try writer.write(shortBase, frames: buffer.count)
         }
-        framesWritten += Int64(max(written, 0))
-        guard written == samples.count else { throw SoundFileError.last(handle, operation: "write", path: url.path) }
     }
 
     /// Appends mono samples held in an array.
@@ -114,16 +82,5 @@ public final class ChunkEncoder {
     }
 
     /// Flushes the encoder and finishes the file.
-    public func close() throws {
-        guard let handle else { return }
-        self.handle = nil
-        let status = sf_close(handle)
-        let closed = Glibc.close(descriptor)
-        if closed != 0 {
-            throw SoundFileError(operation: "close", path: url.path, reason: String(cString: strerror(errno)))
-        }
-        if status != 0 {
-            throw SoundFileError(operation: "close", path: url.path, reason: String(cString: sf_error_number(status)))
-        }
-    }
+    public func close() throws { try writer.close() }
 }
