@@ -18,9 +18,13 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libavformat's pkg-config names the include folder; the module map links libavcodec and libavutil too.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
 
         .target(name: "Audio", dependencies: [
-            "CALSA", "CSndFile",
+            "CALSA", "CSndFile", "CFFmpeg", "CSampleRate",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Transcription", dependencies: [
@@ -48,7 +52,7 @@ let package = Package(
             "Store", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
-        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "TestSupport"]),
+        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Audio", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
             "Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -1,4 +1,6 @@
 import CALSA
+import CFFmpeg
+import CSampleRate
 import CSndFile
 
 /// Versions of the C libraries the Audio module runs on, as the libraries report them.
@@ -7,4 +9,11 @@ public enum AudioLibraryVersions {
     public static var alsa: String { String(cString: calsa_version()) }
     /// libsndfile's version string, e.g. "libsndfile-1.2.0".
     public static var sndfile: String { String(cString: csndfile_version()) }
+    /// libavformat's version (the FFmpeg library that opens containers), e.g. "59.27.100".
+    public static var avformat: String {
+        let version = avformat_version()
+        return "\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
+    }
+    /// libsamplerate's version string, e.g. "libsamplerate-0.2.2 (c) 2002-2008 Erik de Castro Lopo".
+    public static var samplerate: String { String(cString: src_get_version()) }
 }

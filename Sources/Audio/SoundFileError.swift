@@ -1,14 +1,25 @@
 import CSndFile
 
-/// A libsndfile failure, with libsndfile's own explanation and the file it concerns.
+/// An audio file that could not be read or written (by libsndfile, or FFmpeg when decoding),
+/// with the library's own explanation and the file it concerns.
 public struct SoundFileError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, for callers that act on it (a file that is not audio is never uploaded).
+    public enum Kind: Sendable, Equatable {
+        /// Opening, reading or writing failed (missing file, permissions, a full disk, …).
+        case failed
+        /// Neither libsndfile nor FFmpeg can decode the file: it is not audio, or it is damaged.
+        case notAudio
+    }
+
+    public let kind: Kind
     /// What was being done, e.g. "open", "write".
     public let operation: String
     public let path: String
     /// libsndfile's text (sf_strerror), e.g. "Format not recognised."
     public let reason: String
 
-    public init(operation: String, path: String, reason: String) {
+    public init(operation: String, path: String, reason: String, kind: Kind = .failed) {
+        self.kind = kind
         self.operation = operation
         self.path = path
         self.reason = reason

@@ -7,13 +7,18 @@ public struct AudioFileInfo: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
     /// The container's usual extension as libsndfile names it: `wav`, `flac`, `oga`, `mp3`, …
+    /// (for files FFmpeg decodes: `m4a`, `mp4`, `webm`, …).
     public var format: String
+    /// `frames` comes from a container's stated duration, not from counting decoded frames
+    /// (FFmpeg files until decoded to the end): close, but not exact.
+    public var framesAreEstimated: Bool
 
-    public init(frames: Int64, sampleRate: Int, channels: Int, format: String) {
+    public init(frames: Int64, sampleRate: Int, channels: Int, format: String, framesAreEstimated: Bool = false) {
         self.frames = frames
         self.sampleRate = sampleRate
         self.channels = channels
         self.format = format
+        self.framesAreEstimated = framesAreEstimated
     }
 
     /// Length counted in frames, never by the wall clock.
@@ -64,8 +69,21 @@ public final class SoundFileReader {
         sf_seek(handle, sf_count_t(frame), SEEK_SET) == sf_count_t(frame)
     }
 
+    /// Reads up to `maxFrames` interleaved frames as Float (full scale ±1.0) into `buffer`
+    /// (which holds at least `maxFrames * channels` samples); 0 at the end.
+    public func readFloat(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int {
+        let read = sf_readf_float(handle, buffer, sf_count_t(maxFrames))
+        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        return Int(read)
+    }
+
     /// libsndfile's extension for the file's major format (e.g. "wav"), or "audio" if it has none.
     private static func extensionName(of format: Int32) -> String {
+        // libsndfile names every MPEG file "m1a"; an MP3 is an "mp3" to everyone else.
+        if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_MPEG),
+           format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_MPEG_LAYER_III) {
+            return "mp3"
+        }
         var formatInfo = SF_FORMAT_INFO()
         formatInfo.format = format & Int32(SF_FORMAT_TYPEMASK)
         let status = sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &formatInfo, Int32(MemoryLayout<SF_FORMAT_INFO>.size))

@@ -29,7 +29,8 @@ public final class SoundFileWriter: @unchecked Sendable {
     /// Ours, not libsndfile's (opened with close_desc false), so failure paths close it once.
     private let descriptor: Int32
     public let url: URL
-    public let container: AudioContainer
+    /// The recording container; nil for an upload chunk (see `ChunkEncoder`).
+    public let container: AudioContainer?
     public let sampleRate: Int
     public let channels: Int
     /// Frames written so far.
@@ -39,7 +40,13 @@ public final class SoundFileWriter: @unchecked Sendable {
 
     /// Creates `url` (which must not exist) with mode 0600 and opens it for writing.
     /// `comment` is stored in the file's metadata (WAV INFO chunk, FLAC Vorbis comment).
-    public init(creating url: URL, container: AudioContainer, sampleRate: Int, channels: Int, comment: String? = nil) throws {
+    public convenience init(creating url: URL, container: AudioContainer, sampleRate: Int, channels: Int, comment: String? = nil) throws {
+        try self.init(creating: url, format: container.sndfileFormat, container: container, sampleRate: sampleRate,
+                      channels: channels, comment: comment)
+    }
+
+    /// Creates `url` as above in any libsndfile format (major | subtype).
+    init(creating url: URL, format: Int32, container: AudioContainer?, sampleRate: Int, channels: Int, comment: String? = nil) throws {
         self.url = url
         self.container = container
         self.sampleRate = sampleRate
@@ -57,7 +64,7 @@ public final class SoundFileWriter: @unchecked Sendable {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
-        info.format = container.sndfileFormat
+        info.format = format
         guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
             let error = SoundFileError.last(nil, operation: "open for writing", path: url.path)
             Glibc.close(fd)
@@ -65,6 +72,8 @@ public final class SoundFileWriter: @unchecked Sendable {
         }
         self.handle = handle
         descriptor = fd
+        // Float samples beyond full scale are clipped, not wrapped around to the opposite sign.
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         if let comment {
             // Before the first write, so libsndfile places it in the header, not after the audio.
             sf_set_string(handle, Int32(SF_STR_COMMENT), comment)
@@ -81,7 +90,17 @@ public final class SoundFileWriter: @unchecked Sendable {
     /// Appends `frames` interleaved frames.
     public func write(_ samples: UnsafePointer<Int16>, frames: Int) throws {
         guard let handle else { throw SoundFileError(operation: "write", path: url.path, reason: "the file is closed") }
-        let written = sf_writef_short(handle, samples, sf_count_t(frames))
+        try count(sf_writef_short(handle, samples, sf_count_t(frames)), of: frames, handle: handle)
+    }
+
+    /// Appends `frames` interleaved Float frames (full scale ±1.0).
+    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws {
+        guard let handle else { throw SoundFileError(operation: "write", path: url.path, reason: "the file is closed") }
+        try count(sf_writef_float(handle, samples, sf_count_t(frames)), of: frames, handle: handle)
+    }
+
+    /// Adds what libsndfile wrote to `framesWritten`; throws its reason when it wrote less than asked.
+    private func count(_ written: sf_count_t, of frames: Int, handle: OpaquePointer) throws {
         framesWritten += Int64(max(written, 0))
         guard written == frames else { throw SoundFileError.last(handle, operation: "write", path: url.path) }
     }

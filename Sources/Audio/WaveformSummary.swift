@@ -14,10 +14,13 @@ public struct WaveformSummary: Sendable, Equatable {
     /// Peak and RMS of the whole file.
     public var levels: LevelMeter.Reading
 
-    /// Reads the whole file (any format libsndfile reads) in blocks, so memory stays small.
+    /// Reads the whole file (any format `AudioDecoder` decodes) in blocks, so memory stays small.
+    /// Levels are measured at 16-bit resolution, as for a recording. The info's `frames` is the
+    /// counted length (FFmpeg files' stated length is only an estimate).
     public static func make(of url: URL, columns requested: Int) throws -> WaveformSummary {
-        let reader = try SoundFileReader(url: url)
-        let info = reader.info
+        let decoder = try AudioDecoder(url: url)
+        // A file that states no length at all is counted first, or every column would be the last.
+        let info = decoder.info.frames == 0 && decoder.info.framesAreEstimated ? try AudioDecoder.probe(url) : decoder.info
         let count = max(requested, 1)
         var peaks = [Int32](repeating: 0, count: count)
         var squares = [Double](repeating: 0, count: count)
@@ -28,7 +31,7 @@ public struct WaveformSummary: Sendable, Equatable {
         let total = max(info.frames, 1)
         var frame: Int64 = 0
         while true {
-            let block = try reader.readInt16(frames: 8192)
+            let block = try decoder.read(maxFrames: 8192).map(pcm16)
             if block.isEmpty { break }
             block.withUnsafeBufferPointer { buffer in
                 meter.measure(buffer)
@@ -48,8 +51,10 @@ public struct WaveformSummary: Sendable, Equatable {
             Column(peak: Double(peaks[index]) / LevelMeter.fullScale,
                    rms: samples[index] > 0 ? (squares[index] / Double(samples[index])).squareRoot() / LevelMeter.fullScale : 0)
         }
-        var measured = info
+        var measured = decoder.info
         measured.frames = frame
+        measured.framesAreEstimated = false
         return WaveformSummary(info: measured, columns: columns, levels: meter.overall)
     }
+
 }

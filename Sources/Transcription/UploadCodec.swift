@@ -1,27 +1,11 @@
+import Audio
 import Foundation
 
-/// How audio that cannot be sent as it is gets encoded for upload: always 16 kHz mono.
+/// What an upload codec (`Audio.UploadCodec`: always 16 kHz mono) costs in bytes, for planning.
 ///
 /// Sizes are for 16 kHz mono speech. The worst case is what the plan budgets with, so an encoded
 /// chunk never turns out over the request limit; the typical size is what uploads usually cost.
-public enum UploadCodec: String, Sendable, Equatable, CaseIterable, Codable {
-    /// Lossless, 16-bit, accepted by every server and model. About 6.7 kB/s of speech.
-    case flac
-    /// Lossy and about a fifth of FLAC's size (~1.5 kB/s); accepted by every model.
-    case mp3
-    /// Lossy, in an Ogg container (~3.7 kB/s). whisper-1 takes it as `.ogg` (never `.opus`);
-    /// the gpt-4o transcribe models are reported to refuse some Ogg/Opus uploads.
-    case opus
-
-    /// The file name ending the server recognises the container by.
-    public var fileExtension: String {
-        switch self {
-        case .flac: "flac"
-        case .mp3: "mp3"
-        case .opus: "ogg"
-        }
-    }
-
+extension UploadCodec {
     /// The most bytes one second can take, whatever the audio.
     ///
     /// - FLAC falls back to verbatim frames on audio it cannot predict (noise), so 16-bit PCM's

@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 
 /// How one recording goes to the server: as it is, encoded whole, or split into chunks.

@@ -13,4 +13,11 @@ import TestSupport
         let declared = try runTool("pkg-config", ["--modversion", "sndfile"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(AudioLibraryVersions.sndfile == "libsndfile-\(declared)")
     }
+
+    @Test func ffmpegAndLibsamplerateReportTheVersionsPkgConfigDeclares() throws {
+        let avformat = try runTool("pkg-config", ["--modversion", "libavformat"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(AudioLibraryVersions.avformat == avformat)
+        let samplerate = try runTool("pkg-config", ["--modversion", "samplerate"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(AudioLibraryVersions.samplerate.hasPrefix("libsamplerate-\(samplerate)"))
+    }
 }

@@ -26,13 +26,37 @@ import TestSupport
         #expect(lines[10].hasPrefix("0s") && lines[10].contains("1s") && lines[10].hasSuffix("2s"))
     }
 
+    @Test func anM4AFileLibsndfileCannotReadIsDrawnThroughFFmpeg() throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.path("halves.wav"), m4a = folder.path("voice memo.m4a")
+        // 1 s loud then 1 s quiet, stereo at 44.1 kHz, as a phone's AAC voice memo.
+        try runTool("sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "1", "sine", "300", "vol", "0.7",
+                            ":", "synth", "1", "sine", "300", "vol", "0.03"])
+        try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", wav.path, "-c:a", "aac", m4a.path])
+
+        let result = try VoicejournalBinary(home: folder.path("home")).run(["meter", m4a.path, "--width", "40", "--height", "8"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)  // FFmpeg's own log lines stay silent
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 12)
+        #expect(lines[0].hasPrefix("voice memo.m4a  m4a · 44100 Hz · stereo · 00:02.0 · peak "), "\(lines[0])")
+        // 0.7 is -3.1 dBFS; AAC overshoots a little where the level drops.
+        let peak = lines[0].split(separator: " ").firstIndex(of: "peak").flatMap { Double(lines[0].split(separator: " ")[$0 + 1]) }
+        #expect(peak.map { abs($0 + 3.1) < 0.5 } == true, "\(lines[0])")
+        let grid = lines[1...8].map(Array.init)
+        let heights = (0..<40).map { column in grid.filter { $0[column] != " " }.count }
+        #expect(heights[1..<19].allSatisfy { $0 >= 6 } && heights[21..<39].allSatisfy { $0 <= 2 }, "\(heights)")
+        #expect(lines[10].hasPrefix("0s") && lines[10].hasSuffix("2s"))
+    }
+
     @Test func fileThatIsNotAudioGetsOneLineAndExit1() throws {
         let folder = try TemporaryFolder()
         let notes = folder.path("notes.wav")
         try Data("dear diary".utf8).write(to: notes)
         let result = try VoicejournalBinary(home: folder.path("home")).run(["meter", notes.path])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("voicejournal: cannot draw \(notes.path)") && result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.hasPrefix("voicejournal: cannot draw \(notes.path): not audio or damaged")
+                && result.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func aPipeOrADeviceIsRefusedWithOneLineBeforeItIsOpened() throws {

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Any audio file, decoded block by block to interleaved Float frames (full scale ±1.0):
+/// libsndfile first (WAV of any depth or float, FLAC, OGG/Vorbis, Opus, MP3, AIFF, CAF, W64, …),
+/// FFmpeg for the rest (M4A/AAC, MP4, WebM, …). Memory does not grow with the file's length.
+/// Use from one thread (blocking file I/O: never on the cooperative pool).
+public final class AudioDecoder {
+    /// Which library decodes the file.
+    public enum Backend: String, Sendable {
+        case sndfile, ffmpeg
+    }
+
+    private enum Source {
+        case sndfile(SoundFileReader)
+        case ffmpeg(FFmpegDecoder)
+    }
+
+    private let source: Source
+    public let url: URL
+    /// Rate, channels, format and length. For FFmpeg files `frames` is the container's
+    /// estimate (`framesAreEstimated`) until the last block has been read, then the exact count.
+    public private(set) var info: AudioFileInfo
+    /// Frames handed out so far.
+    public private(set) var framesRead: Int64 = 0
+
+    /// Opens `url` with libsndfile, or FFmpeg when libsndfile cannot read it. A file neither can
+    /// decode throws `SoundFileError` of kind `.notAudio` ("not audio or damaged: …").
+    public init(url: URL) throws {
+        self.url = url
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SoundFileError(operation: "open", path: url.path, reason: "no such file")
+        }
+        let sndfileError: SoundFileError
+        do {
+            let reader = try SoundFileReader(url: url)
+            source = .sndfile(reader)
+            info = reader.info
+            return
+        } catch let error as SoundFileError {
+            sndfileError = error
+        }
+        do {
+            let decoder = try FFmpegDecoder(url: url)
+            source = .ffmpeg(decoder)
+            info = decoder.info
+        } catch let error as SoundFileError {
+            let sndfile = sndfileError.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw SoundFileError(operation: "open", path: url.path,
+                                 reason: "not audio or damaged (libsndfile: \(sndfile) FFmpeg: \(error.reason))",
+                                 kind: .notAudio)
+        }
+    }
+
+    /// Opens the file only to learn its shape. FFmpeg files state their length only as an
+    /// estimate (`framesAreEstimated`), and some not at all (a browser's live-recorded WebM):
+    /// those, or every FFmpeg file with `exactLength`, are decoded to the end to count it.
+    public static func probe(_ url: URL, exactLength: Bool = false) throws -> AudioFileInfo {
+        let decoder = try AudioDecoder(url: url)
+        if decoder.info.framesAreEstimated, exactLength || decoder.info.frames == 0 { try decoder.skipToEnd() }
+        return decoder.info
+    }
+
+    /// Decodes the rest of the file without keeping it, which makes `info.frames` exact.
+    public func skipToEnd() throws {
+        var scratch = [Float](repeating: 0, count: 8192 * max(info.channels, 1))
+        try scratch.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while try read(into: base, maxFrames: 8192) > 0 {}
+        }
+    }
+
+    /// The library decoding this file.
+    public var backend: Backend {
+        switch source {
+        case .sndfile: .sndfile
+        case .ffmpeg: .ffmpeg
+        }
+    }
+
+    /// The codec inside the container when FFmpeg decodes it ("aac", "opus", …); nil for libsndfile.
+    public var codecName: String? {
+        if case let .ffmpeg(decoder) = source { return decoder.codecName }
+        return nil
+    }
+
+    /// Reads up to `maxFrames` interleaved frames into `buffer` (room for `maxFrames * channels`
+    /// samples). Returns the frames read; fewer than asked only at the end, 0 once it is reached.
+    public func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int {
+        guard maxFrames > 0 else { return 0 }
+        let read: Int
+        switch source {
+        case let .sndfile(reader): read = try reader.readFloat(into: buffer, maxFrames: maxFrames)
+        case let .ffmpeg(decoder): read = try decoder.read(into: buffer, maxFrames: maxFrames)
+        }
+        framesRead += Int64(read)
+        if read == 0, info.framesAreEstimated {
+            // Decoded to the end: now the length is counted, not estimated.
+            info.frames = framesRead
+            info.framesAreEstimated = false
+        }
+        return read
+    }
+
+    /// Reads up to `maxFrames` interleaved frames into a new array; empty at the end.
+    public func read(maxFrames: Int) throws -> [Float] {
+        let channels = max(info.channels, 1)
+        var block = [Float](repeating: 0, count: max(maxFrames, 0) * channels)
+        let frames = try block.withUnsafeMutableBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return try read(into: base, maxFrames: maxFrames)
+        }
+        block.removeSubrange((frames * channels)...)
+        return block
+    }
+}
+
+/// A Float sample (full scale ±1.0) as a 16-bit one: exact for audio that was 16-bit, clipped
+/// at full scale for float audio beyond it.
+func pcm16(_ value: Float) -> Int16 {
+    Int16(max(-32768, min(32767, (value * 32768).rounded())))
+}
