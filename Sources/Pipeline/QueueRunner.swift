@@ -1,4 +1,5 @@
 import Foundation
+import Audio
 import Logging
 import Store
 import Synchronization
@@ -23,10 +24,14 @@ public final class QueueRunner: Sendable {
         /// How often an unreachable server is tried again, with `retry`'s backoff between
         /// tries, before the run gives up (the whole run pauses meanwhile).
         public var unreachableProbes: Int
+        /// How recordings the API cannot take as they are get sent.
+        public var upload: UploadSettings
 
         public init(transcription: TranscriptionOptions = .init(), retry: RetryPolicy = .init(),
-                    lease: TimeInterval = 60, idlePoll: TimeInterval = 0.2, unreachableProbes: Int = 6) {
+                    lease: TimeInterval = 60, idlePoll: TimeInterval = 0.2, unreachableProbes: Int = 6,
+                    upload: UploadSettings = .init()) {
             self.transcription = transcription
+            self.upload = upload
             self.retry = retry
             self.lease = lease
             self.idlePoll = idlePoll
@@ -125,6 +130,34 @@ public final class QueueRunner: Sendable {
     var abortSignal: AbortSignal { abort }
 }
 
+/// How recordings the API cannot take as they are get sent: the limits of one request,
+/// the codec chunks are encoded with, and whether silence at the ends is left out.
+public struct UploadSettings: Sendable, Equatable {
+    /// `--max-request-bytes`: the largest audio upload.
+    public var maxRequestBytes: Int64
+    /// `--max-chunk-seconds`: the longest audio in one request.
+    public var maxChunkSeconds: Double
+    /// `--upload-codec`.
+    public var codec: UploadCodec
+    /// False with `--no-trim`.
+    public var trim: Bool
+
+    /// A file the API takes as it is and at most this long is sent without decoding it
+    /// first: the thousands of short takes a journal holds stay one upload each, with no
+    /// decode, and at most a minute's silence could have been trimmed from them. Longer files
+    /// are measured, to leave out long silences and to cut them at pauses when they must be split.
+    public static let measureAboveSeconds: Double = 60
+
+    public init(maxRequestBytes: Int64 = UploadPlan.defaultMaxRequestBytes,
+                maxChunkSeconds: Double = UploadPlan.defaultMaxChunkSeconds,
+                codec: UploadCodec = .flac, trim: Bool = true) {
+        self.maxRequestBytes = maxRequestBytes
+        self.maxChunkSeconds = maxChunkSeconds
+        self.codec = codec
+        self.trim = trim
+    }
+}
+
 /// One call of `run`: its worker threads, its lease keeper, and its tally.
 final class Run: Sendable {
     let runner: QueueRunner
@@ -152,6 +185,7 @@ final class Run: Sendable {
     /// Starts the threads; `finished` is called once, from the last worker to end.
     func start(finished: @escaping @Sendable (Result<QueueRunner.Summary, Error>) -> Void) {
         keepLeases() // takes back jobs of dead runners before the first claim
+        ChunkFiles(home: runner.store.home, owner: runner.owner).sweep(store: runner.store, logger: runner.logger)
         let keeper = Thread { [self] in
             while keeperWake.lock(whenCondition: 1, before: Date().addingTimeInterval(runner.options.lease / 3)) == false {
                 keepLeases()

@@ -71,6 +71,9 @@ struct Worker {
 
     private func process(_ job: Job, on connection: WhisperConnection) throws {
         guard let jobId = job.id else { return }
+        if let chunk = try store.chunk(jobId: jobId) {
+            return try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
+        }
         guard let recording = try store.recording(id: job.recordingId) else {
             try store.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
             return
@@ -78,17 +81,14 @@ struct Worker {
         let path = recording.path
         run.onEvent(.started(jobId: jobId, path: path))
         guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return }
+        if !goesAsIsByItsRow(recording), try prepareUpload(of: recording, jobId: jobId) == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
         let result: TranscriptionResult
         do {
             result = try connection.transcribe(request)
         } catch {
-            if error.kind == .unreachable {
-                try pause(for: error, jobId: jobId)
-                return
-            }
-            if error.status != nil || error.kind == .connection || error.kind == .malformedResponse { serverAnswered() }
+            if try answeredWithError(error, job: job, jobId: jobId, path: path) { return }
             try handle(error, job: job, jobId: jobId, path: path)
             return
         }
@@ -106,7 +106,18 @@ struct Worker {
         }
     }
 
-    private func handle(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws {
+    /// Sorts out a failed upload's effect on the run: an unreachable server pauses it (the
+    /// job goes back; returns true), any answer ends a pause.
+    func answeredWithError(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws -> Bool {
+        if error.kind == .unreachable {
+            try pause(for: error, jobId: jobId)
+            return true
+        }
+        if error.status != nil || error.kind == .connection || error.kind == .malformedResponse { serverAnswered() }
+        return false
+    }
+
+    func handle(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws {
         runner.logger.debug("upload failed", metadata: ["job": "\(jobId)", "error": "\(error.kind)", "attempt": "\(job.attempts)"])
         switch error.disposition {
         case .stopRun:
@@ -144,7 +155,7 @@ struct Worker {
     }
 
     /// An answer came back: a pause, if there was one, is over.
-    private func serverAnswered() {
+    func serverAnswered() {
         if run.endpoint.answered() { run.onEvent(.endpointBack) }
     }
 
@@ -152,10 +163,18 @@ struct Worker {
         value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded()))
     }
 
+    /// Fails the job for good; a chunk's failure fails its recording's job with its message.
     func fail(jobId: Int64, path: String, message: String) throws {
-        if try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil {
-            run.summary.withLock { $0.failed += 1 }
-            run.onEvent(.failed(jobId: jobId, path: path, message: message))
+        let chunk = try store.chunk(jobId: jobId)
+        guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
+        var reported = jobId
+        var shown = message
+        if let chunk {
+            shown = "chunk \(chunk.index + 1): \(message)"
+            try store.failChunkParent(childJobId: jobId, message: shown).forEach(ChunkFiles.remove)
+            reported = chunk.parentJobId
         }
+        run.summary.withLock { $0.failed += 1 }
+        run.onEvent(.failed(jobId: reported, path: path, message: shown))
     }
 }

@@ -20,14 +20,19 @@ extension JournalStore {
                     lastError = 'gave up after ' || attempts || ' attempts: the worker stopped before finishing'
                 WHERE state = 'running' AND leaseExpiresAt < :now AND attempts >= maxAttempts
                 """, arguments: ["now": now])
+            try Self.failParentsOfFailedChunks(db, now: now)
+            // A chunked recording's job waits (queued, in `chunked_job`) while its chunks'
+            // child jobs are claimed in its place.
             return try Job.fetchOne(db, sql: """
                 UPDATE job SET state = 'running', leaseOwner = :owner, leaseExpiresAt = :expires,
                     attempts = attempts + 1, updatedAt = :now
                 WHERE id = (
                     SELECT id FROM job
-                    WHERE kind = :kind
+                    WHERE (kind = :kind OR id IN (SELECT jobId FROM job_chunk))
+                      AND id NOT IN (SELECT jobId FROM chunked_job)
                       AND ((state = 'queued' AND runAfter <= :now) OR (state = 'running' AND leaseExpiresAt < :now))
-                      AND (:scope IS NULL OR priority >= :live OR id IN (SELECT value FROM json_each(:scope)))
+                      AND (:scope IS NULL OR priority >= :live OR id IN (SELECT value FROM json_each(:scope))
+                           OR id IN (SELECT jobId FROM job_chunk WHERE parentJobId IN (SELECT value FROM json_each(:scope))))
                     ORDER BY priority DESC, runAfter, id
                     LIMIT 1)
                 RETURNING *
@@ -133,6 +138,7 @@ extension JournalStore {
             guard job.state == .queued || job.state == .running || job.state == .failed else {
                 throw StoreError.conflict("job \(id) is already \(job.state.rawValue)")
             }
+            try Self.removeChunks(db, parentJobId: id)
             job.state = .cancelled
             job.leaseOwner = nil
             job.leaseExpiresAt = nil

@@ -21,6 +21,10 @@ public struct JobListing: Sendable, Equatable {
     public var job: Job
     public var path: String
     public var durationSeconds: Double
+    /// For a recording split into chunks, waiting for them: how many are transcribed.
+    public var chunksDone: Int?
+    /// For a recording split into chunks, waiting for them: how many there are.
+    public var chunksTotal: Int?
 }
 
 extension JournalStore {
@@ -28,7 +32,9 @@ extension JournalStore {
     public func queueCounts() throws -> QueueCounts {
         try pool.read { db in
             var counts = QueueCounts()
-            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM job GROUP BY state") {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT state, count(*) AS n FROM job WHERE id NOT IN (SELECT jobId FROM job_chunk) GROUP BY state
+                """) {
                 let n: Int = row["n"]
                 switch JobState(rawValue: row["state"]) {
                 case .queued: counts.queued = n
@@ -39,7 +45,9 @@ extension JournalStore {
                 case nil: break
                 }
             }
-            counts.nextDue = try Date.fetchOne(db, sql: "SELECT min(runAfter) FROM job WHERE state = 'queued'")
+            counts.nextDue = try Date.fetchOne(db, sql: """
+                SELECT min(runAfter) FROM job WHERE state = 'queued' AND id NOT IN (SELECT jobId FROM chunked_job)
+                """)
             return counts
         }
     }
@@ -48,18 +56,22 @@ extension JournalStore {
     public func listJobs(state: JobState? = nil, limit: Int? = nil) throws -> [JobListing] {
         try pool.read { db in
             var sql = """
-                SELECT job.*, recording.path AS path, recording.durationSeconds AS duration
+                SELECT job.*, recording.path AS path, recording.durationSeconds AS duration,
+                    (SELECT chunkCount FROM chunked_job WHERE chunked_job.jobId = job.id) AS chunksTotal,
+                    (SELECT count(*) FROM job_chunk WHERE job_chunk.parentJobId = job.id AND job_chunk.result IS NOT NULL) AS chunksDone
                 FROM job JOIN recording ON recording.id = job.recordingId
+                WHERE job.id NOT IN (SELECT jobId FROM job_chunk)
                 """
             var arguments: StatementArguments = []
             if let state {
-                sql += " WHERE job.state = ?"
+                sql += " AND job.state = ?"
                 arguments += [state.rawValue]
             }
             sql += " ORDER BY job.updatedAt DESC, job.id DESC"
             if let limit { sql += " LIMIT \(max(0, limit))" }
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                JobListing(job: try Job(row: row), path: row["path"], durationSeconds: row["duration"])
+                JobListing(job: try Job(row: row), path: row["path"], durationSeconds: row["duration"],
+                           chunksDone: row["chunksTotal"] == nil ? nil : row["chunksDone"], chunksTotal: row["chunksTotal"])
             }
         }
     }
@@ -77,7 +89,9 @@ extension JournalStore {
     public func unfinishedJobCount(scope: Set<Int64>? = nil) throws -> Int {
         try pool.read { db in
             guard let scope else {
-                return try Int.fetchOne(db, sql: "SELECT count(*) FROM job WHERE state IN ('queued', 'running')") ?? 0
+                return try Int.fetchOne(db, sql: """
+                    SELECT count(*) FROM job WHERE state IN ('queued', 'running') AND id NOT IN (SELECT jobId FROM job_chunk)
+                    """) ?? 0
             }
             let json = String(decoding: try JSONEncoder().encode(scope.sorted()), as: UTF8.self)
             return try Int.fetchOne(db, sql: """

@@ -7,6 +7,7 @@ public enum Migrations {
     public static let core = "v1-core"
     public static let search = "v2-search"
     public static let fileStamp = "v3-file-stamp"
+    public static let chunks = "v4-chunks"
 
     /// The migrator with every migration registered.
     public static var migrator: DatabaseMigrator {
@@ -14,6 +15,7 @@ public enum Migrations {
         migrator.registerMigration(core, migrate: createCoreTables)
         migrator.registerMigration(search, migrate: createSearchIndex)
         migrator.registerMigration(fileStamp, migrate: addFileStamp)
+        migrator.registerMigration(chunks, migrate: createChunkTables)
         return migrator
     }
 
@@ -126,6 +128,30 @@ public enum Migrations {
     private static func addFileStamp(_ db: Database) throws {
         try db.alter(table: "recording") { t in
             t.add(column: "modifiedNanoseconds", .integer)
+        }
+    }
+
+    /// A recording too long or in a format the API refuses is split into chunks, each a job
+    /// of its own (a child of the recording's job): `chunked_job` marks a parent waiting for
+    /// its chunks (never claimed while it waits), `job_chunk` holds each child's encoded
+    /// file and, once it is transcribed, its result, so a crash never re-uploads a chunk
+    /// that succeeded. Tables of their own rather than columns on `job`, so every existing
+    /// query on `job` keeps its meaning.
+    private static func createChunkTables(_ db: Database) throws {
+        try db.create(table: "chunked_job") { t in
+            t.primaryKey("jobId", .integer).references("job", onDelete: .cascade)
+            t.column("chunkCount", .integer).notNull()
+            t.column("durationSeconds", .double).notNull()
+        }
+        try db.create(table: "job_chunk") { t in
+            t.primaryKey("jobId", .integer).references("job", onDelete: .cascade)
+            t.column("parentJobId", .integer).notNull().indexed().references("job", onDelete: .cascade)
+            t.column("chunkIndex", .integer).notNull()
+            t.column("startSeconds", .double).notNull()
+            t.column("path", .text).notNull()
+            // The chunk's transcript as JSON (`ChunkResult`), NULL until it is transcribed.
+            t.column("result", .text)
+            t.uniqueKey(["parentJobId", "chunkIndex"])
         }
     }
 

@@ -89,6 +89,7 @@ extension Queue {
             for listing in listings {
                 let job = listing.job
                 var line = "\(job.id ?? 0)\t\(job.state.rawValue)\t\(job.attempts)/\(job.maxAttempts)\t\(TerminalText.escaped(listing.path))"
+                if let done = listing.chunksDone, let total = listing.chunksTotal { line += "\tchunks \(done)/\(total)" }
                 if let error = job.lastError, job.state != .done { line += "\t" + TerminalText.escaped(error) }
                 print(line)
             }
@@ -139,6 +140,9 @@ struct JobJSON: Encodable {
     let lastError: String?
     let runAfter: Date
     let updatedAt: Date
+    /// Only for a recording waiting for its chunks.
+    let chunksDone: Int?
+    let chunksTotal: Int?
 
     init(_ listing: JobListing) {
         id = listing.job.id
@@ -151,6 +155,8 @@ struct JobJSON: Encodable {
         lastError = listing.job.lastError
         runAfter = listing.job.runAfter
         updatedAt = listing.job.updatedAt
+        chunksDone = listing.chunksDone
+        chunksTotal = listing.chunksTotal
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audio
 import Dispatch
 import Foundation
 import Logging
@@ -20,7 +21,28 @@ struct TranscriptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp("API base URL (default: $OPENAI_BASE_URL, else https://api.openai.com/v1).", valueName: "url"))
     var baseURL: String?
 
+    @Option(help: ArgumentHelp("Largest audio upload in bytes; bigger files are encoded or split (default: \(UploadPlan.defaultMaxRequestBytes)).",
+                               valueName: "bytes"))
+    var maxRequestBytes: Int64 = UploadPlan.defaultMaxRequestBytes
+
+    @Option(help: ArgumentHelp("Longest audio in one upload; longer files are split at pauses (default: \(Int(UploadPlan.defaultMaxChunkSeconds))).",
+                               valueName: "seconds"))
+    var maxChunkSeconds: Double = UploadPlan.defaultMaxChunkSeconds
+
+    @Option(help: ArgumentHelp("Codec for audio that is encoded or split before upload: flac (lossless), mp3 or opus (smaller).",
+                               valueName: "codec"))
+    var uploadCodec: UploadCodec = .flac
+
+    @Flag(help: "Send the silence before and after the speech too (it is left out of encoded uploads by default).")
+    var noTrim = false
+
     func validate() throws {
+        if maxRequestBytes < 65_536 {
+            throw ValidationError("--max-request-bytes must be at least 65536.")
+        }
+        if !(maxChunkSeconds >= 5) || !maxChunkSeconds.isFinite {
+            throw ValidationError("--max-chunk-seconds must be at least 5.")
+        }
         if let language, language.count != 2 || !language.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw ValidationError("--language takes a two-letter ISO-639-1 code such as en or de, not '\(language)'.")
         }
@@ -51,6 +73,8 @@ struct TranscriptionFlags: ParsableArguments {
         let logger = Logger(label: "voicejournal.queue")
         let client = WhisperClient(configuration: try clientConfiguration(environment: environment), logger: logger)
         var options = QueueRunner.Options(transcription: options(environment: environment))
+        options.upload = UploadSettings(maxRequestBytes: maxRequestBytes, maxChunkSeconds: maxChunkSeconds,
+                                        codec: uploadCodec, trim: !noTrim)
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
             options.retry.base = base
         }
@@ -82,3 +106,5 @@ func runQueue(_ runner: QueueRunner, until goal: QueueRunner.Goal, display: Batc
                        exitCode: CLIError.interrupted)
     }
 }
+
+extension UploadCodec: ExpressibleByArgument {}

@@ -1,0 +1,83 @@
+import Audio
+import Foundation
+import Logging
+import Store
+import Transcription
+
+/// The encoded chunk files of split recordings, under `<home>/tmp/`: named for the runner
+/// that wrote them (`<pid>-<nonce>-job<id>-part<n>.<ext>`), so a sweep can tell a file a
+/// live runner is still writing from one a crashed runner left.
+struct ChunkFiles {
+    /// Chunks are planned and encoded at 16 kHz mono (what Whisper hears anyway).
+    static let sampleRate = 16_000
+
+    let folder: URL
+    let owner: LeaseOwner
+    let home: DataHome
+
+    init(home: DataHome, owner: LeaseOwner) {
+        self.home = home
+        self.owner = owner
+        folder = home.url.appendingPathComponent("tmp", isDirectory: true)
+    }
+
+    func createFolder() throws { try home.createPrivateFolder(folder) }
+
+    /// The file for chunk `index` (0-based) of job `jobId`.
+    func url(jobId: Int64, index: Int, codec: UploadCodec) -> URL {
+        folder.appendingPathComponent("\(owner.pid)-\(owner.nonce)-job\(jobId)-part\(index + 1).\(codec.fileExtension)")
+    }
+
+    static func remove(_ url: URL) { try? FileManager.default.removeItem(at: url) }
+    static func remove(path: String) { remove(URL(fileURLWithPath: path)) }
+
+    /// Removes the files no job needs any more, left by runners on this machine that are gone
+    /// (a crash between encoding and queueing, or after a chunk plan was dropped). Files of
+    /// live runners are theirs to finish.
+    func sweep(store: JournalStore, logger: Logger) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !names.isEmpty,
+              let inUse = try? store.chunkPathsInUse() else { return }
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            guard !inUse.contains(url.path) else { continue }
+            let parts = name.split(separator: "-", maxSplits: 2)
+            guard parts.count == 3, let pid = Int32(parts[0]) else { continue }
+            let writer = LeaseOwner(host: owner.host, pid: pid, nonce: String(parts[1]))
+            guard writer.isGone || writer == owner else { continue }
+            Self.remove(url)
+            logger.debug("removed a chunk file no job needs", metadata: ["file": "\(name)"])
+        }
+    }
+
+    /// Encodes each chunk's stretch of the file (16 kHz mono, streamed: memory does not grow
+    /// with the file) into its own file.
+    static func encode(_ url: URL, chunks: [AudioChunk], to paths: [URL], codec: UploadCodec) throws {
+        let stream = try MonoPCMStream(url: url, sampleRate: sampleRate)
+        var position: Int64 = 0
+        var index = 0
+        var encoder: ChunkEncoder?
+        while index < chunks.count, let block = try stream.next() {
+            let blockEnd = position + Int64(block.count)
+            while index < chunks.count {
+                let chunk = chunks[index]
+                let from = max(chunk.startSample, position), to = min(chunk.endSample, blockEnd)
+                if from < to {
+                    let current = try encoder ?? ChunkEncoder(creating: paths[index], codec: codec, sampleRate: sampleRate)
+                    encoder = current
+                    try block[Int(from - position)..<Int(to - position)].withUnsafeBufferPointer { try current.write($0) }
+                }
+                guard chunk.endSample <= blockEnd else { break }
+                try encoder?.close()
+                encoder = nil
+                index += 1
+            }
+            position = blockEnd
+        }
+        try encoder?.close()
+        for path in paths where !FileManager.default.fileExists(atPath: path.path) {
+            // A chunk past the decoded end (the length was an estimate): an empty file keeps
+            // the plan whole, and the server answers it with no text.
+            try ChunkEncoder(creating: path, codec: codec, sampleRate: sampleRate).close()
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Store
+import Transcription
+
+/// A chunk's child job: upload its file, keep its result, and assemble the recording's
+/// transcript when it is the last.
+extension Worker {
+    func processChunk(_ job: Job, jobId: Int64, chunk: JobChunk, on connection: WhisperConnection) throws {
+        let recording = try store.recording(id: job.recordingId)
+        let path = recording?.path ?? chunk.path
+        let file = URL(fileURLWithPath: chunk.path)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let started = ProcessInfo.processInfo.systemUptime
+        let request = TranscriptionRequest(file: file, filename: "\(name).part\(chunk.index + 1).\(file.pathExtension)",
+                                           options: runner.options.transcription)
+        let result: TranscriptionResult
+        do {
+            result = try connection.transcribe(request)
+        } catch {
+            if try answeredWithError(error, job: job, jobId: jobId, path: path) { return }
+            try handle(error, job: job, jobId: jobId, path: path)
+            return
+        }
+        serverAnswered()
+        let stored = ChunkResult(text: result.text, language: result.language, model: result.model,
+                                 segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
+        let completion = try store.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in
+            Self.assemble(chunks, recordingId: job.recordingId, durationSeconds: recording?.durationSeconds)
+        }
+        switch completion {
+        case .dropped:
+            runner.logger.warning("dropped a chunk's result: the job was cancelled or taken over", metadata: ["job": "\(jobId)"])
+        case .stored:
+            runner.logger.debug("chunk transcribed", metadata: ["job": "\(jobId)", "chunk": "\(chunk.index + 1)"])
+        case .assembled(let parentJobId, let paths):
+            paths.forEach(ChunkFiles.remove)
+            run.summary.withLock { $0.transcribed += 1 }
+            run.onEvent(.transcribed(jobId: parentJobId, path: path, seconds: ProcessInfo.processInfo.systemUptime - started))
+        }
+    }
+
+    /// One transcript of the recording from its chunks' (in order), on its original timeline.
+    static func assemble(_ chunks: [JobChunk], recordingId: Int64, durationSeconds: Double?) -> Transcript {
+        let transcripts = chunks.compactMap { chunk in
+            chunk.result.map { result in
+                ChunkTranscript(startSeconds: chunk.startSeconds, result: TranscriptionResult(
+                    text: result.text, language: result.language,
+                    segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) }, model: result.model))
+            }
+        }
+        let stitched = TranscriptStitcher.stitch(transcripts, durationSeconds: durationSeconds)
+        return Transcript(recordingId: recordingId, text: stitched.text.trimmingCharacters(in: .whitespacesAndNewlines),
+                          language: stitched.language, model: stitched.model,
+                          segments: stitched.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
+    }
+}

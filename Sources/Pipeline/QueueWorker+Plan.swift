@@ -1,0 +1,104 @@
+import Audio
+import Foundation
+import Store
+import Transcription
+
+/// Recordings the API cannot take as they are (too big, too long, a container it refuses, or
+/// worth trimming) are measured, then encoded as chunks that become child jobs.
+extension Worker {
+    /// What preparing a recording's upload decided.
+    enum Preparation {
+        /// Upload the file as it is.
+        case asIs
+        /// Nothing more to do here: the job ended, was split into chunks, or went back.
+        case handled
+    }
+
+    /// Whether the stored row alone says the file goes as it is, without decoding it: a
+    /// container the API accepts, within the size and length limits, and short enough
+    /// (`UploadSettings.measureAboveSeconds`) that the silence trimming could leave out is
+    /// not worth a decode. Everything else is decoded once to plan its upload.
+    func goesAsIsByItsRow(_ recording: Recording) -> Bool {
+        let settings = runner.options.upload
+        guard recording.durationSeconds > 0, recording.durationSeconds <= UploadSettings.measureAboveSeconds else { return false }
+        let plan = UploadPlan.make(
+            fileExtension: URL(fileURLWithPath: recording.path).pathExtension, sizeBytes: recording.sizeBytes,
+            durationSeconds: recording.durationSeconds, speech: .notMeasured, model: runner.options.transcription.model,
+            codec: settings.codec, maxRequestBytes: settings.maxRequestBytes, maxChunkSeconds: settings.maxChunkSeconds,
+            trim: settings.trim)
+        return plan.decision == .asIs
+    }
+
+    /// Measures the recording's speech, plans its upload, and carries out every plan but
+    /// `.asIs`: an empty transcript for silence, chunk files and child jobs otherwise.
+    func prepareUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
+        let url = URL(fileURLWithPath: recording.path)
+        let settings = runner.options.upload
+        var map = SpeechMap(sampleRate: ChunkFiles.sampleRate)
+        do {
+            let stream = try MonoPCMStream(url: url, sampleRate: ChunkFiles.sampleRate)
+            while let block = try stream.next() {
+                if runner.stopReason != nil {
+                    try store.releaseJob(id: jobId, owner: owner)
+                    return .handled
+                }
+                map.append(block)
+            }
+        } catch {
+            try fail(jobId: jobId, path: recording.path, message: "\(error)")
+            return .handled
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? recording.sizeBytes
+        let plan = UploadPlan.make(
+            fileExtension: url.pathExtension, sizeBytes: size, durationSeconds: map.durationSeconds,
+            speech: map.speechExtent, model: runner.options.transcription.model, codec: settings.codec,
+            maxRequestBytes: settings.maxRequestBytes, maxChunkSeconds: settings.maxChunkSeconds, trim: settings.trim)
+        runner.logger.debug("upload plan", metadata: ["job": "\(jobId)", "plan": "\(plan.decision)", "chunkSeconds": "\(plan.chunkSeconds)"])
+        switch plan.decision {
+        case .asIs:
+            return .asIs
+        case .nothingToSend:
+            try storeSilence(of: recording, jobId: jobId)
+            return .handled
+        case .transcode(let codec), .split(let codec):
+            let chunks = ChunkPlanner(maxChunkSeconds: plan.chunkSeconds, trim: settings.trim).chunks(for: map)
+            guard !chunks.isEmpty else {
+                try storeSilence(of: recording, jobId: jobId)
+                return .handled
+            }
+            try split(recording, jobId: jobId, into: chunks, codec: codec, durationSeconds: map.durationSeconds)
+            return .handled
+        }
+    }
+
+    /// A recording with no speech: an empty transcript, nothing uploaded (Whisper answers
+    /// silence with invented text).
+    private func storeSilence(of recording: Recording, jobId: Int64) throws {
+        let transcript = Transcript(recordingId: recording.id ?? 0, text: "", language: nil,
+                                    model: runner.options.transcription.model, segments: [])
+        if try store.completeJob(id: jobId, owner: owner, transcript: transcript) {
+            run.summary.withLock { $0.transcribed += 1 }
+            run.onEvent(.transcribed(jobId: jobId, path: recording.path, seconds: 0))
+        }
+    }
+
+    /// Encodes the chunks under `<home>/tmp/` and queues them as child jobs of `jobId`.
+    private func split(_ recording: Recording, jobId: Int64, into chunks: [AudioChunk], codec: UploadCodec,
+                       durationSeconds: Double) throws {
+        let files = ChunkFiles(home: store.home, owner: runner.owner)
+        let paths = chunks.indices.map { files.url(jobId: jobId, index: $0, codec: codec) }
+        do {
+            try files.createFolder()
+            try ChunkFiles.encode(URL(fileURLWithPath: recording.path), chunks: chunks, to: paths, codec: codec)
+        } catch {
+            paths.forEach(ChunkFiles.remove)
+            try fail(jobId: jobId, path: recording.path, message: "could not encode its chunks for upload: \(error)")
+            return
+        }
+        let planned = zip(chunks, paths).map { PlannedChunk(startSeconds: $0.startSeconds, path: $1.path) }
+        if try !store.splitJob(id: jobId, owner: owner, chunks: planned, durationSeconds: durationSeconds) {
+            paths.forEach(ChunkFiles.remove)
+        }
+        runner.logger.info("split for upload", metadata: ["job": "\(jobId)", "chunks": "\(chunks.count)", "codec": "\(codec.rawValue)"])
+    }
+}

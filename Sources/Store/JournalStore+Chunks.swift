@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+
+/// What the server heard in one chunk, stored with its child job until the recording's
+/// transcript is assembled. Timestamps are relative to the chunk.
+public struct ChunkResult: Codable, Sendable, Equatable {
+    public var text: String
+    public var language: String?
+    public var model: String
+    public var segments: [Transcript.Segment]
+
+    public init(text: String, language: String?, model: String, segments: [Transcript.Segment]) {
+        self.text = text
+        self.language = language
+        self.model = model
+        self.segments = segments
+    }
+}
+
+/// One planned chunk of a recording, before it is queued.
+public struct PlannedChunk: Sendable, Equatable {
+    /// Where it starts on the recording's original timeline.
+    public var startSeconds: Double
+    /// Its encoded file (under `<home>/tmp/`).
+    public var path: String
+
+    public init(startSeconds: Double, path: String) {
+        self.startSeconds = startSeconds
+        self.path = path
+    }
+}
+
+/// A chunk's child job as stored.
+public struct JobChunk: Sendable, Equatable {
+    public var jobId: Int64
+    public var parentJobId: Int64
+    /// 0-based position in the recording.
+    public var index: Int
+    public var startSeconds: Double
+    public var path: String
+    /// Nil until the chunk is transcribed.
+    public var result: ChunkResult?
+
+    init(row: Row) throws {
+        jobId = row["jobId"]
+        parentJobId = row["parentJobId"]
+        index = row["chunkIndex"]
+        startSeconds = row["startSeconds"]
+        path = row["path"]
+        let json: String? = row["result"]
+        result = try json.map { try JSONDecoder().decode(ChunkResult.self, from: Data($0.utf8)) }
+    }
+}
+
+/// How storing a chunk's result ended.
+public enum ChunkCompletion: Sendable, Equatable {
+    /// The lease was gone (cancelled, taken over): the result was dropped.
+    case dropped
+    /// Stored; other chunks of the recording are still to come.
+    case stored
+    /// It was the last: the recording's transcript is stored and its job done. The chunk
+    /// files listed are no longer needed.
+    case assembled(parentJobId: Int64, chunkPaths: [String])
+}
+
+extension JournalStore {
+    /// The kind of a chunk's child job: one per chunk, as a recording has one job per kind.
+    public static func chunkKind(index: Int) -> String { "\(Job.transcribeKind)-chunk-\(index + 1)" }
+
+    /// Queues `chunks` as child jobs of the job `id` (held by `owner`), with its priority and
+    /// attempts, and puts the parent aside until they are all transcribed: in one
+    /// transaction. False (nothing stored) when `owner` no longer holds the job.
+    @discardableResult
+    public func splitJob(id: Int64, owner: String, chunks: [PlannedChunk], durationSeconds: Double, now: Date = Date()) throws -> Bool {
+        try immediateWrite { db in
+            guard var parent = try Job.fetchOne(db, key: id), parent.state == .running, parent.leaseOwner == owner else { return false }
+            try Self.removeChunks(db, parentJobId: id)
+            for (index, chunk) in chunks.enumerated() {
+                var child = Job(recordingId: parent.recordingId, kind: Self.chunkKind(index: index), priority: parent.priority,
+                                maxAttempts: parent.maxAttempts, runAfter: now, createdAt: now, updatedAt: now)
+                try child.insert(db)
+                try db.execute(sql: """
+                    INSERT INTO job_chunk (jobId, parentJobId, chunkIndex, startSeconds, path) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [child.id, id, index, chunk.startSeconds, chunk.path])
+            }
+            try db.execute(sql: "INSERT INTO chunked_job (jobId, chunkCount, durationSeconds) VALUES (?, ?, ?)",
+                           arguments: [id, chunks.count, durationSeconds])
+            // Waiting: queued, so it counts as unfinished, but never claimed (see claimNextJob).
+            parent.state = .queued
+            parent.leaseOwner = nil
+            parent.leaseExpiresAt = nil
+            parent.updatedAt = now
+            try parent.update(db)
+            return true
+        }
+    }
+
+    /// The chunk a child job uploads, or nil when the job is not a chunk.
+    public func chunk(jobId: Int64) throws -> JobChunk? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM job_chunk WHERE jobId = ?", arguments: [jobId]).map(JobChunk.init)
+        }
+    }
+
+    /// Stores a chunk's result and marks its job done, if `owner` still holds it. When it is
+    /// the last chunk of its recording, `assemble` makes the recording's transcript from all
+    /// the chunks (in order) and it is stored, the parent job done, in the same transaction.
+    public func completeChunk(jobId: Int64, owner: String, result: ChunkResult,
+                              assemble: ([JobChunk]) -> Transcript, now: Date = Date()) throws -> ChunkCompletion {
+        try immediateWrite { db in
+            guard var job = try Job.fetchOne(db, key: jobId), job.state == .running, job.leaseOwner == owner,
+                  let chunk = try Row.fetchOne(db, sql: "SELECT * FROM job_chunk WHERE jobId = ?", arguments: [jobId]).map(JobChunk.init)
+            else { return .dropped }
+            let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+            try db.execute(sql: "UPDATE job_chunk SET result = ? WHERE jobId = ?", arguments: [json, jobId])
+            job.state = .done
+            job.leaseOwner = nil
+            job.leaseExpiresAt = nil
+            job.lastError = nil
+            job.updatedAt = now
+            try job.update(db)
+
+            let chunks = try Row.fetchAll(db, sql: "SELECT * FROM job_chunk WHERE parentJobId = ? ORDER BY chunkIndex",
+                                          arguments: [chunk.parentJobId]).map(JobChunk.init)
+            guard chunks.allSatisfy({ $0.result != nil }),
+                  var parent = try Job.fetchOne(db, key: chunk.parentJobId), parent.state == .queued else { return .stored }
+            if try Transcript.filter(Transcript.Columns.recordingId == parent.recordingId).fetchCount(db) == 0 {
+                var transcript = assemble(chunks)
+                transcript.recordingId = parent.recordingId
+                transcript.createdAt = now
+                try transcript.insert(db)
+            }
+            try Self.removeChunks(db, parentJobId: chunk.parentJobId)
+            parent.state = .done
+            parent.lastError = nil
+            parent.updatedAt = now
+            try parent.update(db)
+            return .assembled(parentJobId: chunk.parentJobId, chunkPaths: chunks.map(\.path))
+        }
+    }
+
+    /// Fails the recording of a chunk that failed for good: its parent job fails with the
+    /// chunk's message and its chunk plan is dropped (a retry plans again). Returns the chunk
+    /// files no longer needed.
+    @discardableResult
+    public func failChunkParent(childJobId: Int64, message: String, now: Date = Date()) throws -> [String] {
+        try immediateWrite { db in
+            guard let parentId = try Int64.fetchOne(db, sql: "SELECT parentJobId FROM job_chunk WHERE jobId = ?", arguments: [childJobId])
+            else { return [] }
+            let paths = try String.fetchAll(db, sql: "SELECT path FROM job_chunk WHERE parentJobId = ?", arguments: [parentId])
+            try db.execute(sql: """
+                UPDATE job SET state = 'failed', lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
+                WHERE id = ? AND state IN ('queued', 'running')
+                """, arguments: [message, now, parentId])
+            try Self.removeChunks(db, parentJobId: parentId)
+            return paths
+        }
+    }
+
+    /// The chunk files some job still needs.
+    public func chunkPathsInUse() throws -> Set<String> {
+        try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM job_chunk")) }
+    }
+
+    /// Drops a parent's chunk plan: its child jobs (and with them their chunk rows) and its
+    /// waiting mark. A parent that is not waiting has no plan, so a retry plans afresh.
+    static func removeChunks(_ db: Database, parentJobId: Int64) throws {
+        try db.execute(sql: "DELETE FROM job WHERE id IN (SELECT jobId FROM job_chunk WHERE parentJobId = ?)", arguments: [parentJobId])
+        try db.execute(sql: "DELETE FROM chunked_job WHERE jobId = ?", arguments: [parentJobId])
+    }
+
+    /// Fails, with their chunk's message, the waiting parents of chunks that failed for good
+    /// outside a worker's hands (their workers kept dying), and drops their plans.
+    static func failParentsOfFailedChunks(_ db: Database, now: Date) throws {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT c.parentJobId AS parent, c.chunkIndex AS idx, child.lastError AS error
+            FROM job_chunk c JOIN job child ON child.id = c.jobId
+            WHERE child.state IN ('failed', 'cancelled')
+            """)
+        for row in rows {
+            let parent: Int64 = row["parent"]
+            let index: Int = row["idx"]
+            let error: String? = row["error"]
+            try db.execute(sql: """
+                UPDATE job SET state = 'failed', lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
+                WHERE id = ? AND state IN ('queued', 'running')
+                """, arguments: ["chunk \(index + 1): \(error ?? "failed")", now, parent])
+            try removeChunks(db, parentJobId: parent)
+        }
+    }
+}
