@@ -17,10 +17,12 @@ extension Worker {
     /// Whether the stored row alone says the file goes as it is, without decoding it: a
     /// container the API accepts, within the size and length limits, and short enough
     /// (`UploadSettings.measureAboveSeconds`) that the silence trimming could leave out is
-    /// not worth a decode. Everything else is decoded once to plan its upload.
+    /// not worth a decode (with `--no-trim`, any length). Everything else is decoded once to
+    /// plan its upload.
     func goesAsIsByItsRow(_ recording: Recording) -> Bool {
         let settings = runner.options.upload
-        guard recording.durationSeconds > 0, recording.durationSeconds <= UploadSettings.measureAboveSeconds else { return false }
+        guard recording.durationSeconds > 0,
+              !settings.trim || recording.durationSeconds <= UploadSettings.measureAboveSeconds else { return false }
         let plan = UploadPlan.make(
             fileExtension: URL(fileURLWithPath: recording.path).pathExtension, sizeBytes: recording.sizeBytes,
             durationSeconds: recording.durationSeconds, speech: .notMeasured, model: runner.options.transcription.model,

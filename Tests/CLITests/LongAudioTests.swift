@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Recordings too big or too long for one request: measured, split at pauses into chunk
+/// jobs, and stitched into one transcript (against the stub server, which records every
+/// request's file size and name).
+@Suite struct LongAudioTests {
+    /// A WAV of `cycles` times `tone` seconds of a tone then `pause` seconds of silence, made with sox.
+    @discardableResult
+    static func tonesWithPauses(at url: URL, cycles: Int, tone: Double, pause: Double,
+                                rate: Int = 16000, channels: Int = 1) throws -> URL {
+        try runTool("sox", ["-n", "-r", String(rate), "-c", String(channels), "-b", "16", url.path,
+                            "synth", String(tone), "sine", "300", "pad", "0", String(pause), "repeat", String(cycles - 1)])
+        return url
+    }
+
+    /// The chunk files left under the home's tmp folder.
+    static func leftoverChunkFiles(_ harness: TranscribeHarness) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: harness.folder.path("home/tmp").path)) ?? []
+    }
+
+    /// The stored segments' start times of the file's transcript, in order.
+    static func segmentStarts(_ harness: TranscribeHarness, path: String) throws -> [Double] {
+        let rows = try queryDatabase(harness.database, """
+            SELECT transcript.segments FROM transcript JOIN recording ON recording.id = transcript.recordingId
+            WHERE recording.path = '\(path.replacingOccurrences(of: "'", with: "''"))'
+            """)
+        guard let json = rows.first?.first as? String,
+              let segments = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else { return [] }
+        return segments.compactMap { $0["start"] as? Double }
+    }
+
+    @Test func aShortFileWithASmallChunkLimitIsUploadedInChunksAndStitchedInOrder() throws {
+        let harness = try TranscribeHarness()
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("talk.wav"), cycles: 12, tone: 1.5, pause: 1)
+
+        let result = try harness.binary.run(["transcribe", dir.path, "--max-chunk-seconds", "6"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try harness.server.requests().compactMap(\.file?.filename)
+        #expect(names.count >= 4)
+        #expect(names.allSatisfy { $0.hasPrefix("talk.wav.part") && $0.hasSuffix(".flac") })
+        #expect(Set(names).count == names.count, "no chunk is uploaded twice")
+
+        let transcript = try #require(try harness.transcripts()[file.path])
+        #expect(transcript.count == 1)
+        // The stub answers "Transcript of <name without extension>." for each chunk: the parts in order.
+        let expected = (1...names.count).map { "Transcript of talk.wav.part\($0)." }.joined(separator: " ")
+        #expect(transcript.text == expected)
+        let starts = try Self.segmentStarts(harness, path: file.path)
+        #expect(starts.count == 2 * names.count)
+        #expect(zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect((starts.last ?? 0) > 15, "later chunks are shifted onto the file's timeline")
+        #expect(try harness.jobStates()[file.path] == "done")
+        #expect(Self.leftoverChunkFiles(harness).isEmpty)
+        let counts = try queryDatabase(harness.database, "SELECT (SELECT count(*) FROM job_chunk), (SELECT count(*) FROM chunked_job)")
+        #expect(counts.first?.compactMap { $0 as? Int } == [0, 0])
+    }
+
+    @Test func aFileOfOnlySilenceUploadsNothingAndGetsAnEmptyTranscript() throws {
+        let harness = try TranscribeHarness()
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("quiet.wav")
+        try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", file.path, "trim", "0", "90"])
+
+        let result = try harness.binary.run(["transcribe", dir.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try harness.server.requests().isEmpty)
+        let transcript = try #require(try harness.transcripts()[file.path])
+        #expect(transcript.count == 1)
+        #expect(transcript.text.isEmpty)
+    }
+
+    @Test func aWAVOverTheRequestLimitIsSentWithNoRequestOverIt() throws {
+        let harness = try TranscribeHarness()
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // 15 minutes of 44.1 kHz stereo: 158.8 MB, six times what one request may carry.
+        let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("long.wav"), cycles: 180, tone: 3, pause: 2,
+                                            rate: 44100, channels: 2)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64)
+        #expect(size > 26_214_400)
+
+        let result = try harness.binary.run(["transcribe", dir.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try harness.server.requests().compactMap(\.file)
+        #expect(files.count >= 2)
+        #expect(files.allSatisfy { $0.bytes <= 26_214_400 - 65_536 })
+        #expect(try harness.transcripts()[file.path]?.count == 1)
+        #expect(Self.leftoverChunkFiles(harness).isEmpty)
+    }
+
+    @Test func aChunkThatFailsForGoodFailsItsRecordingWithTheChunksMessage() throws {
+        let harness = try TranscribeHarness(rules: [
+            .init(match: "part2", responses: [], then: .error(status: 400, message: "audio chunk refused"))])
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("talk.wav"), cycles: 12, tone: 1.5, pause: 1)
+
+        let result = try harness.binary.run(["transcribe", dir.path, "--max-chunk-seconds", "6"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("chunk 2"), "\(result.stderr)")
+        #expect(try harness.jobStates()[file.path] == "failed")
+        #expect(try harness.transcripts()[file.path]?.count == 0)
+        #expect(Self.leftoverChunkFiles(harness).isEmpty)
+
+        // Queued again, it is planned afresh and finishes.
+        let retry = try harness.binary.run(["queue", "retry", "--failed"])
+        #expect(retry.status == 0)
+        let list = try harness.binary.run(["queue", "list"])
+        #expect(list.stdout.split(separator: "\n").count == 1, "chunks are not listed as jobs of their own: \(list.stdout)")
+    }
+}
