@@ -113,4 +113,36 @@ import TestSupport
         let list = try harness.binary.run(["queue", "list"])
         #expect(list.stdout.split(separator: "\n").count == 1, "chunks are not listed as jobs of their own: \(list.stdout)")
     }
+
+    @Test func aRunKilledMidFileResumesWithoutUploadingAFinishedChunkAgain() throws {
+        let harness = try TranscribeHarness(delay: 0.4)
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("talk.wav"), cycles: 16, tone: 1.5, pause: 1)
+
+        let victim = try harness.binary.start(["transcribe", dir.path, "--max-chunk-seconds", "6", "--jobs", "1"])
+        let doneQuery = "SELECT chunkIndex FROM job_chunk WHERE result IS NOT NULL"
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, ((try? queryDatabase(harness.database, doneQuery))?.count ?? 0) < 2 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        victim.signal(SIGKILL)
+        #expect(victim.wait().status == 128 + SIGKILL)
+        let doneBefore = Set(try queryDatabase(harness.database, doneQuery).compactMap { $0[0] as? Int })
+        let total = try queryDatabase(harness.database, "SELECT count(*) FROM job_chunk").first?.first as? Int ?? 0
+        #expect(doneBefore.count >= 2 && doneBefore.count < total, "killed mid-file: \(doneBefore.count) of \(total) chunks")
+        let listed = try harness.binary.run(["queue", "list"])
+        #expect(listed.stdout.contains("chunks \(doneBefore.count)/\(total)"), "\(listed.stdout)")
+        let uploadsBefore = try harness.server.requests().count
+
+        let resumed = try harness.binary.run(["queue", "run"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let later = try harness.server.requests().dropFirst(uploadsBefore).compactMap(\.file?.filename)
+        let finishedNames = Set(doneBefore.map { "talk.wav.part\($0 + 1).flac" })
+        #expect(!later.isEmpty && later.allSatisfy { !finishedNames.contains($0) }, "\(later)")
+        let transcript = try #require(try harness.transcripts()[file.path])
+        #expect(transcript.count == 1)
+        #expect(transcript.text == (1...total).map { "Transcript of talk.wav.part\($0)." }.joined(separator: " "))
+        #expect(Self.leftoverChunkFiles(harness).isEmpty)
+    }
 }
