@@ -84,15 +84,7 @@ struct Worker {
         if !goesAsIsByItsRow(recording), try prepareUpload(of: recording, jobId: jobId) == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
-        let result: TranscriptionResult
-        do {
-            result = try connection.transcribe(request)
-        } catch {
-            if try answeredWithError(error, job: job, jobId: jobId, path: path) { return }
-            try handle(error, job: job, jobId: jobId, path: path)
-            return
-        }
-        serverAnswered()
+        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }
         if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -106,18 +98,26 @@ struct Worker {
         }
     }
 
-    /// Sorts out a failed upload's effect on the run: an unreachable server pauses it (the
-    /// job goes back; returns true), any answer ends a pause.
-    func answeredWithError(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws -> Bool {
-        if error.kind == .unreachable {
-            try pause(for: error, jobId: jobId)
-            return true
+    /// Uploads the job's audio; nil when it failed, after the job was retried, failed or
+    /// handed back (an unreachable server pauses the run).
+    func upload(_ request: TranscriptionRequest, on connection: WhisperConnection, job: Job, jobId: Int64,
+                path: String) throws -> TranscriptionResult? {
+        do {
+            let result = try connection.transcribe(request)
+            serverAnswered()
+            return result
+        } catch {
+            if error.kind == .unreachable {
+                try pause(for: error, jobId: jobId)
+                return nil
+            }
+            if error.status != nil || error.kind == .connection || error.kind == .malformedResponse { serverAnswered() }
+            try handle(error, job: job, jobId: jobId, path: path)
+            return nil
         }
-        if error.status != nil || error.kind == .connection || error.kind == .malformedResponse { serverAnswered() }
-        return false
     }
 
-    func handle(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws {
+    private func handle(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws {
         runner.logger.debug("upload failed", metadata: ["job": "\(jobId)", "error": "\(error.kind)", "attempt": "\(job.attempts)"])
         switch error.disposition {
         case .stopRun:
@@ -155,7 +155,7 @@ struct Worker {
     }
 
     /// An answer came back: a pause, if there was one, is over.
-    func serverAnswered() {
+    private func serverAnswered() {
         if run.endpoint.answered() { run.onEvent(.endpointBack) }
     }
 

@@ -86,10 +86,7 @@ extension JournalStore {
             try db.execute(sql: "INSERT INTO chunked_job (jobId, chunkCount, durationSeconds) VALUES (?, ?, ?)",
                            arguments: [id, chunks.count, durationSeconds])
             // Waiting: queued, so it counts as unfinished, but never claimed (see claimNextJob).
-            parent.state = .queued
-            parent.leaseOwner = nil
-            parent.leaseExpiresAt = nil
-            parent.updatedAt = now
+            parent.release(to: .queued, now: now)
             try parent.update(db)
             return true
         }
@@ -113,11 +110,7 @@ extension JournalStore {
             else { return .dropped }
             let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
             try db.execute(sql: "UPDATE job_chunk SET result = ? WHERE jobId = ?", arguments: [json, jobId])
-            job.state = .done
-            job.leaseOwner = nil
-            job.leaseExpiresAt = nil
-            job.lastError = nil
-            job.updatedAt = now
+            job.release(to: .done, now: now)
             try job.update(db)
 
             let chunks = try Row.fetchAll(db, sql: "SELECT * FROM job_chunk WHERE parentJobId = ? ORDER BY chunkIndex",
@@ -131,9 +124,7 @@ extension JournalStore {
                 try transcript.insert(db)
             }
             try Self.removeChunks(db, parentJobId: chunk.parentJobId)
-            parent.state = .done
-            parent.lastError = nil
-            parent.updatedAt = now
+            parent.release(to: .done, now: now)
             try parent.update(db)
             return .assembled(parentJobId: chunk.parentJobId, chunkPaths: chunks.map(\.path))
         }

@@ -139,10 +139,7 @@ extension JournalStore {
                 throw StoreError.conflict("job \(id) is already \(job.state.rawValue)")
             }
             try Self.removeChunks(db, parentJobId: id)
-            job.state = .cancelled
-            job.leaseOwner = nil
-            job.leaseExpiresAt = nil
-            job.updatedAt = now
+            job.release(to: .cancelled, now: now)
             try job.update(db)
             return job
         }

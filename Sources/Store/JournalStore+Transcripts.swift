@@ -86,11 +86,7 @@ extension JournalStore {
                 stored.createdAt = now
                 try stored.insert(db)
             }
-            job.state = .done
-            job.leaseOwner = nil
-            job.leaseExpiresAt = nil
-            job.lastError = nil
-            job.updatedAt = now
+            job.release(to: .done, now: now)
             try job.update(db)
             return true
         }

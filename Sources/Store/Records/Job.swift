@@ -48,4 +48,14 @@ public struct Job: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Ends the job's lease and puts it in `state` (saved by the caller); `done` also clears
+    /// the last error.
+    mutating func release(to state: JobState, now: Date) {
+        self.state = state
+        leaseOwner = nil
+        leaseExpiresAt = nil
+        if state == .done { lastError = nil }
+        updatedAt = now
+    }
 }
