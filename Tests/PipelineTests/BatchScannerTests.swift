@@ -31,6 +31,17 @@ import TestSupport
         #expect(reasons["missing.wav"]?.wasNamed == true)
         #expect(reasons["notes.txt"]?.wasNamed == false)
     }
+
+    @Test func anM4AThatFFmpegDecodesIsScannedWithItsRealLength() throws {
+        let folder = try TemporaryFolder()
+        let m4a = folder.path("memo.m4a")
+        try runTool("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=7",
+                               "-ac", "1", "-ar", "44100", "-c:a", "aac", m4a.path])
+        let scan = BatchScanner.scan([m4a.path])
+        let info = try #require(scan.audio.first?.info)
+        #expect(abs(info.durationSeconds - 7) < 0.2)
+        #expect(info.sampleRate == 44100 && info.channels == 1)
+    }
 }
 
 /// Links, pipes and devices inside a folder: followed where they lead to audio, reported
