@@ -52,10 +52,13 @@ import TestSupport
             if done >= 4 && held > 0 { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
+        // Frozen first, so what it holds is read exactly as it dies: once it is dead (and
+        // reaped) the survivor may take its jobs back faster than a query can look.
+        victim.signal(SIGSTOP)
+        let held = try queryDatabase(harness.database, victimHolds)
         victim.signal(SIGKILL)
         #expect(victim.wait().status == 128 + SIGKILL)
         let killed = Date()
-        let held = try queryDatabase(harness.database, victimHolds)
         let heldIds = held.compactMap { $0[0] as? Int }
         let heldPaths = Set(held.compactMap { $0[1] as? String })
         #expect(!heldIds.isEmpty, "the victim held no job when it was killed")
