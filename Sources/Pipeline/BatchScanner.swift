@@ -87,8 +87,12 @@ public enum BatchScanner {
             if checkedByContent.contains(ext) {
                 let reason = (error as? SoundFileError)?.reason.trimmingCharacters(in: .whitespacesAndNewlines) ?? "\(error)"
                 skip("not a readable \(ext.uppercased()) file (libsndfile: \(reason)); truncated or damaged?")
-            } else if TranscriptionRequest.acceptedExtensions.contains(ext) {
-                scan.audio.append(AudioCandidate(url: url, sizeBytes: size, info: nil))
+            } else if TranscriptionRequest.acceptedExtensions.contains(ext) || AudioIntegrity.decodedByFFmpeg.contains(ext) {
+                // Neither libsndfile nor FFmpeg can decode it: whatever its name, it is not
+                // audio the server could use, and it is never uploaded.
+                let soundError = error as? SoundFileError
+                let reason = (soundError?.reason ?? "\(error)").trimmingCharacters(in: .whitespacesAndNewlines)
+                skip(soundError?.kind == .notAudio ? reason : "not audio or damaged (\(reason))")
             } else {
                 skip("not audio (\(ext.isEmpty ? "no extension" : ".\(ext)") is not a format the API accepts, and libsndfile cannot read it)")
             }
