@@ -15,11 +15,25 @@ public enum AudioIntegrity {
 
     /// Opens `url`, checks that nothing is missing from its end and returns its shape.
     /// Throws `AudioFileProblem` (`.truncated`, `.notRegularFile`, …) or `SoundFileError`.
+    ///
+    /// Containers libsndfile does not read (M4A/AAC, MP4, WebM, …) are probed through FFmpeg
+    /// instead; only those, by their name, so a damaged WAV or FLAC is reported as damaged
+    /// rather than half-decoded by a second library.
     public static func probe(_ url: URL) throws -> AudioFileInfo {
-        let reader = try SoundFileReader(url: url)
+        let reader: SoundFileReader
+        do {
+            reader = try SoundFileReader(url: url)
+        } catch is SoundFileError where decodedByFFmpeg.contains(url.pathExtension.lowercased()) {
+            return try AudioDecoder.probe(url)
+        }
         try check(reader)
         return reader.info
     }
+
+    /// Extensions of containers that only FFmpeg's libraries decode here.
+    public static let decodedByFFmpeg: Set<String> = [
+        "m4a", "m4b", "mp4", "aac", "webm", "mka", "mkv", "mov", "3gp", "wma", "amr",
+    ]
 
     /// Throws `.truncated` when `reader`'s file holds less audio than its header says.
     static func check(_ reader: SoundFileReader) throws {

@@ -87,13 +87,12 @@ public enum BatchScanner {
             if checkedByContent.contains(ext) {
                 let reason = (error as? SoundFileError)?.reason.trimmingCharacters(in: .whitespacesAndNewlines) ?? "\(error)"
                 skip("not a readable \(ext.uppercased()) file (libsndfile: \(reason)); truncated or damaged?")
-            } else if let info = try? AudioDecoder.probe(url), info.frames > 0 {
-                // FFmpeg decodes it (M4A/AAC, MP4, WebM, …): its real length and shape. Its
-                // header's estimate, unless it states none (then it is decoded to count).
-                scan.audio.append(AudioCandidate(url: url, sizeBytes: size, info: info))
-            } else if TranscriptionRequest.acceptedExtensions.contains(ext) {
-                // Neither library reads it, but the server might: it is the judge.
-                scan.audio.append(AudioCandidate(url: url, sizeBytes: size, info: nil))
+            } else if TranscriptionRequest.acceptedExtensions.contains(ext) || AudioIntegrity.decodedByFFmpeg.contains(ext) {
+                // Neither libsndfile nor FFmpeg can decode it: whatever its name, it is not
+                // audio the server could use, and it is never uploaded.
+                let soundError = error as? SoundFileError
+                let reason = (soundError?.reason ?? "\(error)").trimmingCharacters(in: .whitespacesAndNewlines)
+                skip(soundError?.kind == .notAudio ? reason : "not audio or damaged (\(reason))")
             } else {
                 skip("not audio (\(ext.isEmpty ? "no extension" : ".\(ext)") is not a format the API accepts, and neither libsndfile nor FFmpeg can read it)")
             }

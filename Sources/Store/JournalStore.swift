@@ -36,8 +36,7 @@ public final class JournalStore: Sendable {
 
     /// Opens the store in `home`. For `.writing` the home and database are created if needed
     /// and pending migrations run; for `.reading` see `Access`.
-    public init(home: DataHome, for purpose: Purpose = .writing,
-                logger: Logger = Logger(label: "voicejournal.store")) throws {
+    public init(home: DataHome, for purpose: Purpose = .writing, logger: Logger) throws {
         self.home = home
         self.logger = logger
         (pool, access) = try Self.open(home, for: purpose, logger: logger)

@@ -13,18 +13,23 @@ import TestSupport
         try Data("not audio".utf8).write(to: root.appendingPathComponent("notes.txt"))
         try Data().write(to: root.appendingPathComponent("empty.wav"))
         try Data(try Data(contentsOf: good).prefix(20)).write(to: root.appendingPathComponent("truncated.wav"))
-        try Data(repeating: 7, count: 100).write(to: root.appendingPathComponent("voice.m4a"))
+        try Data(repeating: 7, count: 100).write(to: root.appendingPathComponent("broken.m4a"))
+        // A real AAC voice memo: libsndfile cannot read it, FFmpeg's libraries can.
+        try runTool("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.5",
+                               "-c:a", "aac", root.appendingPathComponent("voice.m4a").path])
         try Data("x".utf8).write(to: root.appendingPathComponent(".hidden.wav"))
 
         let scan = BatchScanner.scan([root.path, folder.path("missing.wav").path])
         #expect(scan.audio.map(\.url.lastPathComponent) == ["Sprachnotiz Ärger é.wav", "b.flac", "voice.m4a"])
         #expect(scan.audio[0].info?.sampleRate == 16000)
         #expect(scan.audio[1].info?.format == "flac")
-        #expect(scan.audio[2].info == nil) // accepted by extension: libsndfile does not read m4a
+        // Probed through FFmpeg: its real length, not a guess from the name.
+        #expect(abs((scan.audio[2].info?.durationSeconds ?? 0) - 1.5) < 0.1)
         _ = flac
 
         let reasons = Dictionary(uniqueKeysWithValues: scan.skipped.map { ($0.url.lastPathComponent, $0) })
-        #expect(reasons.keys.sorted() == ["empty.wav", "missing.wav", "notes.txt", "truncated.wav"])
+        #expect(reasons.keys.sorted() == ["broken.m4a", "empty.wav", "missing.wav", "notes.txt", "truncated.wav"])
+        #expect(reasons["broken.m4a"]?.reason.hasPrefix("not audio") == true, "\(reasons["broken.m4a"]?.reason ?? "")")
         #expect(reasons["empty.wav"]?.reason == "empty file")
         #expect(reasons["notes.txt"]?.reason.hasPrefix("not audio") == true)
         #expect(reasons["truncated.wav"]?.reason.contains("not a readable WAV file") == true)

@@ -26,7 +26,7 @@ import TestSupport
     @Test func concurrentClaimersNeverGetTheSameJob() async throws {
         let queued = try queue(60)
         // A second pool on the same file stands in for another process.
-        let other = try JournalStore(home: store.home)
+        let other = try JournalStore(home: store.home, logger: TemporaryJournal.logger)
         let stores = [store, other]
         let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
             for worker in 0..<6 {

@@ -8,7 +8,7 @@ import TestSupport
     @Test func aHomeWithoutAJournalIsReadAsEmptyAndNotCreated() throws {
         let folder = try TemporaryFolder()
         let home = DataHome(url: folder.path("not/yet"))
-        let store = try JournalStore(home: home, for: .reading)
+        let store = try JournalStore(home: home, for: .reading, logger: TemporaryJournal.logger)
         #expect(store.access == .empty && store.isReadOnly)
         let people = try store.people().map(\.name)
         #expect(try store.entries().isEmpty)
@@ -19,9 +19,9 @@ import TestSupport
     @Test func readingAnUpToDateJournalLeavesTheFileUntouched() throws {
         let folder = try TemporaryFolder()
         let home = DataHome(url: folder.path("home"))
-        _ = try JournalStore(home: home).addEntry(journal: nil, title: nil, content: "kept", mood: nil, theme: nil)
+        _ = try JournalStore(home: home, logger: TemporaryJournal.logger).addEntry(journal: nil, title: nil, content: "kept", mood: nil, theme: nil)
         let before = try FileManager.default.attributesOfItem(atPath: home.databaseURL.path)[.modificationDate] as? Date
-        let store = try JournalStore(home: home, for: .reading)
+        let store = try JournalStore(home: home, for: .reading, logger: TemporaryJournal.logger)
         #expect(store.access == .readWrite)
         let contents = try store.entries().map(\.content)
         #expect(contents == ["kept"])
@@ -32,7 +32,7 @@ import TestSupport
 
     @Test func createsEveryTableAndMyselfOnAnEmptyDatabase() throws {
         let folder = try TemporaryFolder()
-        let store = try JournalStore(home: DataHome(url: folder.path("home")))
+        let store = try JournalStore(home: DataHome(url: folder.path("home")), logger: TemporaryJournal.logger)
         let tables = try store.pool.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
@@ -68,13 +68,13 @@ import TestSupport
             #expect(try queue.read { db in try db.tableExists("search_index") } == false)
         }
 
-        let store = try JournalStore(home: home)
+        let store = try JournalStore(home: home, logger: TemporaryJournal.logger)
         #expect(try store.entries().map(\.transcript) == ["the lighthouse keeper waved"])
         let hits = try store.search("lighthouse")
         #expect(hits.count == 1)
         #expect(hits.first?.matchedIn == "transcript")
         // Opening again (migrations already applied) changes nothing.
-        let again = try JournalStore(home: home)
+        let again = try JournalStore(home: home, logger: TemporaryJournal.logger)
         #expect(try again.entries().count == 1)
         #expect(try again.search("keeper").count == 1)
         let applied = try again.pool.read { db in try Migrations.migrator.appliedIdentifiers(db) }
@@ -86,7 +86,7 @@ import TestSupport
 
     @Test func homeIsPrivate() throws {
         let folder = try TemporaryFolder()
-        let store = try JournalStore(home: DataHome(url: folder.path("nested/home")))
+        let store = try JournalStore(home: DataHome(url: folder.path("nested/home")), logger: TemporaryJournal.logger)
         _ = try store.addEntry(journal: nil, title: nil, content: "secret", mood: nil, theme: nil)
         let home = try FileManager.default.attributesOfItem(atPath: store.home.url.path)
         let database = try FileManager.default.attributesOfItem(atPath: store.home.databaseURL.path)
