@@ -80,8 +80,13 @@ import TestSupport
         let session = CaptureSession(device: device, writer: nil, limits: CaptureLimits(headerUpdateFrames: 4000),
                                      logger: Logger(label: "test.capture"))
         session.start()
-        while session.status().frames < 8000 { try await Task.sleep(for: .milliseconds(20)) }
-        session.stop(.requested)
+        // The stop is asked for from a thread of its own, as a caller's key press would be: a
+        // test pool busy with blocking work must not delay it past the end of the feed.
+        let stopper = Thread {
+            while session.status().frames < 8000 { Thread.sleep(forTimeInterval: 0.02) }
+            session.stop(.requested)
+        }
+        stopper.start()
         let result = await session.result()
         #expect(result.stopReason == .requested)
         feeder.stop()
