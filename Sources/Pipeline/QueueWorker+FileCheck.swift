@@ -28,7 +28,7 @@ extension Worker {
             try store.updateFileStamp(recordingId: recordingId, stamp: now)
             return .upload(now)
         }
-        let info = try? SoundFileReader.probe(url)
+        let info = try? AudioIntegrity.probe(url)
         let changed = ChangedAudio(sha256: sha256, stamp: now, durationSeconds: info?.durationSeconds,
                                    sampleRate: info?.sampleRate, channels: info?.channels)
         if let holder = try store.rekeyRecording(id: recordingId, to: changed) {

@@ -71,7 +71,7 @@ struct Worker {
 
     private func process(_ job: Job, on connection: WhisperConnection) throws {
         guard let jobId = job.id else { return }
-        if let chunk = try store.chunk(jobId: jobId) {
+        if job.isChunk, let chunk = try store.chunk(jobId: jobId) {
             return try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
         }
         guard let recording = try store.recording(id: job.recordingId) else {

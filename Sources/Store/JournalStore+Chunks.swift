@@ -65,7 +65,7 @@ public enum ChunkCompletion: Sendable, Equatable {
 
 extension JournalStore {
     /// The kind of a chunk's child job: one per chunk, as a recording has one job per kind.
-    public static func chunkKind(index: Int) -> String { "\(Job.transcribeKind)-chunk-\(index + 1)" }
+    public static func chunkKind(index: Int) -> String { "\(Job.chunkKindPrefix)\(index + 1)" }
 
     /// Queues `chunks` as child jobs of the job `id` (held by `owner`), with its priority and
     /// attempts, and puts the parent aside until they are all transcribed: in one

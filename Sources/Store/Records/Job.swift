@@ -23,6 +23,12 @@ public struct Job: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
 
     /// The kind of job that uploads a recording for transcription.
     public static let transcribeKind = "transcribe"
+    /// The kinds of chunk jobs begin with this (`transcribe-chunk-3`).
+    static let chunkKindPrefix = "\(transcribeKind)-chunk-"
+
+    /// Whether this job uploads one chunk of a long recording (known from its kind alone, so
+    /// a worker need not look up `job_chunk` for the thousands of ordinary jobs).
+    public var isChunk: Bool { kind.hasPrefix(Self.chunkKindPrefix) }
     /// Priority of a recording made with `record` or `answer`.
     public static let livePriority = 10
     /// Priority of a file found by `transcribe`.

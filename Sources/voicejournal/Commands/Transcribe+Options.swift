@@ -21,12 +21,12 @@ struct TranscriptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp("API base URL (default: $OPENAI_BASE_URL, else https://api.openai.com/v1).", valueName: "url"))
     var baseURL: String?
 
-    @Option(help: ArgumentHelp("Largest audio upload in bytes; bigger files are encoded or split (default: \(UploadPlan.defaultMaxRequestBytes)).",
-                               valueName: "bytes"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Largest audio upload in bytes; bigger files are encoded or split.", valueName: "bytes"))
     var maxRequestBytes: Int64 = UploadPlan.defaultMaxRequestBytes
 
-    @Option(help: ArgumentHelp("Longest audio in one upload; longer files are split at pauses (default: \(Int(UploadPlan.defaultMaxChunkSeconds))).",
-                               valueName: "seconds"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Longest audio in one upload, in seconds; longer files are split at pauses.", valueName: "seconds"))
     var maxChunkSeconds: Double = UploadPlan.defaultMaxChunkSeconds
 
     @Option(help: ArgumentHelp("Codec for audio that is encoded or split before upload: flac (lossless), mp3 or opus (smaller).",

@@ -11,11 +11,12 @@ struct Transcribe: AsyncParsableCommand {
         commandName: "transcribe",
         abstract: "Transcribe audio files and folders (recursively) through the queue.",
         discussion: """
-            Audio is a regular file libsndfile can open, or one the API accepts by its extension \
-            (flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm); anything else is skipped \
-            with a line saying why: pipes, devices and sockets (never read), dangling or looping \
-            links, and truncated audio (the header promises more than the file holds). Symbolic \
-            links are followed; hidden files and folders are passed over without a word. \
+            Audio is a regular file libsndfile or FFmpeg's libraries can decode (WAV, FLAC, \
+            OGG, Opus, MP3, AIFF, M4A/AAC, MP4, WebM, …); anything else is skipped with a line \
+            saying why: pipes, devices and sockets (never read), dangling or looping links, \
+            files neither library decodes, and truncated audio (the header promises more than \
+            the file holds). Symbolic links are followed; hidden files and folders are passed \
+            over without a word. \
             Files are not copied: their paths are stored. The same \
             audio is uploaded and stored once, however often it is given; running the \
             command again after a crash resumes where it stopped.
