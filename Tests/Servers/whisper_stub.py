@@ -16,7 +16,8 @@ Kinds: ok, error (status, code, type, message, retry_after, retry_after_ms), res
 the connection with a TCP reset mid-response), slow (answer after "seconds"), malformed
 (200 with broken JSON), echo_key (401 whose message repeats the key it was sent), echo_sha
 (a good answer whose text ends with the uploaded file's sha256, so a test can tell which
-content a stored transcript came from).
+content a stored transcript came from). --per-audio-second makes every good answer take time in
+proportion to the audio it was sent (read from a WAV or FLAC header), as a real server does.
 
 Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
 the client's connection, the names of its headers, problems found, what was answered). The port is printed on stdout
@@ -38,6 +39,31 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 KNOWN_FIELDS = {"file", "model", "language", "prompt", "response_format", "temperature",
                 "timestamp_granularities[]"}
 RESPONSE_FORMATS = {"json", "text", "srt", "verbose_json", "vtt"}
+# Enough of a file's start to read a WAV or FLAC header for its length.
+HEAD_BYTES = 1 << 16
+
+
+def audio_seconds(head):
+    """The length of the audio a WAV (RIFF/RF64 with its data size) or FLAC (STREAMINFO)
+    file holds, read from its first bytes; None for other containers or a header it cannot read."""
+    try:
+        if head[:4] == b"fLaC" and len(head) >= 26:
+            info = head[8:26]
+            rate = (info[10] << 12) | (info[11] << 4) | (info[12] >> 4)
+            samples = ((info[13] & 0x0F) << 32) | int.from_bytes(info[14:18], "big")
+            return samples / rate if rate and samples else None
+        if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
+            at, byte_rate = 12, None
+            while at + 8 <= len(head):
+                chunk_id, size = head[at:at + 4], int.from_bytes(head[at + 4:at + 8], "little")
+                if chunk_id == b"fmt ":
+                    byte_rate = int.from_bytes(head[at + 16:at + 20], "little")
+                elif chunk_id == b"data":
+                    return size / byte_rate if byte_rate else None
+                at += 8 + size + (size & 1)
+    except (IndexError, ValueError):
+        return None
+    return None
 
 
 class Plan:
@@ -75,8 +101,8 @@ class Sink:
         self.size += len(chunk)
         if self.is_file:
             self.sha.update(chunk)
-            if len(self.head) < 16:
-                self.head += chunk[:16 - len(self.head)]
+            if len(self.head) < HEAD_BYTES:
+                self.head += chunk[:HEAD_BYTES - len(self.head)]
         elif len(self.data) < (1 << 20):
             self.data += chunk
 
@@ -173,7 +199,8 @@ def check(parts, authorization, expected_authorization):
             if sink.size == 0:
                 problems.append("empty file part")
             file_info = {"filename": filename, "content_type": content_type, "bytes": sink.size,
-                         "sha256": sink.sha.hexdigest(), "head": sink.head.hex()}
+                         "sha256": sink.sha.hexdigest(), "head": sink.head[:16].hex(),
+                         "audio_seconds": audio_seconds(sink.head)}
             continue
         if filename is not None:
             problems.append(f"field {name!r} sent as a file")
@@ -302,6 +329,7 @@ class Handler(BaseHTTPRequestHandler):
         filename = (file_info or {}).get("filename")
         behaviour = {"kind": "error", "status": 400, "message": "; ".join(problems)} if problems \
             else self.server.plan.behaviour_for(filename)
+        self.audio_seconds = (file_info or {}).get("audio_seconds")
         record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
         try:
             self.answer(behaviour, fields, filename, authorization, (file_info or {}).get("sha256"))
@@ -337,6 +365,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(200, '{"text": "Transcript of", "segments": [{"start": 0.0,')
         else:
             delay = float(behaviour.get("seconds", 0)) if kind == "slow" else self.server.delay
+            if kind != "slow" and self.server.per_audio_second > 0:
+                # Real servers take time in proportion to the audio they decode.
+                delay += self.server.per_audio_second * (self.audio_seconds or 0)
             if delay > 0:
                 time.sleep(delay)
             self.answer_ok(fields, filename, sha256 if kind == "echo_sha" else None)
@@ -376,8 +407,9 @@ class StubServer(ThreadingHTTPServer):
     # then retry a second later.
     request_queue_size = 128
 
-    def __init__(self, address, plan, delay, expected_authorization, log_path, stall=0):
+    def __init__(self, address, plan, delay, expected_authorization, log_path, stall=0, per_audio_second=0):
         super().__init__(address, Handler)
+        self.per_audio_second = per_audio_second
         self.stall = stall
         self.plan = plan
         self.delay = delay
@@ -412,6 +444,8 @@ def main():
     parser.add_argument("--key-env", help="read the key to require from this environment variable")
     parser.add_argument("--basic-env", help="require HTTP basic credentials (user:password) from this environment variable instead of a key")
     parser.add_argument("--log", help="append one JSON line per request here")
+    parser.add_argument("--per-audio-second", type=float, default=0,
+                        help="seconds added to every successful answer per second of audio received (WAV and FLAC)")
     parser.add_argument("--stall", type=float, default=0, help="seconds to wait before reading each request body")
     args = parser.parse_args()
     key = args.key
@@ -422,7 +456,7 @@ def main():
         credentials = os.environ.get(args.basic_env, "").encode("utf-8")
         expected_authorization = "Basic " + base64.b64encode(credentials).decode("ascii")
     server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, expected_authorization,
-                        args.log, args.stall)
+                        args.log, args.stall, args.per_audio_second)
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever(poll_interval=0.1)

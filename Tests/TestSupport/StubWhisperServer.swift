@@ -63,10 +63,12 @@ public final class StubWhisperServer: @unchecked Sendable {
     /// Starts the server. `expectedKey` is the bearer key it requires (nil: no header
     /// allowed); `expectedCredentials` (`user:password`) makes it require HTTP basic
     /// authentication instead; `delay` is added before every successful answer; `stall`
-    /// seconds pass before it starts reading each request body (a network that stops moving).
+    /// seconds pass before it starts reading each request body (a network that stops moving);
+    /// `perAudioSecond` adds that many seconds per second of audio received (WAV, FLAC).
     /// `port` 0 lets the OS choose; a test can give one to start a server where a client already looks.
     public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil,
-                expectedCredentials: String? = nil, stall: Double = 0, port: Int = 0) throws {
+                expectedCredentials: String? = nil, stall: Double = 0, perAudioSecond: Double = 0,
+                port: Int = 0) throws {
         folder = try TemporaryFolder("whisper-stub")
         logURL = folder.path("requests.jsonl")
         let plan = rules.map { ["match": $0.match, "responses": $0.responses.map(\.json), "then": $0.then.json] }
@@ -75,7 +77,7 @@ public final class StubWhisperServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Self.script.path, "--port", String(port), "--log", logURL.path,
                          "--plan", String(decoding: planData, as: UTF8.self), "--delay", String(delay),
-                         "--stall", String(stall)]
+                         "--stall", String(stall), "--per-audio-second", String(perAudioSecond)]
         var environment = ProcessInfo.processInfo.environment
         if let expectedKey {
             // Through the environment, like the real client: keys stay off command lines.
@@ -163,6 +165,8 @@ public struct StubRequest: Decodable, Sendable {
         public let contentType: String?
         public let bytes: Int64
         public let sha256: String
+        /// The audio's length, read by the server from a WAV or FLAC header; nil for other containers.
+        public let audioSeconds: Double?
     }
 
     /// The single value of a text field.
@@ -176,6 +180,6 @@ public struct StubRequest: Decodable, Sendable {
 
 extension StubRequest.File {
     enum CodingKeys: String, CodingKey {
-        case filename, contentType = "content_type", bytes, sha256
+        case filename, contentType = "content_type", bytes, sha256, audioSeconds = "audio_seconds"
     }
 }
