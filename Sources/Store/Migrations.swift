@@ -8,6 +8,7 @@ public enum Migrations {
     public static let search = "v2-search"
     public static let fileStamp = "v3-file-stamp"
     public static let chunks = "v4-chunks"
+    public static let searchByRowid = "v5-search-index"
 
     /// The migrator with every migration registered.
     public static var migrator: DatabaseMigrator {
@@ -16,6 +17,7 @@ public enum Migrations {
         migrator.registerMigration(search, migrate: createSearchIndex)
         migrator.registerMigration(fileStamp, migrate: addFileStamp)
         migrator.registerMigration(chunks, migrate: createChunkTables)
+        migrator.registerMigration(searchByRowid, migrate: keySearchIndexByRowid)
         return migrator
     }
 
@@ -191,6 +193,61 @@ public enum Migrations {
                 SELECT 'entry', id, coalesce(title, ''), content FROM entry;
             INSERT INTO search_index (ownerKind, ownerId, title, body)
                 SELECT 'transcript', id, '', text FROM transcript;
+            """)
+    }
+
+    /// The search index again, each row keyed by its rowid: `2 × id` for an entry, `2 × id + 1`
+    /// for a transcript. v2's triggers found a row by `ownerId`, an UNINDEXED column, so every
+    /// update or delete of an entry or transcript scanned the whole index; a rowid is a direct
+    /// lookup, and search joins a hit to its entry or transcript from the rowid alone.
+    /// `ownerKind` and `ownerId` stay, for anyone reading the table. The rows are rebuilt from
+    /// the entries and transcripts (one table, so bm25 keeps ranking them together), then
+    /// merged into one segment, as a freshly built index would be.
+    private static func keySearchIndexByRowid(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TRIGGER entry_search_insert;
+            DROP TRIGGER entry_search_update;
+            DROP TRIGGER entry_search_delete;
+            DROP TRIGGER transcript_search_insert;
+            DROP TRIGGER transcript_search_update;
+            DROP TRIGGER transcript_search_delete;
+            DROP TABLE search_index;
+
+            CREATE VIRTUAL TABLE search_index USING fts5(
+                ownerKind UNINDEXED, ownerId UNINDEXED, title, body,
+                tokenize = 'porter unicode61 remove_diacritics 2');
+
+            CREATE TRIGGER entry_search_insert AFTER INSERT ON entry BEGIN
+                INSERT INTO search_index (rowid, ownerKind, ownerId, title, body)
+                VALUES (new.id * 2, 'entry', new.id, coalesce(new.title, ''), new.content);
+            END;
+            CREATE TRIGGER entry_search_update AFTER UPDATE OF id, title, content ON entry BEGIN
+                DELETE FROM search_index WHERE rowid = old.id * 2;
+                INSERT INTO search_index (rowid, ownerKind, ownerId, title, body)
+                VALUES (new.id * 2, 'entry', new.id, coalesce(new.title, ''), new.content);
+            END;
+            CREATE TRIGGER entry_search_delete AFTER DELETE ON entry BEGIN
+                DELETE FROM search_index WHERE rowid = old.id * 2;
+            END;
+
+            CREATE TRIGGER transcript_search_insert AFTER INSERT ON transcript BEGIN
+                INSERT INTO search_index (rowid, ownerKind, ownerId, title, body)
+                VALUES (new.id * 2 + 1, 'transcript', new.id, '', new.text);
+            END;
+            CREATE TRIGGER transcript_search_update AFTER UPDATE OF id, text ON transcript BEGIN
+                DELETE FROM search_index WHERE rowid = old.id * 2 + 1;
+                INSERT INTO search_index (rowid, ownerKind, ownerId, title, body)
+                VALUES (new.id * 2 + 1, 'transcript', new.id, '', new.text);
+            END;
+            CREATE TRIGGER transcript_search_delete AFTER DELETE ON transcript BEGIN
+                DELETE FROM search_index WHERE rowid = old.id * 2 + 1;
+            END;
+
+            INSERT INTO search_index (rowid, ownerKind, ownerId, title, body)
+                SELECT id * 2, 'entry', id, coalesce(title, ''), content FROM entry;
+            INSERT INTO search_index (rowid, ownerKind, ownerId, title, body)
+                SELECT id * 2 + 1, 'transcript', id, '', text FROM transcript;
+            INSERT INTO search_index (search_index) VALUES ('optimize');
             """)
     }
 }

@@ -138,7 +138,7 @@ import TestSupport
             for (name,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
                 c.execute(f'DROP TRIGGER "{name}"')
             c.execute("DROP TABLE search_index")
-            c.execute("DELETE FROM grdb_migrations WHERE identifier = 'v2-search'")
+            c.execute("DELETE FROM grdb_migrations WHERE identifier IN ('v2-search', 'v5-search-index')")
             c.commit()
             """, database.path])
         try DiskLimits.makeReadOnly(writer.home)

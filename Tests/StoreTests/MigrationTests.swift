@@ -78,10 +78,85 @@ import TestSupport
         #expect(try again.entries().count == 1)
         #expect(try again.search("keeper").count == 1)
         let applied = try again.pool.read { db in try Migrations.migrator.appliedIdentifiers(db) }
-        #expect(applied == [Migrations.core, Migrations.search, Migrations.fileStamp, Migrations.chunks])
+        #expect(applied == [Migrations.core, Migrations.search, Migrations.fileStamp, Migrations.chunks, Migrations.searchByRowid])
         // Rows from before the file stamp have none: their files are hashed again before upload.
         let recording = try again.pool.read { db in try Recording.fetchOne(db) }
         #expect(recording?.sha256 == "ab" && recording?.fileStamp == nil)
+    }
+
+    @Test func theSearchIndexStaysExactThroughEditsAfterUpgradingFromTheRowidlessIndex() throws {
+        let folder = try TemporaryFolder()
+        let home = DataHome(url: folder.path("home"))
+        try home.create()
+        // A journal as v4 left it: an index keyed by ownerId, entries and transcripts in it.
+        var transcripts: [String: Int64] = [:]
+        var entries: [String: Int64] = [:]
+        do {
+            let queue = try DatabaseQueue(path: home.databaseURL.path)
+            try Migrations.migrator.migrate(queue, upTo: Migrations.chunks)
+            try queue.write { db in
+                var journal = Journal(name: "Old", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+                try journal.insert(db)
+                for (name, content) in [("kept", "a kept note about otters"), ("edited", "a note about badgers"),
+                                        ("removed", "a note about herons")] {
+                    var entry = Entry(journalId: journal.id!, kind: .text, title: "\(name) title", content: content)
+                    try entry.insert(db)
+                    entries[name] = entry.id
+                }
+                for (index, (name, text)) in [("kept", "the lighthouse keeper waved"), ("edited", "the ferry was late"),
+                                              ("removed", "gulls over the pier"), ("entryGone", "walrus on the rocks")].enumerated() {
+                    var entry = Entry(journalId: journal.id!, kind: .voice, content: "")
+                    try entry.insert(db)
+                    if name == "entryGone" { entries[name] = entry.id }
+                    var recording = Recording(path: "/tmp/\(name).wav", sha256: "sha\(index)", sampleRate: 16000, channels: 1,
+                                              format: "wav", state: .complete, entryId: entry.id)
+                    try recording.insert(db)
+                    var transcript = Transcript(recordingId: recording.id!, text: text, model: "whisper-1")
+                    try transcript.insert(db)
+                    transcripts[name] = transcript.id
+                }
+            }
+        }
+
+        let store = try JournalStore(home: home, logger: TemporaryJournal.logger)
+        let found = { (words: String) in try store.search(words, limit: 100).map { "\($0.matchedIn) \($0.entryId ?? 0)" } }
+        #expect(try found("ferry").count == 1, "rows from before the upgrade are in the rebuilt index")
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE transcript SET text = 'the ferry sailed on time' WHERE id = ?",
+                           arguments: [transcripts["edited"]])
+            try db.execute(sql: "DELETE FROM transcript WHERE id = ?", arguments: [transcripts["removed"]])
+            try db.execute(sql: "UPDATE entry SET title = 'renamed', content = 'a note about foxes' WHERE id = ?",
+                           arguments: [entries["edited"]])
+            try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [entries["removed"]])
+        }
+        try store.deleteEntry(id: entries["entryGone"]!)
+
+        #expect(try found("late").isEmpty, "no stale hit for an edited transcript's old words")
+        #expect(try found("sailed time").count == 1)
+        #expect(try found("ferry").count == 1)
+        #expect(try found("gulls").isEmpty && found("pier").isEmpty)
+        #expect(try found("badgers").isEmpty && found("edited").isEmpty)
+        #expect(try found("foxes renamed") == ["entry \(entries["edited"]!)"])
+        #expect(try found("herons").isEmpty && found("walrus").isEmpty)
+        #expect(try found("otters kept").count == 1 && found("lighthouse keeper").count == 1, "others unaffected")
+        #expect(try found("note").count == 2)
+        try store.pool.read { db in
+            // Exactly one index row per entry and transcript, under the rowid derived from its id,
+            // and FTS5's own check that the index matches the stored text.
+            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index")
+            let owners = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM entry) + (SELECT count(*) FROM transcript)")
+            #expect(rows == owners && rows == 7)
+            let misplaced = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM search_index s
+                WHERE s.rowid != s.ownerId * 2 + (s.ownerKind = 'transcript')
+                   OR (s.ownerKind = 'entry' AND NOT EXISTS (SELECT 1 FROM entry WHERE id = s.ownerId))
+                   OR (s.ownerKind = 'transcript' AND NOT EXISTS (SELECT 1 FROM transcript WHERE id = s.ownerId))
+                """)
+            #expect(misplaced == 0)
+        }
+        try store.pool.write { db in
+            try db.execute(sql: "INSERT INTO search_index (search_index, rank) VALUES ('integrity-check', 1)")
+        }
     }
 
     @Test func homeIsPrivate() throws {
