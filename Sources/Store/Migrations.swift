@@ -201,8 +201,7 @@ public enum Migrations {
     /// update or delete of an entry or transcript scanned the whole index; a rowid is a direct
     /// lookup, and search joins a hit to its entry or transcript from the rowid alone.
     /// `ownerKind` and `ownerId` stay, for anyone reading the table. The rows are rebuilt from
-    /// the entries and transcripts (one table, so bm25 keeps ranking them together), then
-    /// merged into one segment, as a freshly built index would be.
+    /// the entries and transcripts, in one table so bm25 keeps ranking them together.
     private static func keySearchIndexByRowid(_ db: Database) throws {
         try db.execute(sql: """
             DROP TRIGGER entry_search_insert;
@@ -247,7 +246,6 @@ public enum Migrations {
                 SELECT id * 2, 'entry', id, coalesce(title, ''), content FROM entry;
             INSERT INTO search_index (rowid, ownerKind, ownerId, title, body)
                 SELECT id * 2 + 1, 'transcript', id, '', text FROM transcript;
-            INSERT INTO search_index (search_index) VALUES ('optimize');
             """)
     }
 }
