@@ -52,6 +52,9 @@ public final class QueueRunner: Sendable {
     public enum Event: Sendable {
         case started(jobId: Int64, path: String)
         case transcribed(jobId: Int64, path: String, seconds: Double)
+        /// A long recording's chunks: `done` of `total` transcribed (0 when it was just split).
+        /// Its `transcribed` (or `failed`) comes when the last one ends.
+        case chunksDone(jobId: Int64, path: String, done: Int, total: Int)
         case willRetry(jobId: Int64, path: String, error: TranscriptionError, after: TimeInterval)
         case failed(jobId: Int64, path: String, message: String)
         /// The server cannot be reached: every upload pauses (jobs stay queued, no attempt

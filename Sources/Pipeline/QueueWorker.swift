@@ -81,7 +81,10 @@ struct Worker {
         let path = recording.path
         run.onEvent(.started(jobId: jobId, path: path))
         guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return }
-        if !goesAsIsByItsRow(recording), try prepareUpload(of: recording, jobId: jobId) == .handled { return }
+        let preparation = goesAsIsByItsRow(recording)
+            ? try prepareShortUpload(of: recording, jobId: jobId)
+            : try prepareUpload(of: recording, jobId: jobId)
+        if preparation == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }
