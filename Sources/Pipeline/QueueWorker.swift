@@ -29,6 +29,7 @@ struct Worker {
                     continue
                 }
                 defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
+                let batchChanges = run.batch?.changes
                 if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
                     try process(job, on: connection)
                 } else if try run.takeBackJobsOfStoppedRunners() {
@@ -36,7 +37,7 @@ struct Worker {
                 } else if try isFinished() {
                     return
                 } else {
-                    try idle()
+                    try idle(batchChanges: batchChanges)
                 }
             }
         } catch {
@@ -51,8 +52,9 @@ struct Worker {
     /// taken back, so the running jobs counted here have live owners.
     private func isFinished() throws -> Bool {
         switch run.goal {
-        case .finish(let ids):
-            return try store.unfinishedJobCount(scope: ids) == 0
+        case .finishBatch(let batch):
+            let (scope, closed) = batch.snapshot
+            return try closed && store.unfinishedJobCount(scope: scope) == 0
         case .drainQueue:
             let counts = try store.queueCounts()
             // Running jobs belong to live workers (ours or others'); theirs to finish.
@@ -61,12 +63,17 @@ struct Worker {
     }
 
     /// Waits a little for work to become due (a backoff ending, another runner's job).
-    private func idle() throws {
+    /// A batch still being queued wakes its idle workers as soon as more jobs land.
+    private func idle(batchChanges: Int?) throws {
         var wait = runner.options.idlePoll
         if let due = try store.queueCounts().nextDue {
             wait = min(wait, max(0.005, due.timeIntervalSinceNow))
         }
-        Thread.sleep(forTimeInterval: wait)
+        if let batch = run.batch, let batchChanges, !batch.snapshot.closed {
+            batch.waitForMore(after: batchChanges, seconds: wait)
+        } else {
+            Thread.sleep(forTimeInterval: wait)
+        }
     }
 
     private func process(_ job: Job, on connection: WhisperConnection) throws {

@@ -165,11 +165,11 @@ extension JournalStore {
     /// Fails, with their chunk's message, the waiting parents of chunks that failed for good
     /// outside a worker's hands (their workers kept dying), and drops their plans.
     static func failParentsOfFailedChunks(_ db: Database, now: Date) throws {
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT c.parentJobId AS parent, c.chunkIndex AS idx, child.lastError AS error
             FROM job_chunk c JOIN job child ON child.id = c.jobId
             WHERE child.state IN ('failed', 'cancelled')
-            """)
+            """))
         for row in rows {
             let parent: Int64 = row["parent"]
             let index: Int = row["idx"]

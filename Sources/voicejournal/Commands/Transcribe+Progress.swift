@@ -25,9 +25,9 @@ final class BatchProgressDisplay: Sendable {
     private let started = ProcessInfo.processInfo.systemUptime
     private let terminal: TerminalInfo
     /// Only jobs of the batch move the bar (a live recording taken meanwhile does not).
-    private let scope: Set<Int64>?
+    private let scope: BatchScope?
 
-    init(total: Int, scope: Set<Int64>?, terminal: TerminalInfo = .detect(fileDescriptor: STDERR_FILENO)) {
+    init(total: Int, scope: BatchScope?, terminal: TerminalInfo = .detect(fileDescriptor: STDERR_FILENO)) {
         state = Mutex(State(progress: BatchProgress(total: total)))
         self.terminal = terminal
         self.scope = scope
@@ -83,6 +83,13 @@ final class BatchProgressDisplay: Sendable {
         case .endpointBack:
             announce("the server answers again; resuming uploads")
         }
+        redraw()
+    }
+
+    /// Files that turned out not to be work for this run (transcribed before, unreadable).
+    func reduceTotal(by count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.progress.total = max(0, $0.progress.total - count) }
         redraw()
     }
 
