@@ -32,6 +32,27 @@ public enum BatchQueue {
                                shouldStop: () -> Bool = { false },
                                onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
         -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+        try enqueue(audio, classify: { .audio($0) }, store: store, journalName: journalName, priority: priority,
+                    logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
+    }
+
+    /// The same for walked files, each probed here first (`BatchScanner.classify`): the
+    /// files that are not audio come back as skipped, with the unreadable ones.
+    public static func enqueue(_ files: [WalkedFile], store: JournalStore, journalName: String?,
+                               priority: Int = Job.batchPriority, logger: Logger,
+                               firstTransaction: Int = filesPerTransaction,
+                               shouldStop: () -> Bool = { false },
+                               onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
+        -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+        try enqueue(files, classify: BatchScanner.classify, store: store, journalName: journalName, priority: priority,
+                    logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
+    }
+
+    private static func enqueue<Item>(_ items: [Item], classify: (Item) -> BatchScanner.Classified,
+                                      store: JournalStore, journalName: String?, priority: Int, logger: Logger,
+                                      firstTransaction: Int, shouldStop: () -> Bool,
+                                      onQueued: ([QueuedFile], [SkippedFile]) -> Void) throws
+        -> (queued: [QueuedFile], skipped: [SkippedFile]) {
         var queued: [QueuedFile] = []
         var skipped: [SkippedFile] = []
         var pending: [(URL, Recording)] = []
@@ -50,8 +71,15 @@ public enum BatchQueue {
             transactionSize = min(transactionSize * 2, filesPerTransaction)
         }
 
-        for candidate in audio {
+        for item in items {
             if shouldStop() { break }
+            let candidate: AudioCandidate
+            switch classify(item) {
+            case .audio(let audio): candidate = audio
+            case .passedOver(let notAudio):
+                skipped.append(notAudio)
+                continue
+            }
             do {
                 // Stamped before hashing: a change while hashing shows as a stamp that no
                 // longer matches, and the file is hashed again before its upload.

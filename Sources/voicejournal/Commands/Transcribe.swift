@@ -67,15 +67,16 @@ struct Transcribe: AsyncParsableCommand {
             _ = try store.journal(named: journal)
         }
 
-        let scan = BatchScanner.scan(paths)
-        for skipped in scan.skipped { report(skipped) }
-        let badNamedPath = scan.skipped.contains { $0.wasNamed }
+        // The walk only lists paths; each file is probed as it is queued.
+        let walk = BatchScanner.walk(paths)
+        for skipped in walk.skipped { report(skipped) }
 
         if noWait {
-            let (queued, unreadable) = try BatchQueue.enqueue(scan.audio, store: store, journalName: journal, logger: logger)
+            let (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
             for skipped in unreadable { report(skipped) }
             let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
-            let skippedCount = scan.skipped.count + unreadable.count
+            let skippedCount = walk.skipped.count + unreadable.count
+            let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
             let targets = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             print("Queued \(targets.count) file\(targets.count == 1 ? "" : "s")"
                   + (alreadyDone > 0 ? " (\(alreadyDone) already transcribed)" : "")
@@ -86,8 +87,9 @@ struct Transcribe: AsyncParsableCommand {
         }
 
         let started = ProcessInfo.processInfo.systemUptime
-        let (queued, unreadable) = try await queueAndTranscribe(scan.audio, store: store, logger: logger, environment: environment)
-        let skippedCount = scan.skipped.count + unreadable.count
+        let (queued, unreadable) = try await queueAndTranscribe(walk.files, store: store, logger: logger, environment: environment)
+        let skippedCount = walk.skipped.count + unreadable.count
+        let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
 
         let wrapUp = try BatchWrapUp.make(queued, store: store, sidecars: sidecars ?? [])
@@ -106,25 +108,25 @@ struct Transcribe: AsyncParsableCommand {
     /// Queues the files on a thread of its own while a run uploads those already queued, so
     /// the first uploads start after a handful of files instead of after the whole folder is
     /// probed and hashed. The run ends when the last file is queued and every one is finished.
-    private func queueAndTranscribe(_ audio: [AudioCandidate], store: JournalStore, logger: Logger,
+    private func queueAndTranscribe(_ files: [WalkedFile], store: JournalStore, logger: Logger,
                                     environment: [String: String]) async throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
-        guard !audio.isEmpty else { return ([], []) }
+        guard !files.isEmpty else { return ([], []) }
         let runner = try transcription.makeRunner(store: store, jobs: jobs, environment: environment)
         let batch = BatchScope()
-        let display = BatchProgressDisplay(total: audio.count, scope: batch)
+        let display = BatchProgressDisplay(total: files.count, scope: batch)
         let journal = journal
         let feeding = Task {
             try await onThread {
                 defer { batch.close() }
                 do {
                     return try BatchQueue.enqueue(
-                        audio, store: store, journalName: journal, logger: logger,
+                        files, store: store, journalName: journal, logger: logger,
                         firstTransaction: BatchQueue.firstTransactionWhileUploading,
                         shouldStop: { runner.isStopping }
                     ) { landed, skipped in
                         for file in skipped { Self.report(file) }
                         batch.add(landed.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
-                        // Files already transcribed before, and unreadable ones, are not part of this run's work.
+                        // Files already transcribed before, and those not audio, are not part of this run's work.
                         display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
                     }
                 } catch {
