@@ -20,7 +20,7 @@ public enum BatchQueue {
     /// Files in the first transaction when a run uploads while the rest is queued: the
     /// first uploads start after a handful of files, and each later transaction doubles, up
     /// to `filesPerTransaction`.
-    public static let firstTransactionWhileUploading = 8
+    public static let firstTransactionWhileUploading = 4
 
     /// Hashes and queues `audio`. A file that cannot be hashed is returned as skipped.
     /// `onQueued` is told after each transaction, with the files it queued and those skipped

@@ -15,11 +15,9 @@ public final class BatchScope: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Counts additions (and the close), under `more`'s lock: a worker that looked for jobs
-    /// at generation N and found none waits only while it is still N, so an addition that
-    /// lands between its look and its wait is not missed.
-    nonisolated(unsafe) private var generation = 0
-    private let more = NSCondition()
+    /// Rung when jobs are added or the scope closes; a run's workers also ring it when a
+    /// job ends, so idle workers notice at once that the batch is finished.
+    let doorbell = Doorbell()
 
     /// An open scope with no jobs yet.
     public init() {}
@@ -56,25 +54,35 @@ public final class BatchScope: Sendable {
     /// Whether the job is one of the scope's.
     public func contains(_ jobId: Int64) -> Bool { state.withLock { $0.ids.contains(jobId) } }
 
-    /// The count of changes so far; pass it to `waitForMore` after looking for jobs.
-    var changes: Int {
-        more.lock()
-        defer { more.unlock() }
-        return generation
+    private func wake() { doorbell.ring() }
+}
+
+/// Wakes threads waiting for something to change. A waiter first reads `rings`, looks (for
+/// a job), and waits only while no ring came after its look: a ring between the look and
+/// the wait is not missed.
+final class Doorbell: Sendable {
+    nonisolated(unsafe) private var count = 0 // guarded by `condition`'s lock
+    private let condition = NSCondition()
+
+    /// How often it has rung so far.
+    var rings: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
     }
 
-    /// Waits up to `seconds` for jobs to be added, or the scope to close, after `changes`.
-    func waitForMore(after changes: Int, seconds: TimeInterval) {
+    func ring() {
+        condition.lock()
+        count += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits up to `seconds` for a ring after the `rings` value `seen`.
+    func wait(after seen: Int, seconds: TimeInterval) {
         let deadline = Date().addingTimeInterval(seconds)
-        more.lock()
-        defer { more.unlock() }
-        while generation == changes, more.wait(until: deadline) {}
-    }
-
-    private func wake() {
-        more.lock()
-        generation += 1
-        more.broadcast()
-        more.unlock()
+        condition.lock()
+        defer { condition.unlock() }
+        while count == seen, condition.wait(until: deadline) {}
     }
 }

@@ -193,6 +193,11 @@ final class Run: Sendable {
         return nil
     }
 
+    /// Rung when there may be something new for idle workers: jobs added to the batch, a
+    /// job of this run ended.
+    var doorbell: Doorbell { batch?.doorbell ?? ownDoorbell }
+    private let ownDoorbell = Doorbell()
+
     /// The jobs the run may claim now (nil: any).
     var scope: JobScope? { batch?.snapshot.scope }
 

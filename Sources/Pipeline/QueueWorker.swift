@@ -29,15 +29,16 @@ struct Worker {
                     continue
                 }
                 defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
-                let batchChanges = run.batch?.changes
+                let rings = run.doorbell.rings
                 if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
                     try process(job, on: connection)
+                    run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
                     continue // a dead runner's jobs are due now: claim them
                 } else if try isFinished() {
                     return
                 } else {
-                    try idle(batchChanges: batchChanges)
+                    try idle(after: rings)
                 }
             }
         } catch {
@@ -62,18 +63,14 @@ struct Worker {
         }
     }
 
-    /// Waits a little for work to become due (a backoff ending, another runner's job).
-    /// A batch still being queued wakes its idle workers as soon as more jobs land.
-    private func idle(batchChanges: Int?) throws {
+    /// Waits a little for work to become due (a backoff ending, another runner's job), or
+    /// until the doorbell rings (jobs queued, a job of this run ended).
+    private func idle(after rings: Int) throws {
         var wait = runner.options.idlePoll
         if let due = try store.queueCounts().nextDue {
             wait = min(wait, max(0.005, due.timeIntervalSinceNow))
         }
-        if let batch = run.batch, let batchChanges, !batch.snapshot.closed {
-            batch.waitForMore(after: batchChanges, seconds: wait)
-        } else {
-            Thread.sleep(forTimeInterval: wait)
-        }
+        run.doorbell.wait(after: rings, seconds: wait)
     }
 
     private func process(_ job: Job, on connection: WhisperConnection) throws {

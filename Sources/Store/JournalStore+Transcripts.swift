@@ -28,7 +28,8 @@ extension JournalStore {
                 guard let sha = file.sha256 else { throw StoreError.inconsistent("\(file.path) has no content digest") }
                 var recording: Recording
                 let isNew: Bool
-                if let existing = try Recording.filter(Recording.Columns.sha256 == sha).fetchOne(db) {
+                if let existing = try Recording.fetchOne(db.cachedStatement(sql: "SELECT * FROM recording WHERE sha256 = ?"),
+                                                         arguments: [sha]) {
                     recording = existing
                     isNew = false
                 } else {
@@ -48,7 +49,8 @@ extension JournalStore {
                 }
                 var job = try Self.enqueueTranscription(db, recordingId: recordingId, priority: priority,
                                                         maxAttempts: maxAttempts, now: now)
-                let transcribed = try Transcript.filter(Transcript.Columns.recordingId == recordingId).fetchCount(db) > 0
+                let transcribed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM transcript WHERE recordingId = ?)"),
+                                                    arguments: [recordingId]) ?? false
                 if transcribed, job.state != .done {
                     job.state = .done
                     job.updatedAt = now
@@ -101,7 +103,8 @@ extension JournalStore {
 
     /// A recording by id.
     public func recording(id: Int64) throws -> Recording? {
-        try pool.read { db in try Recording.fetchOne(db, key: id) }
+        // A prepared statement: workers look up each job's recording.
+        try pool.read { db in try Recording.fetchOne(db.cachedStatement(sql: "SELECT * FROM recording WHERE id = ?"), arguments: [id]) }
     }
 
     /// Runs `body` in a BEGIN IMMEDIATE transaction: it reads and then writes, so it takes
