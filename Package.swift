@@ -18,9 +18,9 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // libavformat's pkg-config names the include folder; the module map links libavcodec and libavutil too.
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
+        // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
 
         .target(name: "Audio", dependencies: [

@@ -30,22 +30,27 @@ final class FFmpegDecoder {
 
     /// Opens `url`'s best audio stream; throws `SoundFileError` when FFmpeg cannot.
     init(url: URL) throws {
-        Self.silenceLogging
         self.url = url
         let path = url.path
+        guard cffmpeg_load() else {
+            let why = cffmpeg_load_error().map { String(cString: $0) } ?? "unknown reason"
+            throw SoundFileError(operation: "decode", path: path,
+                                 reason: "FFmpeg's libraries (libavformat59, libavcodec59, libavutil57) could not be loaded: \(why)")
+        }
+        Self.silenceLogging
         func failure(_ step: String, _ code: Int32) -> SoundFileError {
             SoundFileError(operation: "decode", path: path, reason: "\(step): \(Self.text(of: code))")
         }
 
         var opened: UnsafeMutablePointer<AVFormatContext>?
-        var status = avformat_open_input(&opened, path, nil, nil)
+        var status = cffmpeg_avformat_open_input(&opened, path, nil, nil)
         guard status == 0, let container = opened else { throw failure("avformat_open_input", status) }
         self.container = container
-        status = avformat_find_stream_info(container, nil)
+        status = cffmpeg_avformat_find_stream_info(container, nil)
         guard status >= 0 else { throw failure("avformat_find_stream_info", status) }
 
         var decoder: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(container, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        let index = cffmpeg_av_find_best_stream(container, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
         guard index >= 0, let decoder, let stream = container.pointee.streams[Int(index)] else {
             throw failure("av_find_best_stream", index >= 0 ? cffmpeg_error_invalid_data() : index)
         }
@@ -53,14 +58,14 @@ final class FFmpegDecoder {
         for other in 0..<Int(container.pointee.nb_streams) where other != Int(index) {
             container.pointee.streams[other]?.pointee.discard = AVDISCARD_ALL
         }
-        guard let context = avcodec_alloc_context3(decoder) else { throw failure("avcodec_alloc_context3", cffmpeg_error_again()) }
+        guard let context = cffmpeg_avcodec_alloc_context3(decoder) else { throw failure("avcodec_alloc_context3", cffmpeg_error_again()) }
         codec = context
-        status = avcodec_parameters_to_context(context, stream.pointee.codecpar)
+        status = cffmpeg_avcodec_parameters_to_context(context, stream.pointee.codecpar)
         guard status >= 0 else { throw failure("avcodec_parameters_to_context", status) }
         context.pointee.pkt_timebase = stream.pointee.time_base
-        status = avcodec_open2(context, decoder, nil)
+        status = cffmpeg_avcodec_open2(context, decoder, nil)
         guard status == 0 else { throw failure("avcodec_open2", status) }
-        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+        guard let packet = cffmpeg_av_packet_alloc(), let frame = cffmpeg_av_frame_alloc() else {
             throw failure("av_packet_alloc", cffmpeg_error_again())
         }
         self.packet = packet
@@ -80,10 +85,12 @@ final class FFmpegDecoder {
     }
 
     deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codec)
-        avformat_close_input(&container)
+        // Nothing was allocated when the libraries could not be loaded (and nothing to call).
+        guard cffmpeg_load() else { return }
+        cffmpeg_av_frame_free(&frame)
+        cffmpeg_av_packet_free(&packet)
+        cffmpeg_avcodec_free_context(&codec)
+        cffmpeg_avformat_close_input(&container)
     }
 
     /// Fills `buffer` with up to `maxFrames` interleaved frames; 0 only at the end.
@@ -113,9 +120,9 @@ final class FFmpegDecoder {
     private func decodeFrame() throws -> Bool {
         guard let container, let codec, let packet, let frame, !finished else { return false }
         while true {
-            let received = avcodec_receive_frame(codec, frame)
+            let received = cffmpeg_avcodec_receive_frame(codec, frame)
             if received == 0 {
-                defer { av_frame_unref(frame) }
+                defer { cffmpeg_av_frame_unref(frame) }
                 try append(frame)
                 if pending.isEmpty { continue }
                 return true
@@ -126,18 +133,18 @@ final class FFmpegDecoder {
             }
             guard received == cffmpeg_error_again(), !draining else { throw readFailure("avcodec_receive_frame", received) }
 
-            let read = av_read_frame(container, packet)
+            let read = cffmpeg_av_read_frame(container, packet)
             if read == cffmpeg_error_eof() {
                 // Flush: a null packet asks the decoder for the frames it still holds.
                 draining = true
-                let sent = avcodec_send_packet(codec, nil)
+                let sent = cffmpeg_avcodec_send_packet(codec, nil)
                 guard sent == 0 || sent == cffmpeg_error_eof() else { throw readFailure("avcodec_send_packet", sent) }
                 continue
             }
             guard read == 0 else { throw readFailure("av_read_frame", read) }
-            defer { av_packet_unref(packet) }
+            defer { cffmpeg_av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(codec, packet)
+            let sent = cffmpeg_avcodec_send_packet(codec, packet)
             if sent == cffmpeg_error_invalid_data() {
                 // One bad packet in an hour-long file costs a few milliseconds, not the file.
                 skippedPackets += 1
@@ -158,7 +165,7 @@ final class FFmpegDecoder {
         let count = Int(frame.pointee.nb_samples)
         guard count > 0, let planes = frame.pointee.extended_data else { return }
         let format = AVSampleFormat(rawValue: frame.pointee.format)
-        let planar = av_sample_fmt_is_planar(format) != 0
+        let planar = cffmpeg_av_sample_fmt_is_planar(format) != 0
         let start = pending.count
         pending.append(contentsOf: repeatElement(0, count: count * channels))
         try pending.withUnsafeMutableBufferPointer { output in
@@ -167,7 +174,7 @@ final class FFmpegDecoder {
                 guard let plane = planes[planar ? channel : 0] else { continue }
                 let layout = SampleLayout(source: UnsafeRawPointer(plane), first: planar ? 0 : channel,
                                           step: planar ? 1 : channels, channel: channel, channels: channels, count: count)
-                switch av_get_packed_sample_fmt(format) {
+                switch cffmpeg_av_get_packed_sample_fmt(format) {
                 case AV_SAMPLE_FMT_FLT: layout.copy(Float.self, into: out) { $0 }
                 case AV_SAMPLE_FMT_DBL: layout.copy(Double.self, into: out) { Float($0) }
                 case AV_SAMPLE_FMT_S16: layout.copy(Int16.self, into: out) { Float($0) / 32768 }

@@ -9,9 +9,11 @@ public enum AudioLibraryVersions {
     public static var alsa: String { String(cString: calsa_version()) }
     /// libsndfile's version string, e.g. "libsndfile-1.2.0".
     public static var sndfile: String { String(cString: csndfile_version()) }
-    /// libavformat's version (the FFmpeg library that opens containers), e.g. "59.27.100".
+    /// libavformat's version (the FFmpeg library that opens containers), e.g. "59.27.100";
+    /// "not installed" when FFmpeg's libraries cannot be loaded.
     public static var avformat: String {
-        let version = avformat_version()
+        guard cffmpeg_load() else { return "not installed" }
+        let version = cffmpeg_avformat_version()
         return "\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
     }
     /// libsamplerate's version string, e.g. "libsamplerate-0.2.2 (c) 2002-2008 Erik de Castro Lopo".

@@ -15,9 +15,11 @@ public final class MonoPCMStream {
     public private(set) var framesRead: Int64 = 0
     private var finished = false
 
-    /// Opens `url` (see `AudioDecoder` for the formats and errors).
-    public init(url: URL, sampleRate: Int = 16000, blockFrames: Int = 8192) throws {
+    /// Opens `url` (see `AudioDecoder` for the formats and errors). A nil `sampleRate` keeps
+    /// the file's own rate (no resampling: the cheapest way to measure a file's levels).
+    public init(url: URL, sampleRate: Int? = 16000, blockFrames: Int = 8192) throws {
         decoder = try AudioDecoder(url: url)
+        let sampleRate = sampleRate ?? decoder.info.sampleRate
         self.sampleRate = sampleRate
         self.blockFrames = max(blockFrames, 1)
         let sourceRate = decoder.info.sampleRate

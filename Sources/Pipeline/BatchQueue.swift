@@ -15,25 +15,71 @@ public struct QueuedFile: Sendable, Equatable {
 public enum BatchQueue {
     /// Files per transaction: few enough that a kill loses little hashing, many enough
     /// that a folder of thousands is not thousands of disk syncs.
-    static let filesPerTransaction = 200
+    public static let filesPerTransaction = 200
+
+    /// Files in the first transaction when a run uploads while the rest is queued: the
+    /// first uploads start after a handful of files, and each later transaction doubles, up
+    /// to `filesPerTransaction`.
+    public static let firstTransactionWhileUploading = 4
 
     /// Hashes and queues `audio`. A file that cannot be hashed is returned as skipped.
-    /// `onHashed` is told after each file (for a progress line on big folders).
+    /// `onQueued` is told after each transaction, with the files it queued and those skipped
+    /// since the last (a run can start on them at once); `firstTransaction` files go in the
+    /// first one. `shouldStop` is asked before each file: what is queued by then stays queued.
     public static func enqueue(_ audio: [AudioCandidate], store: JournalStore, journalName: String?,
                                priority: Int = Job.batchPriority, logger: Logger,
-                               onHashed: (Int) -> Void = { _ in }) throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+                               firstTransaction: Int = filesPerTransaction,
+                               shouldStop: () -> Bool = { false },
+                               onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
+        -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+        try enqueue(audio, classify: { .audio($0) }, store: store, journalName: journalName, priority: priority,
+                    logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
+    }
+
+    /// The same for walked files, each probed here first (`BatchScanner.classify`): the
+    /// files that are not audio come back as skipped, with the unreadable ones.
+    public static func enqueue(_ files: [WalkedFile], store: JournalStore, journalName: String?,
+                               priority: Int = Job.batchPriority, logger: Logger,
+                               firstTransaction: Int = filesPerTransaction,
+                               shouldStop: () -> Bool = { false },
+                               onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
+        -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+        try enqueue(files, classify: BatchScanner.classify, store: store, journalName: journalName, priority: priority,
+                    logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
+    }
+
+    private static func enqueue<Item>(_ items: [Item], classify: (Item) -> BatchScanner.Classified,
+                                      store: JournalStore, journalName: String?, priority: Int, logger: Logger,
+                                      firstTransaction: Int, shouldStop: () -> Bool,
+                                      onQueued: ([QueuedFile], [SkippedFile]) -> Void) throws
+        -> (queued: [QueuedFile], skipped: [SkippedFile]) {
         var queued: [QueuedFile] = []
         var skipped: [SkippedFile] = []
         var pending: [(URL, Recording)] = []
+        var transactionSize = max(1, min(firstTransaction, filesPerTransaction))
+        var skippedReported = 0
 
         func flush() throws {
-            guard !pending.isEmpty else { return }
-            let outcomes = try store.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
-            queued += zip(pending, outcomes).map { QueuedFile(url: $0.0.0, outcome: $0.1) }
+            guard !pending.isEmpty || skipped.count > skippedReported else { return }
+            let outcomes = pending.isEmpty ? []
+                : try store.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
+            let landed = zip(pending, outcomes).map { QueuedFile(url: $0.0.0, outcome: $0.1) }
+            queued += landed
             pending.removeAll()
+            onQueued(landed, Array(skipped[skippedReported...]))
+            skippedReported = skipped.count
+            transactionSize = min(transactionSize * 2, filesPerTransaction)
         }
 
-        for (index, candidate) in audio.enumerated() {
+        for item in items {
+            if shouldStop() { break }
+            let candidate: AudioCandidate
+            switch classify(item) {
+            case .audio(let audio): candidate = audio
+            case .passedOver(let notAudio):
+                skipped.append(notAudio)
+                continue
+            }
             do {
                 // Stamped before hashing: a change while hashing shows as a stamp that no
                 // longer matches, and the file is hashed again before its upload.
@@ -43,8 +89,7 @@ public enum BatchQueue {
             } catch {
                 skipped.append(SkippedFile(url: candidate.url, reason: "cannot be read: \(error.localizedDescription)", wasNamed: false))
             }
-            onHashed(index + 1)
-            if pending.count >= filesPerTransaction { try flush() }
+            if pending.count >= transactionSize { try flush() }
         }
         try flush()
         logger.debug("queued batch", metadata: ["files": "\(queued.count)", "skipped": "\(skipped.count)"])

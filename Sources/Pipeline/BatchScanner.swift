@@ -19,6 +19,13 @@ public struct SkippedFile: Sendable, Equatable {
     public var wasNamed: Bool
 }
 
+/// A path a walk found (or the user named), not yet opened.
+public struct WalkedFile: Sendable, Equatable {
+    public var url: URL
+    /// Named on the command line (rather than met inside a folder).
+    public var named: Bool
+}
+
 /// What `transcribe PATH...` found.
 public struct BatchScan: Sendable, Equatable {
     public var audio: [AudioCandidate] = []
@@ -39,32 +46,63 @@ public enum BatchScanner {
     /// Scans `paths` in order; a folder's files come sorted by path. The same file reached
     /// twice inside folders (by a link, a hard link) is one candidate.
     public static func scan(_ paths: [String]) -> BatchScan {
-        var scan = BatchScan()
+        let walked = walk(paths)
+        var scan = BatchScan(skipped: walked.skipped)
+        for file in walked.files {
+            switch classify(file) {
+            case .audio(let candidate): scan.audio.append(candidate)
+            case .passedOver(let skipped): scan.skipped.append(skipped)
+            }
+        }
+        return scan
+    }
+
+    /// The files `paths` name and hold, in `scan`'s order, without opening any: what is not
+    /// a file or folder at all (missing, a loop, the same file twice) is reported here;
+    /// whether a file is audio is `classify`'s to say. Cheap, so a command can start on the
+    /// first files while the rest are probed.
+    public static func walk(_ paths: [String]) -> (files: [WalkedFile], skipped: [SkippedFile]) {
+        var files: [WalkedFile] = []
+        var skippedFiles: [SkippedFile] = []
         var walk = FolderWalk()
         var seen: [FileIdentity: URL] = [:]
         for path in paths {
             let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath).standardizedFileURL
             if let status = try? FileStatus.of(url.path), status.kind == .folder {
                 let (found, skipped) = walk.files(in: url, status: status)
-                scan.skipped += skipped
+                skippedFiles += skipped
                 // Of two paths to one file the one without a link is kept, the other reported.
                 var kept: [URL] = []
                 for file in found.sorted(by: { ($0.throughLink ? 1 : 0, $0.url.path) < ($1.throughLink ? 1 : 0, $1.url.path) }) {
                     if let first = seen[file.status.identity] {
-                        scan.skipped.append(SkippedFile(url: file.url, reason: "the same file as \(first.path)", wasNamed: false))
+                        skippedFiles.append(SkippedFile(url: file.url, reason: "the same file as \(first.path)", wasNamed: false))
                         continue
                     }
                     seen[file.status.identity] = file.url
                     kept.append(file.url)
                 }
-                for file in kept.sorted(by: { $0.path < $1.path }) { classify(file, named: false, into: &scan) }
+                files += kept.sorted(by: { $0.path < $1.path }).map { WalkedFile(url: $0, named: false) }
             } else {
                 // What the user names is taken as given, even twice: the queue stores the same audio once.
                 if let status = try? FileStatus.of(url.path), seen[status.identity] == nil { seen[status.identity] = url }
-                classify(url, named: true, into: &scan)
+                files.append(WalkedFile(url: url, named: true))
             }
         }
-        return scan
+        return (files, skippedFiles)
+    }
+
+    /// Whether a walked file is audio: a candidate with what probing learned, or the reason it is not.
+    public static func classify(_ file: WalkedFile) -> Classified {
+        var scan = BatchScan()
+        classify(file.url, named: file.named, into: &scan)
+        if let candidate = scan.audio.first { return .audio(candidate) }
+        return .passedOver(scan.skipped.first ?? SkippedFile(url: file.url, reason: "not audio", wasNamed: file.named))
+    }
+
+    /// What a file turned out to be.
+    public enum Classified: Sendable, Equatable {
+        case audio(AudioCandidate)
+        case passedOver(SkippedFile)
     }
 
     static func classify(_ url: URL, named: Bool, into scan: inout BatchScan) {

@@ -50,13 +50,17 @@ struct ChunkFiles {
     }
 
     /// Encodes each chunk's stretch of the file (16 kHz mono, streamed: memory does not grow
-    /// with the file) into its own file.
-    static func encode(_ url: URL, chunks: [AudioChunk], to paths: [URL], codec: UploadCodec) throws {
+    /// with the file) into its own file. `shouldStop` is asked between blocks: a run told to
+    /// stop (Ctrl-C) does not wait for a long file's encoding to end; it throws
+    /// `CancellationError` and the caller removes the files.
+    static func encode(_ url: URL, chunks: [AudioChunk], to paths: [URL], codec: UploadCodec,
+                       shouldStop: () -> Bool = { false }) throws {
         let stream = try MonoPCMStream(url: url, sampleRate: sampleRate)
         var position: Int64 = 0
         var index = 0
         var encoder: ChunkEncoder?
         while index < chunks.count, let block = try stream.next() {
+            if shouldStop() { throw CancellationError() }
             let blockEnd = position + Int64(block.count)
             while index < chunks.count {
                 let chunk = chunks[index]

@@ -43,15 +43,22 @@ public final class QueueRunner: Sendable {
     public enum Goal: Sendable {
         /// When nothing is queued any more (jobs waiting on backoff are waited for).
         case drainQueue
-        /// When each of these jobs is done, failed or cancelled (by whichever runner). Live
-        /// recordings that turn up meanwhile are taken too: they outrank batch files.
-        case finish(Set<Int64>)
+        /// When each of the scope's jobs is done, failed or cancelled (by whichever runner),
+        /// and the scope is closed. Live recordings that turn up meanwhile are taken too:
+        /// they outrank batch files.
+        case finishBatch(BatchScope)
+
+        /// When each of these jobs is done, failed or cancelled.
+        public static func finish(_ ids: Set<Int64>) -> Goal { .finishBatch(BatchScope(closed: ids)) }
     }
 
     /// What happened to a job, reported from the worker threads as it happens.
     public enum Event: Sendable {
         case started(jobId: Int64, path: String)
         case transcribed(jobId: Int64, path: String, seconds: Double)
+        /// A long recording's chunks: `done` of `total` transcribed (0 when it was just split).
+        /// Its `transcribed` (or `failed`) comes when the last one ends.
+        case chunksDone(jobId: Int64, path: String, done: Int, total: Int)
         case willRetry(jobId: Int64, path: String, error: TranscriptionError, after: TimeInterval)
         case failed(jobId: Int64, path: String, message: String)
         /// The server cannot be reached: every upload pauses (jobs stay queued, no attempt
@@ -127,6 +134,9 @@ public final class QueueRunner: Sendable {
 
     var stopReason: StopReason? { stopping.withLock { $0 } }
 
+    /// Whether the run was told to stop (Ctrl-C, a refused key, a failed store).
+    public var isStopping: Bool { stopReason != nil }
+
     var abortSignal: AbortSignal { abort }
 }
 
@@ -177,10 +187,19 @@ final class Run: Sendable {
         endpoint = EndpointWatch(policy: runner.options.retry, probes: runner.options.unreachableProbes)
     }
 
-    var scope: Set<Int64>? {
-        if case .finish(let ids) = goal { return ids }
+    /// The batch the run is limited to, if any.
+    var batch: BatchScope? {
+        if case .finishBatch(let batch) = goal { return batch }
         return nil
     }
+
+    /// Rung when there may be something new for idle workers: jobs added to the batch, a
+    /// job of this run ended.
+    var doorbell: Doorbell { batch?.doorbell ?? ownDoorbell }
+    private let ownDoorbell = Doorbell()
+
+    /// The jobs the run may claim now (nil: any).
+    var scope: JobScope? { batch?.snapshot.scope }
 
     /// Starts the threads; `finished` is called once, from the last worker to end.
     func start(finished: @escaping @Sendable (Result<QueueRunner.Summary, Error>) -> Void) {

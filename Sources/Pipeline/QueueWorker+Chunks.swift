@@ -22,8 +22,9 @@ extension Worker {
         switch completion {
         case .dropped:
             runner.logger.warning("dropped a chunk's result: the job was cancelled or taken over", metadata: ["job": "\(jobId)"])
-        case .stored:
+        case let .stored(parentJobId, done, total):
             runner.logger.debug("chunk transcribed", metadata: ["job": "\(jobId)", "chunk": "\(chunk.index + 1)"])
+            run.onEvent(.chunksDone(jobId: parentJobId, path: path, done: done, total: total))
         case .assembled(let parentJobId, let paths):
             paths.forEach(ChunkFiles.remove)
             run.summary.withLock { $0.transcribed += 1 }

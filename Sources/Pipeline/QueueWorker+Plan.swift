@@ -31,6 +31,28 @@ extension Worker {
         return plan.decision == .asIs
     }
 
+    /// Prepares a file that goes as it is by its row: a file with no speech at all (digital
+    /// silence, a pocket recording of room noise) is not sent, since Whisper answers silence with
+    /// invented text. The measure runs at the file's own rate, with no resampling: a short
+    /// file costs a millisecond or two. With `--no-trim` the file is sent whatever it holds;
+    /// a file that cannot be measured is sent too (when in doubt, it is speech).
+    func prepareShortUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
+        guard runner.options.upload.trim else { return .asIs }
+        var map: SpeechMap
+        do {
+            let stream = try MonoPCMStream(url: URL(fileURLWithPath: recording.path), sampleRate: nil)
+            map = SpeechMap(sampleRate: stream.sampleRate)
+            while let block = try stream.next() { map.append(block) }
+        } catch {
+            runner.logger.debug("could not measure speech; sending as it is", metadata: ["job": "\(jobId)", "error": "\(error)"])
+            return .asIs
+        }
+        guard map.speechExtent == .silent else { return .asIs }
+        runner.logger.info("no speech: nothing uploaded", metadata: ["job": "\(jobId)"])
+        try storeSilence(of: recording, jobId: jobId)
+        return .handled
+    }
+
     /// Measures the recording's speech, plans its upload, and carries out every plan but
     /// `.asIs`: an empty transcript for silence, chunk files and child jobs otherwise.
     func prepareUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
@@ -91,16 +113,25 @@ extension Worker {
         let paths = chunks.indices.map { files.url(jobId: jobId, index: $0, codec: codec) }
         do {
             try files.createFolder()
-            try ChunkFiles.encode(URL(fileURLWithPath: recording.path), chunks: chunks, to: paths, codec: codec)
+            try ChunkFiles.encode(URL(fileURLWithPath: recording.path), chunks: chunks, to: paths, codec: codec) {
+                runner.stopReason != nil
+            }
+        } catch is CancellationError {
+            // Stopped halfway: the job goes back untouched, to be planned again next run.
+            paths.forEach(ChunkFiles.remove)
+            try store.releaseJob(id: jobId, owner: owner)
+            return
         } catch {
             paths.forEach(ChunkFiles.remove)
             try fail(jobId: jobId, path: recording.path, message: "could not encode its chunks for upload: \(error)")
             return
         }
         let planned = zip(chunks, paths).map { PlannedChunk(startSeconds: $0.startSeconds, path: $1.path) }
-        if try !store.splitJob(id: jobId, owner: owner, chunks: planned, durationSeconds: durationSeconds) {
+        guard try store.splitJob(id: jobId, owner: owner, chunks: planned, durationSeconds: durationSeconds) else {
             paths.forEach(ChunkFiles.remove)
+            return
         }
+        run.onEvent(.chunksDone(jobId: jobId, path: recording.path, done: 0, total: chunks.count))
         runner.logger.info("split for upload", metadata: ["job": "\(jobId)", "chunks": "\(chunks.count)", "codec": "\(codec.rawValue)"])
     }
 }

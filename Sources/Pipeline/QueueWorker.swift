@@ -29,14 +29,16 @@ struct Worker {
                     continue
                 }
                 defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
+                let rings = run.doorbell.rings
                 if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
                     try process(job, on: connection)
+                    run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
                     continue // a dead runner's jobs are due now: claim them
                 } else if try isFinished() {
                     return
                 } else {
-                    try idle()
+                    try idle(after: rings)
                 }
             }
         } catch {
@@ -51,8 +53,9 @@ struct Worker {
     /// taken back, so the running jobs counted here have live owners.
     private func isFinished() throws -> Bool {
         switch run.goal {
-        case .finish(let ids):
-            return try store.unfinishedJobCount(scope: ids) == 0
+        case .finishBatch(let batch):
+            let (scope, closed) = batch.snapshot
+            return try closed && store.unfinishedJobCount(scope: scope) == 0
         case .drainQueue:
             let counts = try store.queueCounts()
             // Running jobs belong to live workers (ours or others'); theirs to finish.
@@ -60,13 +63,14 @@ struct Worker {
         }
     }
 
-    /// Waits a little for work to become due (a backoff ending, another runner's job).
-    private func idle() throws {
+    /// Waits a little for work to become due (a backoff ending, another runner's job), or
+    /// until the doorbell rings (jobs queued, a job of this run ended).
+    private func idle(after rings: Int) throws {
         var wait = runner.options.idlePoll
         if let due = try store.queueCounts().nextDue {
             wait = min(wait, max(0.005, due.timeIntervalSinceNow))
         }
-        Thread.sleep(forTimeInterval: wait)
+        run.doorbell.wait(after: rings, seconds: wait)
     }
 
     private func process(_ job: Job, on connection: WhisperConnection) throws {
@@ -81,7 +85,10 @@ struct Worker {
         let path = recording.path
         run.onEvent(.started(jobId: jobId, path: path))
         guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return }
-        if !goesAsIsByItsRow(recording), try prepareUpload(of: recording, jobId: jobId) == .handled { return }
+        let preparation = goesAsIsByItsRow(recording)
+            ? try prepareShortUpload(of: recording, jobId: jobId)
+            : try prepareUpload(of: recording, jobId: jobId)
+        if preparation == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }

@@ -56,8 +56,8 @@ public struct JobChunk: Sendable, Equatable {
 public enum ChunkCompletion: Sendable, Equatable {
     /// The lease was gone (cancelled, taken over): the result was dropped.
     case dropped
-    /// Stored; other chunks of the recording are still to come.
-    case stored
+    /// Stored; other chunks of the recording are still to come (`done` of `total` have results).
+    case stored(parentJobId: Int64, done: Int, total: Int)
     /// It was the last: the recording's transcript is stored and its job done. The chunk
     /// files listed are no longer needed.
     case assembled(parentJobId: Int64, chunkPaths: [String])
@@ -115,8 +115,10 @@ extension JournalStore {
 
             let chunks = try Row.fetchAll(db, sql: "SELECT * FROM job_chunk WHERE parentJobId = ? ORDER BY chunkIndex",
                                           arguments: [chunk.parentJobId]).map(JobChunk.init)
-            guard chunks.allSatisfy({ $0.result != nil }),
-                  var parent = try Job.fetchOne(db, key: chunk.parentJobId), parent.state == .queued else { return .stored }
+            let done = chunks.count { $0.result != nil }
+            guard done == chunks.count,
+                  var parent = try Job.fetchOne(db, key: chunk.parentJobId), parent.state == .queued
+            else { return .stored(parentJobId: chunk.parentJobId, done: done, total: chunks.count) }
             if try Transcript.filter(Transcript.Columns.recordingId == parent.recordingId).fetchCount(db) == 0 {
                 var transcript = assemble(chunks)
                 transcript.recordingId = parent.recordingId
@@ -163,11 +165,11 @@ extension JournalStore {
     /// Fails, with their chunk's message, the waiting parents of chunks that failed for good
     /// outside a worker's hands (their workers kept dying), and drops their plans.
     static func failParentsOfFailedChunks(_ db: Database, now: Date) throws {
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT c.parentJobId AS parent, c.chunkIndex AS idx, child.lastError AS error
             FROM job_chunk c JOIN job child ON child.id = c.jobId
             WHERE child.state IN ('failed', 'cancelled')
-            """)
+            """))
         for row in rows {
             let parent: Int64 = row["parent"]
             let index: Int = row["idx"]

@@ -11,9 +11,8 @@ extension JournalStore {
 
     /// The same, inside a caller's transaction (so a recording row and its job land together).
     public static func enqueueTranscription(_ db: Database, recordingId: Int64, priority: Int, maxAttempts: Int = 6, now: Date = Date()) throws -> Job {
-        if let existing = try Job
-            .filter(Job.Columns.recordingId == recordingId && Job.Columns.kind == Job.transcribeKind)
-            .fetchOne(db) {
+        if let existing = try Job.fetchOne(db.cachedStatement(sql: "SELECT * FROM job WHERE recordingId = ? AND kind = ?"),
+                                           arguments: [recordingId, Job.transcribeKind]) {
             return existing
         }
         var job = Job(recordingId: recordingId, priority: priority, maxAttempts: maxAttempts,

@@ -11,19 +11,19 @@ extension JournalStore {
     /// recordings first (priority), then the oldest due. A running job whose lease has
     /// expired is due again (its worker died). With `scope`, only those jobs and live ones
     /// are taken. Nil when nothing is due.
-    public func claimNextJob(owner: String, lease: TimeInterval, scope: Set<Int64>? = nil, now: Date = Date()) throws -> Job? {
-        let scopeJSON = try scope.map { String(decoding: try JSONEncoder().encode($0.sorted()), as: UTF8.self) }
-        return try pool.write { db in
+    public func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, now: Date = Date()) throws -> Job? {
+        try pool.write { db in
             // A job whose workers keep dying (a file that crashes us) must not loop forever.
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now,
                     lastError = 'gave up after ' || attempts || ' attempts: the worker stopped before finishing'
                 WHERE state = 'running' AND leaseExpiresAt < :now AND attempts >= maxAttempts
-                """, arguments: ["now": now])
+                """).execute(arguments: ["now": now])
             try Self.failParentsOfFailedChunks(db, now: now)
             // A chunked recording's job waits (queued, in `chunked_job`) while its chunks'
-            // child jobs are claimed in its place.
-            return try Job.fetchOne(db, sql: """
+            // child jobs are claimed in its place. Claims run many times a second: the
+            // statement is prepared once per connection, the scope encoded once per run.
+            let statement = try db.cachedStatement(sql: """
                 UPDATE job SET state = 'running', leaseOwner = :owner, leaseExpiresAt = :expires,
                     attempts = attempts + 1, updatedAt = :now
                 WHERE id = (
@@ -36,10 +36,11 @@ extension JournalStore {
                     ORDER BY priority DESC, runAfter, id
                     LIMIT 1)
                 RETURNING *
-                """, arguments: [
-                    "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
-                    "kind": Job.transcribeKind, "scope": scopeJSON, "live": Job.livePriority,
-                ])
+                """)
+            return try Job.fetchOne(statement, arguments: [
+                "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
+                "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority,
+            ])
         }
     }
 
@@ -143,5 +144,17 @@ extension JournalStore {
             try job.update(db)
             return job
         }
+    }
+}
+
+/// The jobs a run is limited to, encoded once as the queue's SQL takes them (a JSON array):
+/// a claim runs many times a second and should not encode hundreds of ids each time.
+public struct JobScope: Sendable, Equatable {
+    public let ids: Set<Int64>
+    let json: String
+
+    public init(_ ids: Set<Int64>) {
+        self.ids = ids
+        json = "[" + ids.sorted().map(String.init).joined(separator: ",") + "]"
     }
 }

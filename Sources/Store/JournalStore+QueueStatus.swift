@@ -86,17 +86,16 @@ extension JournalStore {
 
     /// How many jobs are still to be done (queued or running): among `scope`, or in the
     /// whole queue when `scope` is nil.
-    public func unfinishedJobCount(scope: Set<Int64>? = nil) throws -> Int {
+    public func unfinishedJobCount(scope: JobScope? = nil) throws -> Int {
         try pool.read { db in
             guard let scope else {
                 return try Int.fetchOne(db, sql: """
                     SELECT count(*) FROM job WHERE state IN ('queued', 'running') AND id NOT IN (SELECT jobId FROM job_chunk)
                     """) ?? 0
             }
-            let json = String(decoding: try JSONEncoder().encode(scope.sorted()), as: UTF8.self)
             return try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM job WHERE state IN ('queued', 'running') AND id IN (SELECT value FROM json_each(?))
-                """, arguments: [json]) ?? 0
+                """, arguments: [scope.json]) ?? 0
         }
     }
 }

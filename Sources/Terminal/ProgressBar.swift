@@ -5,6 +5,11 @@ public struct BatchProgress: Sendable, Equatable {
     public var failed: Int
     /// Seconds since the batch started.
     public var elapsed: Double
+    /// Chunks of the long files being transcribed now (split for upload): transcribed, and in all.
+    public var chunksDone = 0
+    public var chunksTotal = 0
+    /// The split files in progress, counted in files: each adds its share of chunks transcribed.
+    public var partialFiles = 0.0
 
     public init(total: Int, done: Int = 0, failed: Int = 0, elapsed: Double = 0) {
         self.total = total
@@ -15,6 +20,13 @@ public struct BatchProgress: Sendable, Equatable {
 
     /// Files that ended either way.
     public var finished: Int { done + failed }
+
+    /// How much of the batch is done, 0...1: finished files, and of each split file in
+    /// progress the share of its chunks transcribed (a two-hour file moves the bar as it goes).
+    public var fraction: Double {
+        guard total > 0 else { return 0 }
+        return min(1, (Double(finished) + partialFiles) / Double(total))
+    }
 
     /// Files per minute so far; nil until one has finished.
     public var filesPerMinute: Double? {
@@ -32,10 +44,12 @@ public struct BatchProgress: Sendable, Equatable {
 /// Renders a batch's progress as one line: a bar, done/total, failures, pace and ETA.
 /// Pure: the caller decides where it goes (stderr, redrawn in place on a TTY).
 public enum ProgressBar {
-    /// `[██████░░░░] 12/40 · 1 failed · 23.4 files/min · ETA 1:12`, fitted to `width`
-    /// columns (the bar shrinks first, then goes). `color` adds ANSI colours.
+    /// `[██████░░░░] 12/40 · chunks 3/7 · 1 failed · 23.4 files/min · ETA 1:12`, fitted to
+    /// `width` columns (the bar shrinks first, then goes). The chunks part shows only while a
+    /// split file is in progress. `color` adds ANSI colours.
     public static func line(_ progress: BatchProgress, width: Int, color: Bool) -> String {
         var parts = ["\(progress.finished)/\(progress.total)"]
+        if progress.chunksTotal > 0 { parts.append("chunks \(progress.chunksDone)/\(progress.chunksTotal)") }
         if progress.failed > 0 { parts.append(paint("\(progress.failed) failed", ANSI.red, color)) }
         parts.append(progress.filesPerMinute.map { "\(oneDecimal($0)) files/min" } ?? "-- files/min")
         parts.append("ETA " + (progress.secondsLeft.map(clock) ?? "--:--"))
@@ -45,8 +59,7 @@ public enum ProgressBar {
 
         let barWidth = min(40, width - plainLength - 4)
         guard barWidth >= 5 else { return text }
-        let fraction = progress.total > 0 ? Double(progress.finished) / Double(progress.total) : 0
-        let filled = min(barWidth, Int((fraction * Double(barWidth)).rounded(.down)))
+        let filled = min(barWidth, Int((progress.fraction * Double(barWidth)).rounded(.down)))
         let bar = paint(String(repeating: "█", count: filled), ANSI.green, color) + String(repeating: "░", count: barWidth - filled)
         return "[\(bar)] \(text)"
     }

@@ -145,4 +145,33 @@ import TestSupport
         #expect(transcript.text == (1...total).map { "Transcript of talk.wav.part\($0)." }.joined(separator: " "))
         #expect(Self.leftoverChunkFiles(harness).isEmpty)
     }
+
+    @Test func ctrlCWhileAFileIsEncodedIntoChunksStopsAtOnceAndLeavesItQueued() throws {
+        let harness = try TranscribeHarness()
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // 10 minutes of 44.1 kHz stereo: seconds of decoding, resampling and encoding.
+        let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("long.wav"), cycles: 120, tone: 3, pause: 2,
+                                            rate: 44100, channels: 2)
+        let run = try harness.binary.start(["transcribe", dir.path, "--max-chunk-seconds", "30"])
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, Self.leftoverChunkFiles(harness).isEmpty {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        #expect(!Self.leftoverChunkFiles(harness).isEmpty, "the encoding began")
+        run.signal(SIGINT)
+        let stopped = run.wait()
+        #expect(stopped.status == 130, "\(stopped.stderr)")
+        // It did not go on to finish the encoding and queue the chunks: nothing half-made is left.
+        #expect(Self.leftoverChunkFiles(harness).isEmpty)
+        let chunkRows = try queryDatabase(harness.database, "SELECT count(*) FROM job_chunk").first?.first as? Int
+        #expect(chunkRows == 0)
+        #expect(try harness.jobStates()[file.path] == "queued")
+        #expect(try harness.server.requests().isEmpty)
+
+        let resumed = try harness.binary.run(["queue", "run"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try harness.transcripts()[file.path]?.count == 1)
+        #expect(Self.leftoverChunkFiles(harness).isEmpty)
+    }
 }

@@ -145,8 +145,8 @@ import Transcription
     @Test func aFileChangedDuringItsUploadIsUploadedAgainNotStored() async throws {
         let url = try makeTone(at: folder.path("take.wav"), seconds: 0.2, frequency: 300)
         let queued = try enqueue([url])
-        // Each answer takes a second and names the digest of what was uploaded.
-        let server = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)], delay: 1)
+        // Each answer takes three seconds and names the digest of what was uploaded.
+        let server = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)], delay: 3)
         let runner = runner(server, jobs: 1)
         let run = Task { try await runner.run(until: .drainQueue) }
         // Watched from a thread of its own, so a busy test pool cannot make it miss the upload
@@ -157,7 +157,9 @@ import Transcription
                 guard Date() < deadline else { return false }
                 Thread.sleep(forTimeInterval: 0.005)
             }
-            Thread.sleep(forTimeInterval: 0.3) // the small file is sent; the answer is not back
+            // The small file is sent (a loaded machine can take a while from claim to upload);
+            // the answer is not back.
+            Thread.sleep(forTimeInterval: 1)
             try makeTone(at: url, seconds: 0.2, frequency: 640)
             return true
         }

@@ -13,6 +13,19 @@ import Testing
         #expect(line.count <= 80)
     }
 
+    @Test func aSplitFileShowsItsChunksAndMovesTheBarAsTheyFinish() {
+        var progress = BatchProgress(total: 1, elapsed: 30)
+        progress.chunksDone = 3
+        progress.chunksTotal = 12
+        progress.partialFiles = 0.25
+        let line = ProgressBar.line(progress, width: 80, color: false)
+        #expect(line.contains("] 0/1 · chunks 3/12 · "), "\(line)")
+        // A quarter of the one file's chunks: a quarter of the bar, though no file has ended.
+        let bar = line.prefix { $0 != "]" }.dropFirst()
+        #expect(bar.count { $0 == "█" } == bar.count / 4)
+        #expect(!ProgressBar.line(BatchProgress(total: 1), width: 80, color: false).contains("chunks"))
+    }
+
     @Test func fitsNarrowTerminalsByDroppingTheBar() {
         let progress = BatchProgress(total: 10, done: 0, elapsed: 1)
         let line = ProgressBar.line(progress, width: 30, color: false)

@@ -101,3 +101,40 @@ public struct Transcript: Codable, Sendable, Equatable, FetchableRecord, Mutable
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
+
+extension Transcript.Segment {
+    /// Segments as the `segments` column holds them (a JSON array of {start, end, text}),
+    /// written directly: the hot path of storing a transcript should not go through an
+    /// Encoder. Reading goes through the record's Codable decoding.
+    static func json(_ segments: [Transcript.Segment]) -> String {
+        var json = "["
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { json += "," }
+            json += "{\"start\":\(number(segment.start)),\"end\":\(number(segment.end)),\"text\":"
+            appendQuoted(segment.text, to: &json)
+            json += "}"
+        }
+        return json + "]"
+    }
+
+    private static func number(_ value: Double) -> String {
+        value.isFinite ? "\(value)" : "0"
+    }
+
+    private static func appendQuoted(_ text: String, to json: inout String) {
+        json += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += "\\n"
+            case "\r": json += "\\r"
+            case "\t": json += "\\t"
+            case _ where scalar.value < 0x20:
+                json += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
+    }
+}

@@ -86,7 +86,7 @@ struct Record: AsyncParsableCommand {
     func transcribe(_ outcome: RecordingOutcome, store: JournalStore, environment: [String: String]) async throws -> Transcript {
         let jobId = outcome.job.id ?? 0
         let runner = try transcription.makeRunner(store: store, jobs: 1, environment: environment)
-        try await runQueue(runner, until: .finish([jobId]), display: BatchProgressDisplay(total: 1, scope: [jobId]))
+        try await runQueue(runner, until: .finish([jobId]), display: BatchProgressDisplay(total: 1, scope: BatchScope(closed: [jobId])))
         if let transcript = try store.transcript(recordingId: outcome.recordingId) { return transcript }
         let job = try store.jobs(ids: [jobId])[jobId]
         throw CLIError.failure("recording \(outcome.recordingId) was saved but not transcribed: "

@@ -10,15 +10,24 @@ final class BatchProgressDisplay: Sendable {
     private struct State {
         var progress: BatchProgress
         var ticking = false
+        /// Split files in progress: chunks transcribed and in all, by job.
+        var chunks: [Int64: (done: Int, total: Int)] = [:]
+
+        mutating func setChunks(of jobId: Int64, to tally: (done: Int, total: Int)?) {
+            chunks[jobId] = tally
+            progress.chunksDone = chunks.values.reduce(0) { $0 + $1.done }
+            progress.chunksTotal = chunks.values.reduce(0) { $0 + $1.total }
+            progress.partialFiles = chunks.values.reduce(0) { $0 + Double($1.done) / Double(max($1.total, 1)) }
+        }
     }
 
     private let state: Mutex<State>
     private let started = ProcessInfo.processInfo.systemUptime
     private let terminal: TerminalInfo
     /// Only jobs of the batch move the bar (a live recording taken meanwhile does not).
-    private let scope: Set<Int64>?
+    private let scope: BatchScope?
 
-    init(total: Int, scope: Set<Int64>?, terminal: TerminalInfo = .detect(fileDescriptor: STDERR_FILENO)) {
+    init(total: Int, scope: BatchScope?, terminal: TerminalInfo = .detect(fileDescriptor: STDERR_FILENO)) {
         state = Mutex(State(progress: BatchProgress(total: total)))
         self.terminal = terminal
         self.scope = scope
@@ -53,13 +62,19 @@ final class BatchProgressDisplay: Sendable {
         switch event {
         case .started:
             return
+        case let .chunksDone(jobId, path, done, total):
+            guard count(jobId, { $0.setChunks(of: jobId, to: (done, total)) }) != nil else { return }
+            if !terminal.isTTY {
+                write(done == 0 ? "split \(TerminalText.escaped(path)) into \(total) chunks\n"
+                                : "chunk \(done)/\(total) of \(TerminalText.escaped(path)) done\n")
+            }
         case let .transcribed(jobId, path, seconds):
-            let counted = count(jobId) { $0.done += 1 }
+            let counted = count(jobId) { $0.progress.done += 1; $0.setChunks(of: jobId, to: nil) }
             if !terminal.isTTY {
                 write("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")done \(TerminalText.escaped(path)) (\(String(format: "%.1f", seconds)) s)\n")
             }
         case let .failed(jobId, path, message):
-            let counted = count(jobId) { $0.failed += 1 }
+            let counted = count(jobId) { $0.progress.failed += 1; $0.setChunks(of: jobId, to: nil) }
             announce("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")failed \(path): \(message)")
         case let .willRetry(_, path, error, after):
             announce("retrying \(path) in \(String(format: "%.1f", after)) s: \(error.description)")
@@ -71,10 +86,17 @@ final class BatchProgressDisplay: Sendable {
         redraw()
     }
 
-    private func count(_ jobId: Int64, _ change: (inout BatchProgress) -> Void) -> BatchProgress? {
+    /// Files that turned out not to be work for this run (transcribed before, unreadable).
+    func reduceTotal(by count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.progress.total = max(0, $0.progress.total - count) }
+        redraw()
+    }
+
+    private func count(_ jobId: Int64, _ change: (inout State) -> Void) -> BatchProgress? {
         guard scope?.contains(jobId) ?? true else { return nil }
         return state.withLock { state in
-            change(&state.progress)
+            change(&state)
             return state.progress
         }
     }

@@ -67,16 +67,17 @@ struct Transcribe: AsyncParsableCommand {
             _ = try store.journal(named: journal)
         }
 
-        let scan = BatchScanner.scan(paths)
-        for skipped in scan.skipped { report(skipped) }
-        let (queued, unreadable) = try BatchQueue.enqueue(scan.audio, store: store, journalName: journal, logger: logger)
-        for skipped in unreadable { report(skipped) }
-        let skippedCount = scan.skipped.count + unreadable.count
-        let badNamedPath = scan.skipped.contains { $0.wasNamed }
+        // The walk only lists paths; each file is probed as it is queued.
+        let walk = BatchScanner.walk(paths)
+        for skipped in walk.skipped { report(skipped) }
 
-        let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
-        let targets = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
         if noWait {
+            let (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
+            for skipped in unreadable { report(skipped) }
+            let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
+            let skippedCount = walk.skipped.count + unreadable.count
+            let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
+            let targets = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             print("Queued \(targets.count) file\(targets.count == 1 ? "" : "s")"
                   + (alreadyDone > 0 ? " (\(alreadyDone) already transcribed)" : "")
                   + (skippedCount > 0 ? ", skipped \(skippedCount)" : "")
@@ -86,11 +87,10 @@ struct Transcribe: AsyncParsableCommand {
         }
 
         let started = ProcessInfo.processInfo.systemUptime
-        if !targets.isEmpty {
-            let runner = try transcription.makeRunner(store: store, jobs: jobs, environment: environment)
-            let display = BatchProgressDisplay(total: targets.count, scope: targets)
-            try await runQueue(runner, until: .finish(targets), display: display)
-        }
+        let (queued, unreadable) = try await queueAndTranscribe(walk.files, store: store, logger: logger, environment: environment)
+        let skippedCount = walk.skipped.count + unreadable.count
+        let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
+        let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
 
         let wrapUp = try BatchWrapUp.make(queued, store: store, sidecars: sidecars ?? [])
         for problem in wrapUp.sidecarProblems {
@@ -105,7 +105,51 @@ struct Transcribe: AsyncParsableCommand {
         if !wrapUp.failed.isEmpty || badNamedPath { throw ExitCode(CLIError.failure) }
     }
 
-    private func report(_ skipped: SkippedFile) {
+    /// Queues the files on a thread of its own while a run uploads those already queued, so
+    /// the first uploads start after a handful of files instead of after the whole folder is
+    /// probed and hashed. The run ends when the last file is queued and every one is finished.
+    private func queueAndTranscribe(_ files: [WalkedFile], store: JournalStore, logger: Logger,
+                                    environment: [String: String]) async throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+        guard !files.isEmpty else { return ([], []) }
+        let runner = try transcription.makeRunner(store: store, jobs: jobs, environment: environment)
+        let batch = BatchScope()
+        let display = BatchProgressDisplay(total: files.count, scope: batch)
+        let journal = journal
+        let feeding = Task {
+            try await onThread {
+                defer { batch.close() }
+                do {
+                    return try BatchQueue.enqueue(
+                        files, store: store, journalName: journal, logger: logger,
+                        firstTransaction: BatchQueue.firstTransactionWhileUploading,
+                        shouldStop: { runner.isStopping }
+                    ) { landed, skipped in
+                        for file in skipped { Self.report(file) }
+                        batch.add(landed.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
+                        // Files already transcribed before, and those not audio, are not part of this run's work.
+                        display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
+                    }
+                } catch {
+                    runner.stop()
+                    throw error
+                }
+            }
+        }
+        var runFailure: Error?
+        do {
+            try await runQueue(runner, until: .finishBatch(batch), display: display)
+        } catch {
+            runFailure = error
+        }
+        // A store that failed while queueing says more than the stop it caused.
+        let fed = try await feeding.value
+        if let runFailure { throw runFailure }
+        return fed
+    }
+
+    private func report(_ skipped: SkippedFile) { Self.report(skipped) }
+
+    private static func report(_ skipped: SkippedFile) {
         FileHandle.standardError.write(Data((TerminalText.escaped("skipped \(skipped.url.path): \(skipped.reason)") + "\n").utf8))
     }
 
