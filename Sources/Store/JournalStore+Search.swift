@@ -51,18 +51,18 @@ struct SearchRanking {
     /// A hit and the index row it came from (for its snippet).
     typealias RankedHit = (indexRow: Int64, hit: SearchHit)
 
-    /// How many ranked rows a filtered search first looks through before it ranks only the
-    /// filtered entries' rows: a filter that keeps about one match in eight or more is done
-    /// after this one pass, and one that keeps fewer leaves a set small enough to build.
-    private static let filteredFirstPassFactor = 8
+    /// A filter keeping at least one entry in this many is broad: its search first looks
+    /// through this many times `limit` of the best rows overall, which usually holds enough
+    /// of its entries. A narrower filter's entries are few enough to rank on their own at once.
+    private static let broadFilterShare = 8
 
     /// The best `limit` hits (snippets still empty), best first, one per entry or assignment.
     func bestHits(_ db: Database) throws -> [RankedHit] {
         let filtered = !filter.conditions().sql.isEmpty
-        if filtered {
+        if filtered, try filterIsBroad(db) {
             // The best rows overall, filtered: exact when enough of them pass, since any
             // filtered row further down ranks below all of them.
-            let firstPass = try pass(db, restricted: false, rows: limit * Self.filteredFirstPassFactor)
+            let firstPass = try pass(db, restricted: false, rows: limit * Self.broadFilterShare)
             if firstPass.hits.count >= limit || !firstPass.more { return firstPass.hits }
         }
         // Rank only the rows that can pass (all rows when unfiltered); look further while
@@ -73,6 +73,19 @@ struct SearchRanking {
             if ranked.hits.count >= limit || !ranked.more { return ranked.hits }
             rows *= 4
         }
+    }
+
+    /// Whether the filter keeps at least one entry in `broadFilterShare`: counted only that
+    /// far, so a broad filter costs no more than a narrow one to check.
+    private func filterIsBroad(_ db: Database) throws -> Bool {
+        let (conditions, arguments) = filter.conditions()
+        let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
+        let enough = entries / Self.broadFilterShare + 1
+        let kept = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM (SELECT 1 FROM entry e JOIN journal j ON j.id = e.journalId
+                                  WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)
+            """, arguments: arguments + [enough]) ?? 0
+        return kept >= enough
     }
 
     /// The hits among the best `rows` ranked rows (only the filtered entries' rows when
