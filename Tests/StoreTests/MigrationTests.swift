@@ -43,30 +43,38 @@ import TestSupport
         #expect(try store.people().first?.relationship == "self")
     }
 
-    @Test func upgradesADatabaseMadeByTheFirstMigrationWithoutLoss() throws {
-        let folder = try TemporaryFolder()
+    /// A home whose database was migrated only up to `migration`, as an older release left
+    /// it, holding a journal "Old" that `fill` adds rows to.
+    func olderJournal(in folder: TemporaryFolder, upTo migration: String,
+                      fill: (Database, _ journalId: Int64) throws -> Void) throws -> DataHome {
         let home = DataHome(url: folder.path("home"))
         try home.create()
-        // A database as the first release left it: core tables, rows, no search index yet.
-        do {
-            let queue = try DatabaseQueue(path: home.databaseURL.path)
-            try Migrations.migrator.migrate(queue, upTo: Migrations.core)
-            try queue.write { db in
-                var journal = Journal(name: "Old", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
-                try journal.insert(db)
-                var entry = Entry(journalId: journal.id!, kind: .voice, content: "", mood: .grateful)
-                try entry.insert(db)
-                // The v1 columns only (today's Recording has more).
-                try db.execute(sql: """
-                    INSERT INTO recording (path, sha256, durationSeconds, sampleRate, channels, format, sizeBytes, state, entryId, createdAt)
-                    VALUES ('/tmp/a.wav', 'ab', 2, 16000, 1, 'wav', 64044, 'complete', ?, CURRENT_TIMESTAMP)
-                    """, arguments: [entry.id])
-                var transcript = Transcript(recordingId: db.lastInsertedRowID, text: "the lighthouse keeper waved", model: "whisper-1",
-                                            segments: [.init(start: 0, end: 2, text: "the lighthouse keeper waved")])
-                try transcript.insert(db)
-            }
-            #expect(try queue.read { db in try db.tableExists("search_index") } == false)
+        let queue = try DatabaseQueue(path: home.databaseURL.path)
+        try Migrations.migrator.migrate(queue, upTo: migration)
+        try queue.write { db in
+            var journal = Journal(name: "Old", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+            try journal.insert(db)
+            try fill(db, journal.id!)
         }
+        return home
+    }
+
+    @Test func upgradesADatabaseMadeByTheFirstMigrationWithoutLoss() throws {
+        let folder = try TemporaryFolder()
+        // A database as the first release left it: core tables, rows, no search index yet.
+        let home = try olderJournal(in: folder, upTo: Migrations.core) { db, journalId in
+            var entry = Entry(journalId: journalId, kind: .voice, content: "", mood: .grateful)
+            try entry.insert(db)
+            // The v1 columns only (today's Recording has more).
+            try db.execute(sql: """
+                INSERT INTO recording (path, sha256, durationSeconds, sampleRate, channels, format, sizeBytes, state, entryId, createdAt)
+                VALUES ('/tmp/a.wav', 'ab', 2, 16000, 1, 'wav', 64044, 'complete', ?, CURRENT_TIMESTAMP)
+                """, arguments: [entry.id])
+            var transcript = Transcript(recordingId: db.lastInsertedRowID, text: "the lighthouse keeper waved", model: "whisper-1",
+                                        segments: [.init(start: 0, end: 2, text: "the lighthouse keeper waved")])
+            try transcript.insert(db)
+        }
+        #expect(try DatabaseQueue(path: home.databaseURL.path).read { db in try db.tableExists("search_index") } == false)
 
         let store = try JournalStore(home: home, logger: TemporaryJournal.logger)
         #expect(try store.entries().map(\.transcript) == ["the lighthouse keeper waved"])
@@ -86,35 +94,27 @@ import TestSupport
 
     @Test func theSearchIndexStaysExactThroughEditsAfterUpgradingFromTheRowidlessIndex() throws {
         let folder = try TemporaryFolder()
-        let home = DataHome(url: folder.path("home"))
-        try home.create()
         // A journal as v4 left it: an index keyed by ownerId, entries and transcripts in it.
         var transcripts: [String: Int64] = [:]
         var entries: [String: Int64] = [:]
-        do {
-            let queue = try DatabaseQueue(path: home.databaseURL.path)
-            try Migrations.migrator.migrate(queue, upTo: Migrations.chunks)
-            try queue.write { db in
-                var journal = Journal(name: "Old", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
-                try journal.insert(db)
-                for (name, content) in [("kept", "a kept note about otters"), ("edited", "a note about badgers"),
-                                        ("removed", "a note about herons")] {
-                    var entry = Entry(journalId: journal.id!, kind: .text, title: "\(name) title", content: content)
-                    try entry.insert(db)
-                    entries[name] = entry.id
-                }
-                for (index, (name, text)) in [("kept", "the lighthouse keeper waved"), ("edited", "the ferry was late"),
-                                              ("removed", "gulls over the pier"), ("entryGone", "walrus on the rocks")].enumerated() {
-                    var entry = Entry(journalId: journal.id!, kind: .voice, content: "")
-                    try entry.insert(db)
-                    if name == "entryGone" { entries[name] = entry.id }
-                    var recording = Recording(path: "/tmp/\(name).wav", sha256: "sha\(index)", sampleRate: 16000, channels: 1,
-                                              format: "wav", state: .complete, entryId: entry.id)
-                    try recording.insert(db)
-                    var transcript = Transcript(recordingId: recording.id!, text: text, model: "whisper-1")
-                    try transcript.insert(db)
-                    transcripts[name] = transcript.id
-                }
+        let home = try olderJournal(in: folder, upTo: Migrations.chunks) { db, journalId in
+            for (name, content) in [("kept", "a kept note about otters"), ("edited", "a note about badgers"),
+                                    ("removed", "a note about herons")] {
+                var entry = Entry(journalId: journalId, kind: .text, title: "\(name) title", content: content)
+                try entry.insert(db)
+                entries[name] = entry.id
+            }
+            for (index, (name, text)) in [("kept", "the lighthouse keeper waved"), ("edited", "the ferry was late"),
+                                          ("removed", "gulls over the pier"), ("entryGone", "walrus on the rocks")].enumerated() {
+                var entry = Entry(journalId: journalId, kind: .voice, content: "")
+                try entry.insert(db)
+                if name == "entryGone" { entries[name] = entry.id }
+                var recording = Recording(path: "/tmp/\(name).wav", sha256: "sha\(index)", sampleRate: 16000, channels: 1,
+                                          format: "wav", state: .complete, entryId: entry.id)
+                try recording.insert(db)
+                var transcript = Transcript(recordingId: recording.id!, text: text, model: "whisper-1")
+                try transcript.insert(db)
+                transcripts[name] = transcript.id
             }
         }
 
