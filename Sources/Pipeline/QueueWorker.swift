@@ -21,15 +21,15 @@ struct Worker {
             runner.requestStop(.refused(error))
             return
         }
-        // The job claimed together with the last one's completion, if any.
-        var next: Job?
+        // The job claimed together with the last one's completion, if any, with its recording.
+        var next: (job: Job, recording: Recording?)?
         do {
-            defer { if let held = next { try? store.releaseJob(id: held.id ?? -1, owner: owner) } }
+            defer { if let held = next?.job { try? store.releaseJob(id: held.id ?? -1, owner: owner) } }
             while runner.stopReason == nil {
                 let turn = run.endpoint.turn(worker: index)
                 if case .wait(let seconds) = turn {
                     // Paused (the server is unreachable): a job claimed in advance goes back.
-                    if let held = next {
+                    if let held = next?.job {
                         next = nil
                         try store.releaseJob(id: held.id ?? -1, owner: owner)
                     }
@@ -38,10 +38,10 @@ struct Worker {
                 }
                 defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
                 let rings = run.doorbell.rings
-                let claimed = try next ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope)
+                let ahead = next
                 next = nil
-                if let job = claimed {
-                    next = try process(job, on: connection)
+                if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
+                    next = try process(job, knownRecording: ahead?.recording, on: connection)
                     run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
                     continue // a dead runner's jobs are due now: claim them
@@ -85,13 +85,15 @@ struct Worker {
 
     /// Uploads the job's recording (or chunk) and records the outcome. A successful upload's
     /// completion also claims the next job, in the same transaction; it is returned.
-    private func process(_ job: Job, on connection: WhisperConnection) throws -> Job? {
+    /// `knownRecording` is the job's recording when it was read with the claim (nil: look it up).
+    private func process(_ job: Job, knownRecording: Recording?, on connection: WhisperConnection) throws
+        -> (job: Job, recording: Recording?)? {
         guard let jobId = job.id else { return nil }
         if job.isChunk, let chunk = try store.chunk(jobId: jobId) {
             try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
             return nil
         }
-        guard let recording = try store.recording(id: job.recordingId) else {
+        guard let recording = try knownRecording ?? store.recording(id: job.recordingId) else {
             try store.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
             return nil
         }

@@ -81,12 +81,15 @@ extension JournalStore {
 
     /// Stores the transcript like `completeJob` and, in the same transaction, claims the
     /// next job for `owner` like `claimNextJob`: a worker going through a batch of short
-    /// files commits once per file instead of twice. `next` is nil when nothing is due.
+    /// files commits once per file instead of twice. `next` is nil when nothing is due; it
+    /// comes with its recording (nil if that was deleted), read in the same transaction.
     public func completeJobAndClaimNext(id: Int64, owner: String, transcript: Transcript, lease: TimeInterval,
-                                        scope: JobScope?, now: Date = Date()) throws -> (kept: Bool, next: Job?) {
+                                        scope: JobScope?, now: Date = Date()) throws
+        -> (kept: Bool, next: (job: Job, recording: Recording?)?) {
         try immediateWrite { db in
             let kept = try Self.complete(db, id: id, owner: owner, transcript: transcript, now: now)
-            return (kept, try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now))
+            guard let next = try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now) else { return (kept, nil) }
+            return (kept, (next, try Self.recording(db, id: next.recordingId)))
         }
     }
 
@@ -117,8 +120,13 @@ extension JournalStore {
 
     /// A recording by id.
     public func recording(id: Int64) throws -> Recording? {
-        // A prepared statement: workers look up each job's recording.
-        try pool.read { db in try Recording.fetchOne(db.cachedStatement(sql: "SELECT * FROM recording WHERE id = ?"), arguments: [id]) }
+        try pool.read { db in try Self.recording(db, id: id) }
+    }
+
+    /// A recording by id, inside a caller's transaction; a prepared statement, as workers
+    /// look up each job's recording.
+    static func recording(_ db: Database, id: Int64) throws -> Recording? {
+        try Recording.fetchOne(db.cachedStatement(sql: "SELECT * FROM recording WHERE id = ?"), arguments: [id])
     }
 
     /// Runs `body` in a BEGIN IMMEDIATE transaction: it reads and then writes, so it takes

@@ -117,6 +117,38 @@ import TestSupport
         #expect(hits == 1)
     }
 
+    @Test func aCompletionClaimsTheNextJobWithItsRecordingInTheSameTransaction() throws {
+        let queued = try queue(3)
+        let first = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let transcript = Transcript(recordingId: queued[0].recordingId, text: "one", language: nil, model: "whisper-1", segments: [])
+        let (kept, next) = try store.completeJobAndClaimNext(id: try #require(first.id), owner: "test:1:a", transcript: transcript,
+                                                             lease: 60, scope: JobScope(Set(queued.map(\.jobId))))
+        #expect(kept)
+        #expect(next?.job.id == queued[1].jobId && next?.job.state == .running && next?.job.leaseOwner == "test:1:a")
+        #expect(next?.recording?.id == queued[1].recordingId)
+        #expect(try store.transcript(recordingId: queued[0].recordingId)?.text == "one")
+
+        // A result for a job no longer held is dropped, but the claim still happens; the scope holds.
+        let (keptAgain, third) = try store.completeJobAndClaimNext(
+            id: try #require(first.id), owner: "test:1:a", transcript: transcript, lease: 60, scope: JobScope([queued[2].jobId]))
+        #expect(!keptAgain)
+        #expect(third?.job.id == queued[2].jobId)
+        let (_, none) = try store.completeJobAndClaimNext(id: queued[1].jobId, owner: "test:1:a", transcript: transcript,
+                                                          lease: 60, scope: JobScope([]))
+        #expect(none == nil, "an empty scope claims nothing but live recordings")
+    }
+
+    @Test func segmentsWithAnyTextAreStoredExactly() throws {
+        let queued = try queue(1)
+        let job = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let tricky = ["quote \" and \\ backslash", "line\nbreak\ttab\r", "bell \u{7} nul \u{0} esc \u{1B}[31m",
+                      "ünïcödé 日本語 🎙️", "", "</script>"]
+        let segments = tricky.enumerated().map { Transcript.Segment(start: Double($0.offset) * 1.25, end: Double($0.offset) + 1e-5, text: $0.element) }
+        let transcript = Transcript(recordingId: queued[0].recordingId, text: "x", language: "en", model: "m", segments: segments)
+        #expect(try store.completeJob(id: try #require(job.id), owner: "test:1:a", transcript: transcript))
+        #expect(try store.transcript(recordingId: queued[0].recordingId)?.segments == segments)
+    }
+
     @Test func aRetryWaitsForItsTimeAndGivesUpAfterMaxAttempts() throws {
         let queued = try queue(1)
         var now = Date()
