@@ -57,7 +57,9 @@ struct InputFormat: Sendable {
 
 /// Every input format, long audio and silence through `transcribe` against the stub server,
 /// which records each request's file name, content type, size, SHA-256 and (for WAV and
-/// FLAC) the length of the audio it holds.
+/// FLAC) the length of the audio it holds. The tools and the binary run on a thread of their
+/// own (`onOwnThread`): these runs take long, and must not hold the test pool's few threads
+/// from suites that await in the same process.
 @Suite struct FormatTests {
     /// The source every format is made from: 2 s of a 440 Hz tone at 0.6 of full scale (peak
     /// -4.4 dBFS), then 1 s of digital silence (no dither); 44.1 kHz stereo, as a phone records.
@@ -103,14 +105,19 @@ struct InputFormat: Sendable {
         }
     }
 
-    @Test func everyListedFormatIsTranscribedToAStoredTranscriptAndDrawnByMeter() throws {
+    @Test func everyListedFormatIsTranscribedToAStoredTranscriptAndDrawnByMeter() async throws {
         let harness = try TranscribeHarness()
-        let source = try Self.toneThenSilence(at: harness.folder.path("source.wav"))
         let dir = harness.folder.path("formats")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for format in InputFormat.all { try format.make(from: source, in: dir) }
-
-        let result = try harness.binary.run(["transcribe", dir.path])
+        let (result, meters) = try await onOwnThread {
+            let source = try Self.toneThenSilence(at: harness.folder.path("source.wav"))
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            for format in InputFormat.all { try format.make(from: source, in: dir) }
+            let result = try harness.binary.run(["transcribe", dir.path])
+            let meters = try InputFormat.all.map { format in
+                try harness.binary.run(["meter", dir.appendingPathComponent(format.name).path, "--width", "30", "--height", "8"])
+            }
+            return (result, meters)
+        }
         #expect(result.status == 0, "\(result.stderr)")
         let count = InputFormat.all.count
         #expect(result.stdout.contains("Transcribed \(count) of \(count) files (0 failed, 0 skipped)"), "\(result.stdout)")
@@ -124,7 +131,7 @@ struct InputFormat: Sendable {
         let transcripts = try harness.transcripts()
         let durations = try Self.durations(harness)
 
-        for format in InputFormat.all {
+        for (format, meter) in zip(InputFormat.all, meters) {
             let file = dir.appendingPathComponent(format.name)
             // Probed through libsndfile or FFmpeg: the stored length is the content's.
             #expect(durations[file.path].map { abs($0 - 3) < 0.1 } == true, "\(format.name): \(String(describing: durations[file.path]))")
@@ -146,7 +153,6 @@ struct InputFormat: Sendable {
                         "\(format.name): \(String(describing: transcripts[file.path]))")
             }
 
-            let meter = try harness.binary.run(["meter", file.path, "--width", "30", "--height", "8"])
             #expect(meter.status == 0, "\(format.name): \(meter.stderr)")
             #expect(meter.stderr.isEmpty, "\(format.name): \(meter.stderr)")
             let waveform = Waveform(meter.stdout, height: 8)
@@ -167,6 +173,7 @@ struct InputFormat: Sendable {
     /// after them (about 16 s), encoded once as 16 kHz mono AAC and looped by copying its
     /// packets into an M4A, so half an hour takes a second to make. At 16 kHz nothing is
     /// resampled, which keeps the test quick (the format test resamples AAC from 44.1 kHz).
+    @discardableResult
     static func spokenM4A(at url: URL, seconds: Int, in folder: TemporaryFolder) throws -> URL {
         let spoken = folder.path("sentences.wav"), block = folder.path("sentences.m4a")
         try runTool("espeak-ng", ["-m", "-v", "en-us", "-s", "150", "-w", spoken.path, """
@@ -193,13 +200,15 @@ struct InputFormat: Sendable {
         return byPart.keys.sorted().compactMap { byPart[$0] }
     }
 
-    @Test func aHalfHourM4AIsSplitAtTheDefaultLimitsAndStitchedIntoOneTranscriptOnItsTimeline() throws {
+    @Test func aHalfHourM4AIsSplitAtTheDefaultLimitsAndStitchedIntoOneTranscriptOnItsTimeline() async throws {
         let harness = try TranscribeHarness()
         let dir = harness.folder.path("memos")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let file = try Self.spokenM4A(at: dir.appendingPathComponent("half hour.m4a"), seconds: 1800, in: harness.folder)
-
-        let result = try harness.binary.run(["transcribe", dir.path])
+        let file = dir.appendingPathComponent("half hour.m4a")
+        let result = try await onOwnThread {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try Self.spokenM4A(at: file, seconds: 1800, in: harness.folder)
+            return try harness.binary.run(["transcribe", dir.path])
+        }
         #expect(result.status == 0, "\(result.stderr)")
         let requests = try harness.server.requests()
         let problems = requests.flatMap(\.problems)
@@ -226,17 +235,19 @@ struct InputFormat: Sendable {
         #expect(LongAudioTests.leftoverChunkFiles(harness).isEmpty)
     }
 
-    @Test func gpt4oGetsNoRequestOverItsCapEvenWhenTheLimitsAllowMore() throws {
+    @Test func gpt4oGetsNoRequestOverItsCapEvenWhenTheLimitsAllowMore() async throws {
         let harness = try TranscribeHarness()
         let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        // 25 minutes: over the gpt-4o transcribe models' 1400 s.
-        let file = try LongAudioTests.tonesWithPauses(at: dir.appendingPathComponent("long.wav"), cycles: 300, tone: 3, pause: 2)
-
-        // A byte limit far above the server's, so only the model's cap can keep the chunks
-        // short (FLAC's worst case fits ~790 s in the default limit).
-        let result = try harness.binary.run(["transcribe", dir.path, "--model", "gpt-4o-transcribe",
-                                             "--max-chunk-seconds", "3000", "--max-request-bytes", "200000000"])
+        let file = dir.appendingPathComponent("long.wav")
+        let result = try await onOwnThread {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            // 25 minutes: over the gpt-4o transcribe models' 1400 s.
+            try LongAudioTests.tonesWithPauses(at: file, cycles: 300, tone: 3, pause: 2)
+            // A byte limit far above the server's, so only the model's cap can keep the chunks
+            // short (FLAC's worst case fits ~790 s in the default limit).
+            return try harness.binary.run(["transcribe", dir.path, "--model", "gpt-4o-transcribe",
+                                           "--max-chunk-seconds", "3000", "--max-request-bytes", "200000000"])
+        }
         #expect(result.status == 0, "\(result.stderr)")
         let requests = try harness.server.requests()
         let problems = requests.flatMap(\.problems)
@@ -255,17 +266,18 @@ struct InputFormat: Sendable {
         #expect(transcript.text == parts.indices.map { "Transcript of long.wav.part\($0 + 1)." }.joined(separator: " "))
     }
 
-    @Test func shortSilentFilesTheAPIWouldTakeUploadNothingAndGetEmptyTranscripts() throws {
+    @Test func shortSilentFilesTheAPIWouldTakeUploadNothingAndGetEmptyTranscripts() async throws {
         let harness = try TranscribeHarness()
         let dir = harness.folder.path("quiet")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // 20 s each, well within every limit: without a look at the content they would go as
         // they are. The hiss is white noise at about -70 dBFS RMS.
         let silence = dir.appendingPathComponent("silence.wav"), hiss = dir.appendingPathComponent("hiss.flac")
-        try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", silence.path, "trim", "0", "20"])
-        try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", hiss.path, "synth", "20", "whitenoise", "vol", "-60dB"])
-
-        let result = try harness.binary.run(["transcribe", dir.path])
+        let result = try await onOwnThread {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", silence.path, "trim", "0", "20"])
+            try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", hiss.path, "synth", "20", "whitenoise", "vol", "-60dB"])
+            return try harness.binary.run(["transcribe", dir.path])
+        }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try harness.server.requests().count == 0)
         let transcripts = try harness.transcripts()
