@@ -194,14 +194,15 @@ struct Worker {
 
     /// Fails the job for good; a chunk's failure fails its recording's job with its message.
     func fail(jobId: Int64, path: String, message: String) throws {
-        let chunk = try store.chunk(jobId: jobId)
-        guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         var reported = jobId
         var shown = message
-        if let chunk {
+        if let chunk = try store.chunk(jobId: jobId) {
             shown = "chunk \(chunk.index + 1): \(message)"
-            try store.failChunkParent(childJobId: jobId, message: shown).forEach(ChunkFiles.remove)
+            guard let paths = try store.failChunk(jobId: jobId, owner: owner, message: shown) else { return }
+            paths.forEach(ChunkFiles.remove)
             reported = chunk.parentJobId
+        } else {
+            guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         }
         run.summary.withLock { $0.failed += 1 }
         run.onEvent(.failed(jobId: reported, path: path, message: shown))

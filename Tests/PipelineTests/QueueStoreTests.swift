@@ -205,4 +205,24 @@ import TestSupport
         let counts = try store.queueCounts()
         #expect((counts.queued, counts.running, counts.cancelled) == (1, 1, 0))
     }
+
+    @Test func aChunkThatFailsForGoodFailsItsRecordingAndHandsBackEveryChunkFileAtOnce() throws {
+        let queued = try queue(1)
+        let parent = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let paths = (1...3).map { "/home/tmp/job\(queued[0].jobId)-part\($0).flac" }
+        #expect(try store.splitJob(id: try #require(parent.id), owner: "test:1:a",
+                                   chunks: paths.enumerated().map { PlannedChunk(startSeconds: Double($0.offset) * 10, path: $0.element) },
+                                   durationSeconds: 30))
+        let first = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let second = try #require(try store.claimNextJob(owner: "test:1:b", lease: 60))
+        // Only the holder of a chunk's lease can fail it.
+        #expect(try store.failChunk(jobId: try #require(second.id), owner: "test:1:a", message: "no") == nil)
+        #expect(try store.failChunk(jobId: try #require(first.id), owner: "test:1:a", message: "chunk 1: refused") == paths)
+        // The recording failed with the chunk's message; no chunk job or file is left to anyone.
+        let failed = try store.listJobs(state: .failed)
+        #expect(failed.map(\.job.id) == [queued[0].jobId] && failed.first?.job.lastError == "chunk 1: refused")
+        #expect(try store.chunkPathsInUse().isEmpty)
+        #expect(try store.claimNextJob(owner: "test:1:c", lease: 60) == nil)
+        #expect(try store.failChunk(jobId: try #require(second.id), owner: "test:1:b", message: "late") == nil)
+    }
 }
