@@ -166,12 +166,16 @@ final class FFmpegDecoder {
         guard count > 0, let planes = frame.pointee.extended_data else { return }
         let format = AVSampleFormat(rawValue: frame.pointee.format)
         let planar = cffmpeg_av_sample_fmt_is_planar(format) != 0
-        let start = pending.count
-        pending.append(contentsOf: repeatElement(0, count: count * channels))
-        try pending.withUnsafeMutableBufferPointer { output in
-            guard let out = output.baseAddress.map({ $0 + start }) else { return }
+        // Converted into a fresh array, then appended in one copy: growing `pending` by a
+        // repeated zero costs a generic call per sample in a debug build (tests run one), a
+        // few seconds a minute of audio.
+        let converted = try [Float](unsafeUninitializedCapacity: count * channels) { output, initialized in
+            guard let out = output.baseAddress else { return }
             for channel in 0..<channels {
-                guard let plane = planes[planar ? channel : 0] else { continue }
+                guard let plane = planes[planar ? channel : 0] else {
+                    for index in 0..<count { out[index * channels + channel] = 0 }
+                    continue
+                }
                 let layout = SampleLayout(source: UnsafeRawPointer(plane), first: planar ? 0 : channel,
                                           step: planar ? 1 : channels, channel: channel, channels: channels, count: count)
                 switch cffmpeg_av_get_packed_sample_fmt(format) {
@@ -186,7 +190,9 @@ final class FFmpegDecoder {
                                          reason: "the decoder produced sample format \(format.rawValue), which voicejournal does not convert")
                 }
             }
+            initialized = count * channels
         }
+        pending.append(contentsOf: converted)
     }
 
     private func readFailure(_ step: String, _ code: Int32) -> SoundFileError {

@@ -80,6 +80,9 @@ final class EndpointWatch: Sendable {
         }
     }
 
+    /// Whether no pause is on: workers may claim ahead.
+    var isAnswering: Bool { outage.withLock { $0 == nil } }
+
     /// The server answered (success or any HTTP status). True when that ended a pause.
     func answered() -> Bool {
         outage.withLock { outage in

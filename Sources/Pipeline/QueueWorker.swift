@@ -21,17 +21,27 @@ struct Worker {
             runner.requestStop(.refused(error))
             return
         }
+        // The job claimed together with the last one's completion, if any, with its recording.
+        var next: (job: Job, recording: Recording?)?
         do {
+            defer { if let held = next?.job { try? store.releaseJob(id: held.id ?? -1, owner: owner) } }
             while runner.stopReason == nil {
                 let turn = run.endpoint.turn(worker: index)
                 if case .wait(let seconds) = turn {
+                    // Paused (the server is unreachable): a job claimed in advance goes back.
+                    if let held = next?.job {
+                        next = nil
+                        try store.releaseJob(id: held.id ?? -1, owner: owner)
+                    }
                     Thread.sleep(forTimeInterval: max(0.005, min(seconds, runner.options.idlePoll)))
                     continue
                 }
                 defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
                 let rings = run.doorbell.rings
-                if let job = try store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
-                    try process(job, on: connection)
+                let ahead = next
+                next = nil
+                if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
+                    next = try process(job, knownRecording: ahead?.recording, on: connection)
                     run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
                     continue // a dead runner's jobs are due now: claim them
@@ -73,36 +83,48 @@ struct Worker {
         run.doorbell.wait(after: rings, seconds: wait)
     }
 
-    private func process(_ job: Job, on connection: WhisperConnection) throws {
-        guard let jobId = job.id else { return }
+    /// Uploads the job's recording (or chunk) and records the outcome. A successful upload's
+    /// completion also claims the next job, in the same transaction; it is returned.
+    /// `knownRecording` is the job's recording when it was read with the claim (nil: look it up).
+    private func process(_ job: Job, knownRecording: Recording?, on connection: WhisperConnection) throws
+        -> (job: Job, recording: Recording?)? {
+        guard let jobId = job.id else { return nil }
         if job.isChunk, let chunk = try store.chunk(jobId: jobId) {
-            return try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
+            try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
+            return nil
         }
-        guard let recording = try store.recording(id: job.recordingId) else {
+        guard let recording = try knownRecording ?? store.recording(id: job.recordingId) else {
             try store.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
-            return
+            return nil
         }
         let path = recording.path
         run.onEvent(.started(jobId: jobId, path: path))
-        guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return }
+        guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return nil }
         let preparation = goesAsIsByItsRow(recording)
             ? try prepareShortUpload(of: recording, jobId: jobId)
             : try prepareUpload(of: recording, jobId: jobId)
-        if preparation == .handled { return }
+        if preparation == .handled { return nil }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
-        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }
-        if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
+        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return nil }
+        if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return nil }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
             language: result.language, model: result.model,
             segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
-        if try store.completeJob(id: jobId, owner: owner, transcript: transcript) {
+        // Claiming ahead only while the run goes on: a stopping run takes nothing new.
+        let claimAhead = runner.stopReason == nil && run.endpoint.isAnswering
+        let (kept, next) = claimAhead
+            ? try store.completeJobAndClaimNext(id: jobId, owner: owner, transcript: transcript,
+                                                lease: runner.options.lease, scope: run.scope)
+            : (try store.completeJob(id: jobId, owner: owner, transcript: transcript), nil)
+        if kept {
             run.summary.withLock { $0.transcribed += 1 }
             run.onEvent(.transcribed(jobId: jobId, path: path, seconds: ProcessInfo.processInfo.systemUptime - started))
         } else {
             runner.logger.warning("dropped a result: the job was cancelled or taken over", metadata: ["job": "\(jobId)"])
         }
+        return next
     }
 
     /// Uploads the job's audio; nil when it failed, after the job was retried, failed or
@@ -172,14 +194,15 @@ struct Worker {
 
     /// Fails the job for good; a chunk's failure fails its recording's job with its message.
     func fail(jobId: Int64, path: String, message: String) throws {
-        let chunk = try store.chunk(jobId: jobId)
-        guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         var reported = jobId
         var shown = message
-        if let chunk {
+        if let chunk = try store.chunk(jobId: jobId) {
             shown = "chunk \(chunk.index + 1): \(message)"
-            try store.failChunkParent(childJobId: jobId, message: shown).forEach(ChunkFiles.remove)
+            guard let paths = try store.failChunk(jobId: jobId, owner: owner, message: shown) else { return }
+            paths.forEach(ChunkFiles.remove)
             reported = chunk.parentJobId
+        } else {
+            guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         }
         run.summary.withLock { $0.failed += 1 }
         run.onEvent(.failed(jobId: reported, path: path, message: shown))

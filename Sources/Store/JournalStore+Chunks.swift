@@ -132,14 +132,16 @@ extension JournalStore {
         }
     }
 
-    /// Fails the recording of a chunk that failed for good: its parent job fails with the
-    /// chunk's message and its chunk plan is dropped (a retry plans again). Returns the chunk
-    /// files no longer needed.
-    @discardableResult
-    public func failChunkParent(childJobId: Int64, message: String, now: Date = Date()) throws -> [String] {
+    /// Fails a chunk's child job that `owner` holds, and with it the recording's job (with
+    /// `message`), and drops the chunk plan (a retry plans again): in one transaction, so no
+    /// other runner's claim can drop the plan in between (`failParentsOfFailedChunks`) and
+    /// take the list of its files with it. Returns the chunk files no longer needed; nil when
+    /// `owner` no longer holds the chunk's job or it is not a chunk.
+    public func failChunk(jobId: Int64, owner: String, message: String, now: Date = Date()) throws -> [String]? {
         try immediateWrite { db in
-            guard let parentId = try Int64.fetchOne(db, sql: "SELECT parentJobId FROM job_chunk WHERE jobId = ?", arguments: [childJobId])
-            else { return [] }
+            guard let job = try Job.fetchOne(db, key: jobId), job.state == .running, job.leaseOwner == owner,
+                  let parentId = try Int64.fetchOne(db, sql: "SELECT parentJobId FROM job_chunk WHERE jobId = ?", arguments: [jobId])
+            else { return nil }
             let paths = try String.fetchAll(db, sql: "SELECT path FROM job_chunk WHERE parentJobId = ?", arguments: [parentId])
             try db.execute(sql: """
                 UPDATE job SET state = 'failed', lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?

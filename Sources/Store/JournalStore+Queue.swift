@@ -12,36 +12,39 @@ extension JournalStore {
     /// expired is due again (its worker died). With `scope`, only those jobs and live ones
     /// are taken. Nil when nothing is due.
     public func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, now: Date = Date()) throws -> Job? {
-        try pool.write { db in
-            // A job whose workers keep dying (a file that crashes us) must not loop forever.
-            try db.cachedStatement(sql: """
-                UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now,
-                    lastError = 'gave up after ' || attempts || ' attempts: the worker stopped before finishing'
-                WHERE state = 'running' AND leaseExpiresAt < :now AND attempts >= maxAttempts
-                """).execute(arguments: ["now": now])
-            try Self.failParentsOfFailedChunks(db, now: now)
-            // A chunked recording's job waits (queued, in `chunked_job`) while its chunks'
-            // child jobs are claimed in its place. Claims run many times a second: the
-            // statement is prepared once per connection, the scope encoded once per run.
-            let statement = try db.cachedStatement(sql: """
-                UPDATE job SET state = 'running', leaseOwner = :owner, leaseExpiresAt = :expires,
-                    attempts = attempts + 1, updatedAt = :now
-                WHERE id = (
-                    SELECT id FROM job
-                    WHERE (kind = :kind OR id IN (SELECT jobId FROM job_chunk))
-                      AND id NOT IN (SELECT jobId FROM chunked_job)
-                      AND ((state = 'queued' AND runAfter <= :now) OR (state = 'running' AND leaseExpiresAt < :now))
-                      AND (:scope IS NULL OR priority >= :live OR id IN (SELECT value FROM json_each(:scope))
-                           OR id IN (SELECT jobId FROM job_chunk WHERE parentJobId IN (SELECT value FROM json_each(:scope))))
-                    ORDER BY priority DESC, runAfter, id
-                    LIMIT 1)
-                RETURNING *
-                """)
-            return try Job.fetchOne(statement, arguments: [
-                "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
-                "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority,
-            ])
-        }
+        try pool.write { db in try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now) }
+    }
+
+    /// The claim, inside a caller's transaction.
+    static func claimNext(_ db: Database, owner: String, lease: TimeInterval, scope: JobScope?, now: Date) throws -> Job? {
+        // A job whose workers keep dying (a file that crashes us) must not loop forever.
+        try db.cachedStatement(sql: """
+            UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now,
+                lastError = 'gave up after ' || attempts || ' attempts: the worker stopped before finishing'
+            WHERE state = 'running' AND leaseExpiresAt < :now AND attempts >= maxAttempts
+            """).execute(arguments: ["now": now])
+        try failParentsOfFailedChunks(db, now: now)
+        // A chunked recording's job waits (queued, in `chunked_job`) while its chunks'
+        // child jobs are claimed in its place. Claims run many times a second: the
+        // statement is prepared once per connection, the scope encoded once per run.
+        let statement = try db.cachedStatement(sql: """
+            UPDATE job SET state = 'running', leaseOwner = :owner, leaseExpiresAt = :expires,
+                attempts = attempts + 1, updatedAt = :now
+            WHERE id = (
+                SELECT id FROM job
+                WHERE (kind = :kind OR id IN (SELECT jobId FROM job_chunk))
+                  AND id NOT IN (SELECT jobId FROM chunked_job)
+                  AND ((state = 'queued' AND runAfter <= :now) OR (state = 'running' AND leaseExpiresAt < :now))
+                  AND (:scope IS NULL OR priority >= :live OR id IN (SELECT value FROM json_each(:scope))
+                       OR id IN (SELECT jobId FROM job_chunk WHERE parentJobId IN (SELECT value FROM json_each(:scope))))
+                ORDER BY priority DESC, runAfter, id
+                LIMIT 1)
+            RETURNING *
+            """)
+        return try Job.fetchOne(statement, arguments: [
+            "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
+            "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority,
+        ])
     }
 
     /// Extends the leases of every job `owner` is running; returns how many it still holds.

@@ -76,24 +76,41 @@ extension JournalStore {
     /// Returns whether the result was kept.
     @discardableResult
     public func completeJob(id: Int64, owner: String, transcript: Transcript, now: Date = Date()) throws -> Bool {
-        // Raw statements, prepared once per connection: this runs once per file, and a batch
-        // of short files against a fast server spends its time here rather than waiting.
+        try immediateWrite { db in try Self.complete(db, id: id, owner: owner, transcript: transcript, now: now) }
+    }
+
+    /// Stores the transcript like `completeJob` and, in the same transaction, claims the
+    /// next job for `owner` like `claimNextJob`: a worker going through a batch of short
+    /// files commits once per file instead of twice. `next` is nil when nothing is due; it
+    /// comes with its recording (nil if that was deleted), read in the same transaction.
+    public func completeJobAndClaimNext(id: Int64, owner: String, transcript: Transcript, lease: TimeInterval,
+                                        scope: JobScope?, now: Date = Date()) throws
+        -> (kept: Bool, next: (job: Job, recording: Recording?)?) {
         try immediateWrite { db in
-            let done = try db.cachedStatement(sql: """
-                UPDATE job SET state = 'done', leaseOwner = NULL, leaseExpiresAt = NULL, lastError = NULL, updatedAt = ?
-                WHERE id = ? AND state = 'running' AND leaseOwner = ?
-                RETURNING recordingId
-                """)
-            guard let recordingId = try Int64.fetchOne(done, arguments: [now, id, owner]) else { return false }
-            // The recording's first transcript stands; a second one for the same audio would
-            // break the one-transcript-per-recording rule (recordingId is unique).
-            try db.cachedStatement(sql: """
-                INSERT INTO transcript (recordingId, text, language, model, segments, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (recordingId) DO NOTHING
-                """).execute(arguments: [recordingId, transcript.text, transcript.language, transcript.model,
-                                         Transcript.Segment.json(transcript.segments), now])
-            return true
+            let kept = try Self.complete(db, id: id, owner: owner, transcript: transcript, now: now)
+            guard let next = try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now) else { return (kept, nil) }
+            return (kept, (next, try Self.recording(db, id: next.recordingId)))
         }
+    }
+
+    /// The completion, inside a caller's transaction. Raw statements, prepared once per
+    /// connection: this runs once per file, and a batch of short files against a fast server
+    /// spends its time here rather than waiting.
+    private static func complete(_ db: Database, id: Int64, owner: String, transcript: Transcript, now: Date) throws -> Bool {
+        let done = try db.cachedStatement(sql: """
+            UPDATE job SET state = 'done', leaseOwner = NULL, leaseExpiresAt = NULL, lastError = NULL, updatedAt = ?
+            WHERE id = ? AND state = 'running' AND leaseOwner = ?
+            RETURNING recordingId
+            """)
+        guard let recordingId = try Int64.fetchOne(done, arguments: [now, id, owner]) else { return false }
+        // The recording's first transcript stands; a second one for the same audio would
+        // break the one-transcript-per-recording rule (recordingId is unique).
+        try db.cachedStatement(sql: """
+            INSERT INTO transcript (recordingId, text, language, model, segments, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (recordingId) DO NOTHING
+            """).execute(arguments: [recordingId, transcript.text, transcript.language, transcript.model,
+                                     Transcript.Segment.json(transcript.segments), now])
+        return true
     }
 
     /// The transcript of a recording, if it has one.
@@ -103,8 +120,13 @@ extension JournalStore {
 
     /// A recording by id.
     public func recording(id: Int64) throws -> Recording? {
-        // A prepared statement: workers look up each job's recording.
-        try pool.read { db in try Recording.fetchOne(db.cachedStatement(sql: "SELECT * FROM recording WHERE id = ?"), arguments: [id]) }
+        try pool.read { db in try Self.recording(db, id: id) }
+    }
+
+    /// A recording by id, inside a caller's transaction; a prepared statement, as workers
+    /// look up each job's recording.
+    static func recording(_ db: Database, id: Int64) throws -> Recording? {
+        try Recording.fetchOne(db.cachedStatement(sql: "SELECT * FROM recording WHERE id = ?"), arguments: [id])
     }
 
     /// Runs `body` in a BEGIN IMMEDIATE transaction: it reads and then writes, so it takes

@@ -97,6 +97,24 @@ import TestSupport
         #expect(try harness.everyFileTranscribedOnce(in: dir))
     }
 
+    @Test func uploadsBeginWhileTheRestOfTheFolderIsStillBeingQueued() throws {
+        let harness = try TranscribeHarness()
+        // Enough files that queueing them all takes a while (about 0.15 s in a debug build).
+        let dir = try harness.audio(200)
+        let run = try harness.binary.run(["transcribe", dir.path, "--jobs", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try harness.everyFileTranscribedOnce(in: dir))
+        // The first upload reached the server before the last file's recording was stored:
+        // queueing (probing, hashing, storing) and uploading overlap.
+        let firstRequest = try #require(try harness.server.requests().map(\.receivedAt).min())
+        let lastStored = try #require(try queryDatabase(harness.database, "SELECT max(createdAt) FROM recording").first?.first as? String)
+        let format = DateFormatter()
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        format.timeZone = TimeZone(identifier: "UTC")
+        let lastStoredAt = try #require(format.date(from: lastStored)).timeIntervalSince1970
+        #expect(firstRequest < lastStoredAt, "first upload at \(firstRequest), last file queued at \(lastStoredAt)")
+    }
+
     @Test func aMissingKeyForARemoteServerIsAConfigurationError() throws {
         let harness = try TranscribeHarness()
         let dir = try harness.audio(1)

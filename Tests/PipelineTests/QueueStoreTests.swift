@@ -117,6 +117,38 @@ import TestSupport
         #expect(hits == 1)
     }
 
+    @Test func aCompletionClaimsTheNextJobWithItsRecordingInTheSameTransaction() throws {
+        let queued = try queue(3)
+        let first = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let transcript = Transcript(recordingId: queued[0].recordingId, text: "one", language: nil, model: "whisper-1", segments: [])
+        let (kept, next) = try store.completeJobAndClaimNext(id: try #require(first.id), owner: "test:1:a", transcript: transcript,
+                                                             lease: 60, scope: JobScope(Set(queued.map(\.jobId))))
+        #expect(kept)
+        #expect(next?.job.id == queued[1].jobId && next?.job.state == .running && next?.job.leaseOwner == "test:1:a")
+        #expect(next?.recording?.id == queued[1].recordingId)
+        #expect(try store.transcript(recordingId: queued[0].recordingId)?.text == "one")
+
+        // A result for a job no longer held is dropped, but the claim still happens; the scope holds.
+        let (keptAgain, third) = try store.completeJobAndClaimNext(
+            id: try #require(first.id), owner: "test:1:a", transcript: transcript, lease: 60, scope: JobScope([queued[2].jobId]))
+        #expect(!keptAgain)
+        #expect(third?.job.id == queued[2].jobId)
+        let (_, none) = try store.completeJobAndClaimNext(id: queued[1].jobId, owner: "test:1:a", transcript: transcript,
+                                                          lease: 60, scope: JobScope([]))
+        #expect(none == nil, "an empty scope claims nothing but live recordings")
+    }
+
+    @Test func segmentsWithAnyTextAreStoredExactly() throws {
+        let queued = try queue(1)
+        let job = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let tricky = ["quote \" and \\ backslash", "line\nbreak\ttab\r", "bell \u{7} nul \u{0} esc \u{1B}[31m",
+                      "ünïcödé 日本語 🎙️", "", "</script>"]
+        let segments = tricky.enumerated().map { Transcript.Segment(start: Double($0.offset) * 1.25, end: Double($0.offset) + 1e-5, text: $0.element) }
+        let transcript = Transcript(recordingId: queued[0].recordingId, text: "x", language: "en", model: "m", segments: segments)
+        #expect(try store.completeJob(id: try #require(job.id), owner: "test:1:a", transcript: transcript))
+        #expect(try store.transcript(recordingId: queued[0].recordingId)?.segments == segments)
+    }
+
     @Test func aRetryWaitsForItsTimeAndGivesUpAfterMaxAttempts() throws {
         let queued = try queue(1)
         var now = Date()
@@ -172,5 +204,25 @@ import TestSupport
         #expect(throws: StoreError.self) { try store.cancelJob(id: 9999) }
         let counts = try store.queueCounts()
         #expect((counts.queued, counts.running, counts.cancelled) == (1, 1, 0))
+    }
+
+    @Test func aChunkThatFailsForGoodFailsItsRecordingAndHandsBackEveryChunkFileAtOnce() throws {
+        let queued = try queue(1)
+        let parent = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let paths = (1...3).map { "/home/tmp/job\(queued[0].jobId)-part\($0).flac" }
+        #expect(try store.splitJob(id: try #require(parent.id), owner: "test:1:a",
+                                   chunks: paths.enumerated().map { PlannedChunk(startSeconds: Double($0.offset) * 10, path: $0.element) },
+                                   durationSeconds: 30))
+        let first = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let second = try #require(try store.claimNextJob(owner: "test:1:b", lease: 60))
+        // Only the holder of a chunk's lease can fail it.
+        #expect(try store.failChunk(jobId: try #require(second.id), owner: "test:1:a", message: "no") == nil)
+        #expect(try store.failChunk(jobId: try #require(first.id), owner: "test:1:a", message: "chunk 1: refused") == paths)
+        // The recording failed with the chunk's message; no chunk job or file is left to anyone.
+        let failed = try store.listJobs(state: .failed)
+        #expect(failed.map(\.job.id) == [queued[0].jobId] && failed.first?.job.lastError == "chunk 1: refused")
+        #expect(try store.chunkPathsInUse().isEmpty)
+        #expect(try store.claimNextJob(owner: "test:1:c", lease: 60) == nil)
+        #expect(try store.failChunk(jobId: try #require(second.id), owner: "test:1:b", message: "late") == nil)
     }
 }

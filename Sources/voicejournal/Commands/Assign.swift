@@ -5,6 +5,7 @@ import Terminal
 /// `voicejournal assign QUESTION_ID --person P`.
 struct Assign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "assign",
         abstract: "Give a question to a person; they answer it with a recording.",
         discussion: "Answer it with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.")
     @OptionGroup var global: GlobalOptions

@@ -10,7 +10,7 @@ struct AssignmentCommand: AsyncParsableCommand {
         subcommands: [List.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List assignments, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List assignments, newest first.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this status: pending, sent or answered.") var status: AssignmentStatus?

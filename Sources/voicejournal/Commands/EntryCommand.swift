@@ -11,7 +11,7 @@ struct EntryCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Show.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a typed entry.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a typed entry.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Option(help: "The entry's text.") var text: String
@@ -39,7 +39,7 @@ struct EntryCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List entries, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries, newest first.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var filters: EntryFilterOptions
@@ -59,7 +59,7 @@ struct EntryCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one entry in full, with its transcript.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one entry in full, with its transcript.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The entry's id (see 'entry list').") var id: Int64
@@ -87,6 +87,7 @@ struct EntryCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete an entry, its transcript and the audio voicejournal recorded for it.",
             discussion: "Audio files outside the data folder (added by 'transcribe') are left where they are.")
         @OptionGroup var global: GlobalOptions

@@ -7,6 +7,7 @@ import Terminal
 /// `voicejournal export`: journals as Markdown or JSON, to stdout or one file per journal.
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export journals as Markdown or JSON.",
         discussion: """
             Without --out, everything goes to stdout. With --out DIR, one file per journal \

@@ -11,6 +11,7 @@ struct JournalCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a journal.",
             discussion: "Entries go to the \"Personal\" journal (made on first use) unless another is named.")
         @OptionGroup var global: GlobalOptions
@@ -26,7 +27,7 @@ struct JournalCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List journals with their entry counts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List journals with their entry counts.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
 
@@ -44,7 +45,7 @@ struct JournalCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a journal: its questions and latest entries.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a journal: its questions and latest entries.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The journal's name.") var name: String

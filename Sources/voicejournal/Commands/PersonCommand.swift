@@ -11,7 +11,7 @@ struct PersonCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a person.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a person.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "Their name, e.g. \"Grandma Rose\".") var name: String
@@ -32,7 +32,7 @@ struct PersonCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List people.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List people.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
 

@@ -11,6 +11,7 @@ struct QuestionCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a question to a journal.",
             discussion: "Example: voicejournal question add --journal \"Family stories\" \"Where did you grow up?\"")
         @OptionGroup var global: GlobalOptions
@@ -26,7 +27,7 @@ struct QuestionCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List questions in order.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List questions in order.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this journal's questions.") var journal: String?

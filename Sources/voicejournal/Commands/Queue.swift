@@ -16,7 +16,7 @@ struct Queue: AsyncParsableCommand {
 extension Queue {
     /// `queue status` — jobs per state.
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "How many jobs are queued, running, done, failed.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "How many jobs are queued, running, done, failed.")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "One JSON document on stdout.") var json = false
@@ -38,6 +38,7 @@ extension Queue {
     /// `queue run` — work until nothing is queued.
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Transcribe queued jobs until the queue is empty.",
             discussion: "Safe to run alongside other `queue run`s and `transcribe`s: jobs are leased, never shared.")
 
@@ -65,7 +66,7 @@ extension Queue {
 
     /// `queue list` — the jobs with their files and last errors.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List jobs, newest change first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List jobs, newest change first.")
 
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Only jobs in this state: queued, running, done, failed, cancelled.", valueName: "state"))
@@ -98,7 +99,7 @@ extension Queue {
 
     /// `queue retry ID | --failed` — queue failed or cancelled jobs again.
     struct Retry: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Queue a failed or cancelled job again (or every failed one).")
+        static let configuration = CommandConfiguration(commandName: "retry", abstract: "Queue a failed or cancelled job again (or every failed one).")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The job's id (see `queue list`).") var id: Int64?
@@ -116,7 +117,7 @@ extension Queue {
 
     /// `queue cancel ID` — drop a job that has not finished.
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel a job that has not finished.")
+        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a job that has not finished.")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The job's id (see `queue list`).") var id: Int64

@@ -5,6 +5,7 @@ import Terminal
 /// `voicejournal search QUERY`.
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Search entries and transcripts, best match first.",
         discussion: "Every word must appear; word forms match (\"walking\" finds \"walked\").")
     @OptionGroup var global: GlobalOptions

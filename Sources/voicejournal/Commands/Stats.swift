@@ -6,6 +6,7 @@ import Terminal
 /// `voicejournal stats`.
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Entry counts, streaks of consecutive days, and moods.",
         discussion: "Days are counted in your local time zone; a streak still counts today if yesterday had an entry.")
     @OptionGroup var global: GlobalOptions
