@@ -62,17 +62,23 @@ struct SearchRanking {
         if filtered, try filterIsBroad(db) {
             // The best rows overall, filtered: exact when enough of them pass, since any
             // filtered row further down ranks below all of them.
-            let firstPass = try pass(db, restricted: false, rows: limit * Self.broadFilterShare)
+            let firstPass = try pass(db, restricted: false, rows: Self.times(limit, Self.broadFilterShare))
             if firstPass.hits.count >= limit || !firstPass.more { return firstPass.hits }
         }
         // Rank only the rows that can pass (all rows when unfiltered); look further while
         // one entry's several matching rows (its title and its transcript) leave too few.
-        var rows = limit * 2
+        var rows = Self.times(limit, 2)
         while true {
             let ranked = try pass(db, restricted: filtered, rows: rows)
             if ranked.hits.count >= limit || !ranked.more { return ranked.hits }
-            rows *= 4
+            rows = Self.times(rows, 4)
         }
+    }
+
+    /// A row count times a factor, at most `Int.max` (`--limit` takes any whole number).
+    private static func times(_ rows: Int, _ factor: Int) -> Int {
+        let (product, overflow) = rows.multipliedReportingOverflow(by: factor)
+        return overflow ? Int.max : product
     }
 
     /// Whether the filter keeps at least one entry in `broadFilterShare`: counted only that

@@ -33,6 +33,9 @@ import TestSupport
             "[harbour] and the long ferry ride over",
             "[harbour], then the bus, then the long walk up the hill",
         ])
+        let all = try #require(try succeed(["search", "harbour", "--journal", "Trips", "--limit", String(Int.max), "--json"])
+            .json() as? [Any])
+        #expect(all.count == 3, "any --limit, however large")
         let table = try succeed(["search", "harbour", "--journal", "Trips", "--limit", "2"]).stdout
         #expect(table.contains("Trips") && table.contains("[harbour] and the long ferry ride over") && !table.contains("Personal"),
                 "\(table)")
