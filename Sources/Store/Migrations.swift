@@ -16,6 +16,7 @@ public enum Migrations {
         migrator.registerMigration(search, migrate: createSearchIndex)
         migrator.registerMigration(fileStamp, migrate: addFileStamp)
         migrator.registerMigration(chunks, migrate: createChunkTables)
+        migrator.registerMigration(jobDueIndex, migrate: createJobDueIndex)
         return migrator
     }
 
