@@ -25,20 +25,25 @@ extension JournalStore {
             """).execute(arguments: ["now": now])
         try failParentsOfFailedChunks(db, now: now)
         // A chunked recording's job waits (queued, in `chunked_job`) while its chunks'
-        // child jobs are claimed in its place. Claims run many times a second: the
-        // statement is prepared once per connection, the scope encoded once per run.
+        // child jobs are claimed in its place. Claims run many times a second, so: the
+        // statement is prepared once per connection; the queued and the expired candidates
+        // are each the first row of an index walk (`job_due`), not a sort of the whole
+        // queue; and the scope is a short list of id ranges, encoded once per run.
         let statement = try db.cachedStatement(sql: """
             UPDATE job SET state = 'running', leaseOwner = :owner, leaseExpiresAt = :expires,
                 attempts = attempts + 1, updatedAt = :now
             WHERE id = (
-                SELECT id FROM job
-                WHERE (kind = :kind OR id IN (SELECT jobId FROM job_chunk))
-                  AND id NOT IN (SELECT jobId FROM chunked_job)
-                  AND ((state = 'queued' AND runAfter <= :now) OR (state = 'running' AND leaseExpiresAt < :now))
-                  AND (:scope IS NULL OR priority >= :live OR id IN (SELECT value FROM json_each(:scope))
-                       OR id IN (SELECT jobId FROM job_chunk WHERE parentJobId IN (SELECT value FROM json_each(:scope))))
-                ORDER BY priority DESC, runAfter, id
-                LIMIT 1)
+                SELECT id FROM (
+                    SELECT * FROM (
+                        SELECT id, priority, runAfter FROM job INDEXED BY job_due
+                        WHERE state = 'queued' AND runAfter <= :now AND \(claimable)
+                        ORDER BY priority DESC, runAfter, id LIMIT 1)
+                    UNION ALL
+                    SELECT * FROM (
+                        SELECT id, priority, runAfter FROM job INDEXED BY job_due
+                        WHERE state = 'running' AND leaseExpiresAt < :now AND \(claimable)
+                        ORDER BY priority DESC, runAfter, id LIMIT 1))
+                ORDER BY priority DESC, runAfter, id LIMIT 1)
             RETURNING *
             """)
         return try Job.fetchOne(statement, arguments: [
@@ -46,6 +51,18 @@ extension JournalStore {
             "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority,
         ])
     }
+
+    /// Which candidate rows of `job` a claim may take: a recording's job or a chunk's (not
+    /// the waiting parent of chunks), within the scope if there is one (live recordings
+    /// always are; a chunk is when its parent is).
+    private static let claimable = """
+        (kind = :kind OR id IN (SELECT jobId FROM job_chunk))
+        AND id NOT IN (SELECT jobId FROM chunked_job)
+        AND (:scope IS NULL OR priority >= :live
+             OR EXISTS (SELECT 1 FROM json_each(:scope) WHERE job.id BETWEEN value ->> 0 AND value ->> 1)
+             OR EXISTS (SELECT 1 FROM job_chunk c, json_each(:scope) r
+                        WHERE c.jobId = job.id AND c.parentJobId BETWEEN r.value ->> 0 AND r.value ->> 1))
+        """
 
     /// Extends the leases of every job `owner` is running; returns how many it still holds.
     @discardableResult
@@ -150,14 +167,23 @@ extension JournalStore {
     }
 }
 
-/// The jobs a run is limited to, encoded once as the queue's SQL takes them (a JSON array):
-/// a claim runs many times a second and should not encode hundreds of ids each time.
+/// The jobs a run is limited to, encoded once as the queue's SQL takes them: a JSON list of
+/// `[first, last]` id ranges. A batch's jobs are mostly consecutive ids, so a claim checks a
+/// few ranges instead of looking through thousands of ids.
 public struct JobScope: Sendable, Equatable {
     public let ids: Set<Int64>
     let json: String
 
     public init(_ ids: Set<Int64>) {
         self.ids = ids
-        json = "[" + ids.sorted().map(String.init).joined(separator: ",") + "]"
+        var ranges: [(Int64, Int64)] = []
+        for id in ids.sorted() {
+            if let last = ranges.last, last.1 == id - 1 {
+                ranges[ranges.count - 1].1 = id
+            } else {
+                ranges.append((id, id))
+            }
+        }
+        json = "[" + ranges.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]"
     }
 }

@@ -93,8 +93,10 @@ extension JournalStore {
                     SELECT count(*) FROM job WHERE state IN ('queued', 'running') AND id NOT IN (SELECT jobId FROM job_chunk)
                     """) ?? 0
             }
+            // Walks the scope's id ranges by primary key: its size, not the queue's.
             return try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM job WHERE state IN ('queued', 'running') AND id IN (SELECT value FROM json_each(?))
+                SELECT count(*) FROM json_each(?) r JOIN job ON job.id BETWEEN r.value ->> 0 AND r.value ->> 1
+                WHERE job.state IN ('queued', 'running')
                 """, arguments: [scope.json]) ?? 0
         }
     }

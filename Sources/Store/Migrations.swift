@@ -18,6 +18,7 @@ public enum Migrations {
         migrator.registerMigration(fileStamp, migrate: addFileStamp)
         migrator.registerMigration(chunks, migrate: createChunkTables)
         migrator.registerMigration(searchByRowid, migrate: keySearchIndexByRowid)
+        migrator.registerMigration(jobDueIndex, migrate: createJobDueIndex)
         return migrator
     }
 

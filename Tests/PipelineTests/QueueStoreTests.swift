@@ -138,6 +138,20 @@ import TestSupport
         #expect(none == nil, "an empty scope claims nothing but live recordings")
     }
 
+    @Test func aScopeOfScatteredJobsClaimsOnlyThemInQueueOrder() throws {
+        let queued = try queue(12)
+        let wanted = [queued[1], queued[4], queued[5], queued[6], queued[11]].map(\.jobId)
+        let scope = JobScope(Set(wanted))
+        var claimed: [Int64] = []
+        while let job = try store.claimNextJob(owner: "test:1:a", lease: 60, scope: scope) { claimed.append(try #require(job.id)) }
+        #expect(claimed == wanted)
+        #expect(try store.unfinishedJobCount(scope: scope) == 5)
+        #expect(try store.unfinishedJobCount(scope: JobScope([queued[0].jobId, queued[2].jobId])) == 2)
+        // A live recording is claimed whatever the scope.
+        let live = try queue(1, priority: Job.livePriority, prefix: "live")
+        #expect(try store.claimNextJob(owner: "test:1:a", lease: 60, scope: scope)?.id == live[0].jobId)
+    }
+
     @Test func segmentsWithAnyTextAreStoredExactly() throws {
         let queued = try queue(1)
         let job = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
