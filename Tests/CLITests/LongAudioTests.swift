@@ -74,6 +74,29 @@ import TestSupport
         #expect(transcript.text.isEmpty)
     }
 
+    @Test func aMinuteOfSilenceBeforeTheSpeechIsNotSentAndTimesStayOnTheFilesTimeline() throws {
+        let harness = try TranscribeHarness()
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let speech = try Self.tonesWithPauses(at: harness.folder.path("speech.wav"), cycles: 4, tone: 1.5, pause: 1)
+        let file = dir.appendingPathComponent("late.wav")
+        // 60 s of digital silence, then 10 s of tones and pauses.
+        try runTool("sox", [speech.path, file.path, "pad", "60", "0"])
+
+        let result = try harness.binary.run(["transcribe", dir.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let sent = try harness.server.requests().compactMap(\.file)
+        #expect(sent.count == 1, "one request, for the speech only")
+        let seconds = try #require(sent.first?.audioSeconds)
+        #expect(seconds < 12, "the minute of silence was not sent (\(seconds) s were)")
+        // The stub's segments start at 0 and 1.5 s of what it was sent: stored, they sit
+        // where the speech is in the file, a minute in.
+        let starts = try Self.segmentStarts(harness, path: file.path)
+        #expect(starts.count == 2)
+        #expect(abs((starts.first ?? 0) - 60) < 0.5, "\(starts)")
+        #expect(abs((starts.last ?? 0) - 61.5) < 0.5, "\(starts)")
+    }
+
     @Test func aWAVOverTheRequestLimitIsSentWithNoRequestOverIt() throws {
         let harness = try TranscribeHarness()
         let dir = harness.folder.path("in")
