@@ -15,6 +15,13 @@ import TestSupport
         return url
     }
 
+    /// The harness's (new) folder of input files.
+    static func inputFolder(_ harness: TranscribeHarness) throws -> URL {
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
     /// The chunk files left under the home's tmp folder.
     static func leftoverChunkFiles(_ harness: TranscribeHarness) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: harness.folder.path("home/tmp").path)) ?? []
@@ -33,8 +40,7 @@ import TestSupport
 
     @Test func aShortFileWithASmallChunkLimitIsUploadedInChunksAndStitchedInOrder() throws {
         let harness = try TranscribeHarness()
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.inputFolder(harness)
         let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("talk.wav"), cycles: 12, tone: 1.5, pause: 1)
 
         let result = try harness.binary.run(["transcribe", dir.path, "--max-chunk-seconds", "6"])
@@ -61,8 +67,7 @@ import TestSupport
 
     @Test func aFileOfOnlySilenceUploadsNothingAndGetsAnEmptyTranscript() throws {
         let harness = try TranscribeHarness()
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.inputFolder(harness)
         let file = dir.appendingPathComponent("quiet.wav")
         try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", file.path, "trim", "0", "90"])
 
@@ -76,8 +81,7 @@ import TestSupport
 
     @Test func aMinuteOfSilenceBeforeTheSpeechIsNotSentAndTimesStayOnTheFilesTimeline() throws {
         let harness = try TranscribeHarness()
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.inputFolder(harness)
         let speech = try Self.tonesWithPauses(at: harness.folder.path("speech.wav"), cycles: 4, tone: 1.5, pause: 1)
         let file = dir.appendingPathComponent("late.wav")
         // 60 s of digital silence, then 10 s of tones and pauses.
@@ -99,8 +103,7 @@ import TestSupport
 
     @Test func aWAVOverTheRequestLimitIsSentWithNoRequestOverIt() throws {
         let harness = try TranscribeHarness()
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.inputFolder(harness)
         // 15 minutes of 44.1 kHz stereo: 158.8 MB, six times what one request may carry.
         let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("long.wav"), cycles: 180, tone: 3, pause: 2,
                                             rate: 44100, channels: 2)
@@ -119,8 +122,7 @@ import TestSupport
     @Test func aChunkThatFailsForGoodFailsItsRecordingWithTheChunksMessage() throws {
         let harness = try TranscribeHarness(rules: [
             .init(match: "part2", responses: [], then: .error(status: 400, message: "audio chunk refused"))])
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.inputFolder(harness)
         let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("talk.wav"), cycles: 12, tone: 1.5, pause: 1)
 
         let result = try harness.binary.run(["transcribe", dir.path, "--max-chunk-seconds", "6"])
@@ -139,8 +141,7 @@ import TestSupport
 
     @Test func aRunKilledMidFileResumesWithoutUploadingAFinishedChunkAgain() throws {
         let harness = try TranscribeHarness(delay: 0.4)
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.inputFolder(harness)
         let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("talk.wav"), cycles: 16, tone: 1.5, pause: 1)
 
         let victim = try harness.binary.start(["transcribe", dir.path, "--max-chunk-seconds", "6", "--jobs", "1"])
@@ -171,8 +172,7 @@ import TestSupport
 
     @Test func ctrlCWhileAFileIsEncodedIntoChunksStopsAtOnceAndLeavesItQueued() throws {
         let harness = try TranscribeHarness()
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.inputFolder(harness)
         // 10 minutes of 44.1 kHz stereo: seconds of decoding, resampling and encoding.
         let file = try Self.tonesWithPauses(at: dir.appendingPathComponent("long.wav"), cycles: 120, tone: 3, pause: 2,
                                             rate: 44100, channels: 2)
