@@ -148,10 +148,9 @@ import Transcription
         // Each answer takes three seconds and names the digest of what was uploaded.
         let server = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)], delay: 3)
         let runner = runner(server, jobs: 1)
-        let run = Task { try await runner.run(until: .drainQueue) }
-        // Watched from a thread of its own, so a busy test pool cannot make it miss the upload
-        // (the deadline is generous: the run's task itself may wait for that pool).
-        let changed = try await onOwnThread { [store] () -> Bool in
+        // Watched from a thread started before the run, so a busy test pool cannot make it
+        // miss the upload (the deadline is generous: the run's task itself may wait for that pool).
+        let watcher = StartedThread { [store] () -> Bool in
             let deadline = Date().addingTimeInterval(120)
             while try store.queueCounts().running < 1 {
                 guard Date() < deadline else { return false }
@@ -163,6 +162,8 @@ import Transcription
             try makeTone(at: url, seconds: 0.2, frequency: 640)
             return true
         }
+        let run = Task { try await runner.run(until: .drainQueue) }
+        let changed = try await watcher.value
         #expect(changed, "the upload was never seen running")
         let newSHA = try sha256sum(url)
         let summary = try await run.value

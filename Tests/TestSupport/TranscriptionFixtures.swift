@@ -9,6 +9,32 @@ public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
     }
 }
 
+/// Work started on a thread of its own at once (not when a busy test pool gets to it), whose
+/// result is awaited later: a watcher must be running before what it watches starts.
+public final class StartedThread<T: Sendable>: @unchecked Sendable {
+    // `result` is written once by the thread before `done` is signalled, read only after.
+    private var result: Result<T, Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(_ body: @escaping @Sendable () throws -> T) {
+        Thread { [self] in
+            result = Result { try body() }
+            done.signal()
+        }.start()
+    }
+
+    /// The body's result, once it has ended.
+    public var value: T {
+        get async throws {
+            try await onOwnThread { [self] in
+                done.wait()
+                done.signal()
+                return try result!.get()
+            }
+        }
+    }
+}
+
 /// Makes a short 16 kHz mono WAV tone with sox (different `frequency` → different bytes).
 @discardableResult
 public func makeTone(at url: URL, seconds: Double = 0.5, frequency: Int = 440) throws -> URL {
