@@ -97,11 +97,12 @@ import TestSupport
         #expect(try harness.everyFileTranscribedOnce(in: dir))
     }
 
-    @Test func uploadsBeginWhileTheRestOfTheFolderIsStillBeingQueued() throws {
+    @Test func uploadsBeginWhileTheRestOfTheFolderIsStillBeingQueued() async throws {
         let harness = try TranscribeHarness()
         // Enough files that queueing them all takes a while (about 0.15 s in a debug build).
-        let dir = try harness.audio(200)
-        let run = try harness.binary.run(["transcribe", dir.path, "--jobs", "2"])
+        // Made and run on a thread of their own: seconds of blocking work stay off the test pool.
+        let dir = try await onOwnThread { try harness.audio(200) }
+        let run = try await onOwnThread { try harness.binary.run(["transcribe", dir.path, "--jobs", "2"]) }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try harness.everyFileTranscribedOnce(in: dir))
         // The first upload reached the server before the last file's recording was stored:

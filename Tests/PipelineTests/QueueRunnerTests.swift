@@ -129,7 +129,7 @@ import Transcription
         let run = Task { try await runner.run(until: .drainQueue) }
         // Stop only once every job is claimed (and its upload under way), or this proves nothing.
         // (Generous: the run's task may wait for a test pool busy with blocking CLI tests.)
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(900)
         while try store.queueCounts().running < 3 && Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -151,7 +151,9 @@ import Transcription
         // Watched from a thread started before the run, so a busy test pool cannot make it
         // miss the upload (the deadline is generous: the run's task itself may wait for that pool).
         let watcher = StartedThread { [store] () -> Bool in
-            let deadline = Date().addingTimeInterval(120)
+            // The run's task needs Swift's cooperative pool, which blocking CLI tests can hold
+            // for minutes on two cores: the deadline only guards against a hang.
+            let deadline = Date().addingTimeInterval(900)
             while try store.queueCounts().running < 1 {
                 guard Date() < deadline else { return false }
                 Thread.sleep(forTimeInterval: 0.005)
