@@ -85,22 +85,29 @@ import Transcription
         let client = WhisperClient(configuration: .init(baseURL: server.baseURL, apiKey: nil), logger: Logger(label: "test"))
         let runner = QueueRunner(store: store, client: client, jobs: 1,
                                  options: .init(lease: 0.6, idlePoll: 0.02), logger: Logger(label: "test"))
-        let run = Task { try await runner.run(until: .drainQueue) }
         let jobId = queued[0].outcome.jobId
-        while try store.jobs(ids: [jobId]).values.first?.leaseOwner != runner.owner.description {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        // Another runner keeps trying to take the job while the 2 s upload outlives the 0.6 s lease.
-        let stolen = try await onOwnThread { [store] () -> Int in
+        let owner = runner.owner.description
+        // Another runner keeps trying to take the job while the 2 s upload outlives the 0.6 s
+        // lease. On a thread started before the run, so a busy test pool cannot make it look
+        // too late (the deadline only guards a hang).
+        let intruder = StartedThread { [store] () -> (sawClaim: Bool, stolen: Int) in
+            let deadline = Date().addingTimeInterval(900)
+            while try store.jobs(ids: [jobId]).values.first?.leaseOwner != owner {
+                guard Date() < deadline else { return (false, 0) }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
             var stolen = 0
             let end = Date().addingTimeInterval(1.8)
             while Date() < end {
                 if try store.claimNextJob(owner: "test:1:intruder", lease: 60) != nil { stolen += 1 }
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            return stolen
+            return (true, stolen)
         }
+        let run = Task { try await runner.run(until: .drainQueue) }
+        let (sawClaim, stolen) = try await intruder.value
         let summary = try await run.value
+        #expect(sawClaim, "the upload was never seen claimed")
         #expect(stolen == 0)
         #expect(summary.transcribed == 1)
         let job = try #require(try store.jobs(ids: [queued[0].outcome.jobId]).values.first)

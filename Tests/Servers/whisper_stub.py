@@ -20,7 +20,8 @@ content a stored transcript came from). --per-audio-second makes every good answ
 proportion to the audio it was sent (read from a WAV or FLAC header), as a real server does.
 
 Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
-the client's connection, the names of its headers, problems found, what was answered). The port is printed on stdout
+the client's connection, the names of its headers, problems found, what was answered), just
+before its answer is sent. The port is printed on stdout
 first thing (--port 0 lets the OS choose).
 """
 import argparse
@@ -331,12 +332,17 @@ class Handler(BaseHTTPRequestHandler):
             else self.server.plan.behaviour_for(filename)
         self.audio_seconds = (file_info or {}).get("audio_seconds")
         record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
+        delay = self.delay_for(behaviour)
+        if delay > 0:
+            time.sleep(delay)
+        # Logged before the answer goes out: a client holding its answer finds its request in
+        # the log (tests read it the moment a run ends).
+        record["responded_at"] = time.time()
+        self.server.log(record)
         try:
             self.answer(behaviour, fields, filename, authorization, (file_info or {}).get("sha256"))
         except (BrokenPipeError, ConnectionResetError, OSError):
-            record["client_gone"] = True
-        record["responded_at"] = time.time()
-        self.server.log(record)
+            pass
 
     def answer(self, behaviour, fields, filename, authorization, sha256=None):
         kind = behaviour.get("kind", "ok")
@@ -364,13 +370,18 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "malformed":
             self.send_body(200, '{"text": "Transcript of", "segments": [{"start": 0.0,')
         else:
-            delay = float(behaviour.get("seconds", 0)) if kind == "slow" else self.server.delay
-            if kind != "slow" and self.server.per_audio_second > 0:
-                # Real servers take time in proportion to the audio they decode.
-                delay += self.server.per_audio_second * (self.audio_seconds or 0)
-            if delay > 0:
-                time.sleep(delay)
             self.answer_ok(fields, filename, sha256 if kind == "echo_sha" else None)
+
+    def delay_for(self, behaviour):
+        """Seconds to wait before a good answer ("slow", --delay, --per-audio-second); 0 for others."""
+        kind = behaviour.get("kind", "ok")
+        if kind in ("error", "echo_key", "reset", "malformed"):
+            return 0
+        delay = float(behaviour.get("seconds", 0)) if kind == "slow" else self.server.delay
+        if kind != "slow" and self.server.per_audio_second > 0:
+            # Real servers take time in proportion to the audio they decode.
+            delay += self.server.per_audio_second * (self.audio_seconds or 0)
+        return delay
 
     def answer_ok(self, fields, filename, sha256=None):
         text, segments = transcript_for(filename)

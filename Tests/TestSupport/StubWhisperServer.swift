@@ -157,8 +157,6 @@ public struct StubRequest: Decodable, Sendable {
     public let headerNames: [String]?
     /// What the server answered: "ok", "reset", "slow", "malformed", "echo_key" or a status.
     public let answer: String
-    /// The client hung up before the answer could be written.
-    public let clientGone: Bool?
 
     public struct File: Decodable, Sendable {
         public let filename: String?
@@ -174,7 +172,7 @@ public struct StubRequest: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case receivedAt = "received_at", respondedAt = "responded_at", connection, fields, file, problems
-        case authorizationOk = "authorization_ok", headerNames = "header_names", answer, clientGone = "client_gone"
+        case authorizationOk = "authorization_ok", headerNames = "header_names", answer
     }
 }
 
