@@ -9,8 +9,7 @@ import Synchronization
 /// added.
 public final class BatchScope: Sendable {
     private struct State {
-        var ids: Set<Int64> = []
-        var encoded = JobScope([])
+        var scope = JobScope([])
         var closed = false
     }
 
@@ -32,9 +31,8 @@ public final class BatchScope: Sendable {
     /// Adds jobs and wakes the workers waiting for them.
     public func add(_ ids: some Sequence<Int64>) {
         state.withLock { state in
-            let before = state.ids.count
-            state.ids.formUnion(ids)
-            if state.ids.count != before { state.encoded = JobScope(state.ids) }
+            let grown = state.scope.ids.union(ids)
+            if grown.count != state.scope.ids.count { state.scope = JobScope(grown) }
         }
         wake()
     }
@@ -48,11 +46,11 @@ public final class BatchScope: Sendable {
     /// The jobs so far, encoded for the queue's SQL, and whether that is all of them. Read
     /// together, so "closed and none unfinished" is never judged on a list missing its last jobs.
     var snapshot: (scope: JobScope, closed: Bool) {
-        state.withLock { ($0.encoded, $0.closed) }
+        state.withLock { ($0.scope, $0.closed) }
     }
 
     /// Whether the job is one of the scope's.
-    public func contains(_ jobId: Int64) -> Bool { state.withLock { $0.ids.contains(jobId) } }
+    public func contains(_ jobId: Int64) -> Bool { state.withLock { $0.scope.ids.contains(jobId) } }
 
     private func wake() { doorbell.ring() }
 }

@@ -38,14 +38,16 @@ extension Worker {
     /// a file that cannot be measured is sent too (when in doubt, it is speech).
     func prepareShortUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
         guard runner.options.upload.trim else { return .asIs }
-        var map: SpeechMap
+        let measured: SpeechMap?
         do {
-            let stream = try MonoPCMStream(url: URL(fileURLWithPath: recording.path), sampleRate: nil)
-            map = SpeechMap(sampleRate: stream.sampleRate)
-            while let block = try stream.next() { map.append(block) }
+            measured = try measureSpeech(URL(fileURLWithPath: recording.path), sampleRate: nil)
         } catch {
             runner.logger.debug("could not measure speech; sending as it is", metadata: ["job": "\(jobId)", "error": "\(error)"])
             return .asIs
+        }
+        guard let map = measured else {
+            try store.releaseJob(id: jobId, owner: owner)
+            return .handled
         }
         guard map.speechExtent == .silent else { return .asIs }
         runner.logger.info("no speech: nothing uploaded", metadata: ["job": "\(jobId)"])
@@ -58,18 +60,15 @@ extension Worker {
     func prepareUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
         let url = URL(fileURLWithPath: recording.path)
         let settings = runner.options.upload
-        var map = SpeechMap(sampleRate: ChunkFiles.sampleRate)
+        let measured: SpeechMap?
         do {
-            let stream = try MonoPCMStream(url: url, sampleRate: ChunkFiles.sampleRate)
-            while let block = try stream.next() {
-                if runner.stopReason != nil {
-                    try store.releaseJob(id: jobId, owner: owner)
-                    return .handled
-                }
-                map.append(block)
-            }
+            measured = try measureSpeech(url, sampleRate: ChunkFiles.sampleRate)
         } catch {
             try fail(jobId: jobId, path: recording.path, message: "\(error)")
+            return .handled
+        }
+        guard let map = measured else {
+            try store.releaseJob(id: jobId, owner: owner)
             return .handled
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? recording.sizeBytes
@@ -93,6 +92,18 @@ extension Worker {
             try split(recording, jobId: jobId, into: chunks, codec: codec, durationSeconds: map.durationSeconds)
             return .handled
         }
+    }
+
+    /// Where the file's speech is, streamed at `sampleRate` (nil: the file's own); nil when
+    /// the run was told to stop meanwhile.
+    private func measureSpeech(_ url: URL, sampleRate: Int?) throws -> SpeechMap? {
+        let stream = try MonoPCMStream(url: url, sampleRate: sampleRate)
+        var map = SpeechMap(sampleRate: stream.sampleRate)
+        while let block = try stream.next() {
+            if runner.stopReason != nil { return nil }
+            map.append(block)
+        }
+        return map
     }
 
     /// A recording with no speech: an empty transcript, nothing uploaded (Whisper answers

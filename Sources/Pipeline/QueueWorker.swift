@@ -23,16 +23,18 @@ struct Worker {
         }
         // The job claimed together with the last one's completion, if any, with its recording.
         var next: (job: Job, recording: Recording?)?
+        func handBackTheJobClaimedAhead() throws {
+            guard let id = next?.job.id else { return }
+            next = nil
+            try store.releaseJob(id: id, owner: owner)
+        }
         do {
-            defer { if let held = next?.job { try? store.releaseJob(id: held.id ?? -1, owner: owner) } }
+            defer { try? handBackTheJobClaimedAhead() }
             while runner.stopReason == nil {
                 let turn = run.endpoint.turn(worker: index)
                 if case .wait(let seconds) = turn {
                     // Paused (the server is unreachable): a job claimed in advance goes back.
-                    if let held = next?.job {
-                        next = nil
-                        try store.releaseJob(id: held.id ?? -1, owner: owner)
-                    }
+                    try handBackTheJobClaimedAhead()
                     Thread.sleep(forTimeInterval: max(0.005, min(seconds, runner.options.idlePoll)))
                     continue
                 }

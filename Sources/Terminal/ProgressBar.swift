@@ -71,7 +71,9 @@ public enum ProgressBar {
         on && !text.isEmpty ? code + text + ANSI.reset : text
     }
 
-    private static func oneDecimal(_ value: Double) -> String {
+    /// `12.3`: one decimal, as `String(format: "%.1f")` gives it without its cost (a line per file).
+    public static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite else { return "0.0" }
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }

@@ -71,13 +71,13 @@ final class BatchProgressDisplay: Sendable {
         case let .transcribed(jobId, path, seconds):
             let counted = count(jobId) { $0.progress.done += 1; $0.setChunks(of: jobId, to: nil) }
             if !terminal.isTTY {
-                write("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")done \(TerminalText.escaped(path)) (\(Self.tenths(seconds)) s)\n")
+                write("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")done \(TerminalText.escaped(path)) (\(ProgressBar.oneDecimal(seconds)) s)\n")
             }
         case let .failed(jobId, path, message):
             let counted = count(jobId) { $0.progress.failed += 1; $0.setChunks(of: jobId, to: nil) }
             announce("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")failed \(path): \(message)")
         case let .willRetry(_, path, error, after):
-            announce("retrying \(path) in \(Self.tenths(after)) s: \(error.description)")
+            announce("retrying \(path) in \(ProgressBar.oneDecimal(after)) s: \(error.description)")
         case let .endpointUnreachable(message, retryingFor):
             announce("\(message); pausing all uploads and trying again for up to \(max(1, Int(retryingFor.rounded()))) s")
         case .endpointBack:
@@ -115,13 +115,6 @@ final class BatchProgressDisplay: Sendable {
             return state.progress
         }
         write(ANSI.redrawLine + ProgressBar.line(progress, width: terminal.width - 1, color: terminal.color))
-    }
-
-    /// `12.3`: what `String(format: "%.1f")` gives, without its cost (a line per file).
-    static func tenths(_ seconds: Double) -> String {
-        guard seconds.isFinite else { return "0.0" }
-        let tenths = Int((max(0, seconds) * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 
     private func write(_ text: String) {

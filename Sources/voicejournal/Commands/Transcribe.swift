@@ -69,11 +69,11 @@ struct Transcribe: AsyncParsableCommand {
 
         // The walk only lists paths; each file is probed as it is queued.
         let walk = BatchScanner.walk(paths)
-        for skipped in walk.skipped { report(skipped) }
+        for skipped in walk.skipped { Self.report(skipped) }
 
         if noWait {
             let (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
-            for skipped in unreadable { report(skipped) }
+            for skipped in unreadable { Self.report(skipped) }
             let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
             let skippedCount = walk.skipped.count + unreadable.count
             let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
@@ -146,8 +146,6 @@ struct Transcribe: AsyncParsableCommand {
         if let runFailure { throw runFailure }
         return fed
     }
-
-    private func report(_ skipped: SkippedFile) { Self.report(skipped) }
 
     private static func report(_ skipped: SkippedFile) {
         FileHandle.standardError.write(Data((TerminalText.escaped("skipped \(skipped.url.path): \(skipped.reason)") + "\n").utf8))
