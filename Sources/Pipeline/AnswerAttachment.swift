@@ -10,16 +10,19 @@ public struct AnswerAttachment: Sendable {
     public let assignmentId: Int64
     /// The file's size: what will be read and copied.
     public let sizeBytes: Int64
+    /// Stored with the answer: the same key again gets this answer back, never a second one.
+    public let idempotencyKey: String?
     private let store: JournalStore
 
     /// Checks that the assignment is open and the file is a readable regular file, without reading it yet.
-    public init(file source: URL, assignmentId: Int64, store: JournalStore) throws {
+    public init(file source: URL, assignmentId: Int64, idempotencyKey: String? = nil, store: JournalStore) throws {
         try store.checkOwner(.assignment(assignmentId))
         // A pipe, device or folder is refused here, before anything opens it.
         let status = try RegularFile.check(source)
         self.source = source
         self.assignmentId = assignmentId
         self.sizeBytes = status.sizeBytes
+        self.idempotencyKey = idempotencyKey
         self.store = store
     }
 
@@ -46,15 +49,16 @@ public struct AnswerAttachment: Sendable {
         // Known audio is refused before the copy, not after it.
         if let duplicate = try store.duplicateAudio(sha256: sha256) { throw duplicate }
         beforeCopying()
-        let home = store.home, store = self.store, assignmentId = self.assignmentId
+        let home = store.home, store = self.store, assignmentId = self.assignmentId, key = idempotencyKey
         return try await RecordingSession.onOwnThread {
             try Self.copyAndRecord(source, summary: summary, facts: facts, assignmentId: assignmentId,
-                                   home: home, store: store, now: now)
+                                   idempotencyKey: key, home: home, store: store, now: now)
         }
     }
 
     private static func copyAndRecord(_ source: URL, summary: WaveformSummary, facts: RecordingFacts, assignmentId: Int64,
-                                      home: DataHome, store: JournalStore, now: Date) throws -> CompletedRecording {
+                                      idempotencyKey: String?, home: DataHome, store: JournalStore,
+                                      now: Date) throws -> CompletedRecording {
         let folder = home.audioFolder(for: now)
         try home.createPrivateFolder(folder)
         let fileExtension = source.pathExtension.isEmpty ? summary.info.format : source.pathExtension.lowercased()
@@ -62,7 +66,7 @@ public struct AnswerAttachment: Sendable {
         do {
             return try store.addAnswer(assignmentId: assignmentId, format: summary.info.format,
                                        sampleRate: summary.info.sampleRate, channels: summary.info.channels,
-                                       facts: facts, now: now) { id in
+                                       facts: facts, idempotencyKey: idempotencyKey, now: now) { id in
                 let destination = folder.appendingPathComponent("\(RecordingSession.fileStamp(now))-\(id).\(fileExtension)")
                 try FileManager.default.copyItem(at: source, to: destination)
                 copied = destination

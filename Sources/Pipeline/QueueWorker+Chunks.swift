@@ -12,7 +12,7 @@ extension Worker {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: file, filename: "\(name).part\(chunk.index + 1).\(file.pathExtension)",
-                                           options: runner.options.transcription)
+                                           options: try options(for: job.recordingId))
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }
         let stored = ChunkResult(text: result.text, language: result.language, model: result.model,
                                  segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })

@@ -107,7 +107,7 @@ struct Worker {
             : try prepareUpload(of: recording, jobId: jobId)
         if preparation == .handled { return nil }
         let started = ProcessInfo.processInfo.systemUptime
-        let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
+        let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: try options(for: job.recordingId))
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return nil }
         if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return nil }
         let transcript = Transcript(
@@ -127,6 +127,11 @@ struct Worker {
             runner.logger.warning("dropped a result: the job was cancelled or taken over", metadata: ["job": "\(jobId)"])
         }
         return next
+    }
+
+    /// The run's options with the vocabulary of the recording's journal in the prompt.
+    func options(for recordingId: Int64) throws -> TranscriptionOptions {
+        runner.options.transcription.adding(vocabulary: try store.vocabulary(forRecording: recordingId))
     }
 
     /// Uploads the job's audio; nil when it failed, after the job was retried, failed or

@@ -17,11 +17,15 @@ public struct RecordingRequest: Sendable {
     public var stopOnSilenceSeconds: Double?
     public var silenceThresholdDBFS: Double
     public var owner: RecordingOwner
+    /// Stored with the recording, so the same submission made again finds it (`answer --idempotency-key`).
+    public var idempotencyKey: String?
 
     public init(device: String = "default", deviceConfiguration: ALSAConfiguration? = nil,
                 format: CaptureFormat = CaptureFormat(), container: AudioContainer = .wav,
                 maxSeconds: Double? = 180, stopOnSilenceSeconds: Double? = nil,
-                silenceThresholdDBFS: Double = SilenceDetector.defaultThresholdDBFS, owner: RecordingOwner) {
+                silenceThresholdDBFS: Double = SilenceDetector.defaultThresholdDBFS, owner: RecordingOwner,
+                idempotencyKey: String? = nil) {
+        self.idempotencyKey = idempotencyKey
         self.device = device
         self.deviceConfiguration = deviceConfiguration
         self.format = format
@@ -103,7 +107,7 @@ public final class RecordingSession: Sendable {
         let stamp = fileStamp(now)
         let (recording, writer) = try store.beginRecording(
             owner: request.owner, format: request.container.fileExtension,
-            sampleRate: format.sampleRate, channels: format.channels, now: now
+            sampleRate: format.sampleRate, channels: format.channels, idempotencyKey: request.idempotencyKey, now: now
         ) { id in
             let url = folder.appendingPathComponent("\(stamp)-\(id).\(request.container.fileExtension)")
             // The id and time in the metadata make every take's bytes (and so its sha256) unique,

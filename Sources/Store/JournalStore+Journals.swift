@@ -13,14 +13,17 @@ public struct JournalSummary: Codable, Sendable, Equatable, FetchableRecord {
 }
 
 extension JournalStore {
-    /// Creates a journal; the name must be new (names compare case-insensitively).
-    public func createJournal(name: String, description: String? = nil, now: Date = Date()) throws -> Journal {
+    /// Creates a journal; the name must be new (names compare case-insensitively). With
+    /// `dedicatedTo` (a name, an id or "me") it is kept for that person.
+    public func createJournal(name: String, description: String? = nil, dedicatedTo person: String? = nil,
+                              now: Date = Date()) throws -> Journal {
         let name = try Self.validName(name, of: "journal")
         return try pool.write { db in
             if try Journal.filter(Journal.Columns.name == name).fetchOne(db) != nil {
                 throw StoreError.conflict("a journal named \"\(name)\" exists already")
             }
-            var journal = Journal(name: name, description: description, createdAt: now)
+            let personId = try person.map { try Self.person(db, matching: $0).id }
+            var journal = Journal(name: name, description: description, dedicatedToPersonId: personId ?? nil, createdAt: now)
             try journal.insert(db)
             return journal
         }

@@ -13,6 +13,8 @@ public enum RecordingOwner: Sendable, Equatable {
 public struct CompletedRecording: Sendable, Equatable {
     public var recording: Recording
     public var job: Job
+    /// True when the recording was saved before, under the same idempotency key: nothing new was stored.
+    public var isEarlierAnswer = false
 }
 
 /// The measured facts about a finished audio file, filled into its recording row.
@@ -55,8 +57,8 @@ extension JournalStore {
     /// when it has one) and, inside the same transaction, lets `createFile` create the audio
     /// file for the new id. No other process sees the row before its file exists.
     public func beginRecording<File>(
-        owner: RecordingOwner, format: String, sampleRate: Int, channels: Int, now: Date = Date(),
-        createFile: (_ recordingId: Int64) throws -> (path: String, file: File)
+        owner: RecordingOwner, format: String, sampleRate: Int, channels: Int, idempotencyKey: String? = nil,
+        now: Date = Date(), createFile: (_ recordingId: Int64) throws -> (path: String, file: File)
     ) throws -> (recording: Recording, file: File) {
         try pool.write { db in
             var entryId: Int64?
@@ -74,7 +76,8 @@ extension JournalStore {
                 assignmentId = try Self.openAssignment(db, id: id).id
             }
             var recording = Recording(path: "", sampleRate: sampleRate, channels: channels, format: format,
-                                      state: .recording, entryId: entryId, assignmentId: assignmentId, createdAt: now)
+                                      state: .recording, entryId: entryId, assignmentId: assignmentId,
+                                      idempotencyKey: idempotencyKey, createdAt: now)
             try recording.insert(db)
             guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
             let created = try createFile(id)
@@ -109,16 +112,21 @@ extension JournalStore {
     /// Adds an existing, finished audio file as the answer to an assignment (`answer --file`).
     /// Inside the transaction `placeFile` puts the audio where it belongs for the new id and
     /// returns its path; the job is queued and the assignment marked answered with it.
+    /// With an `idempotencyKey` already stored for this assignment's answer, nothing is
+    /// stored or copied: the earlier recording comes back (`isEarlierAnswer`).
     public func addAnswer(assignmentId: Int64, format: String, sampleRate: Int, channels: Int,
-                          facts: RecordingFacts, now: Date = Date(),
+                          facts: RecordingFacts, idempotencyKey: String? = nil, now: Date = Date(),
                           placeFile: (_ recordingId: Int64) throws -> String) throws -> CompletedRecording {
+        if let earlier = try earlierAnswer(assignmentId: assignmentId, idempotencyKey: idempotencyKey) { return earlier }
         if let duplicate = try duplicateAudio(sha256: facts.sha256) { throw duplicate }
         return try pool.write { db in
+            // Checked again inside the write: a second submission racing this one finds the first.
+            if let earlier = try Self.earlierAnswer(db, assignmentId: assignmentId, idempotencyKey: idempotencyKey) { return earlier }
             let assignment = try Self.openAssignment(db, id: assignmentId)
             var recording = Recording(path: "", sha256: facts.sha256, durationSeconds: facts.durationSeconds,
                                       sampleRate: sampleRate, channels: channels, format: format, sizeBytes: facts.sizeBytes,
                                       peakDBFS: facts.peakDBFS, rmsDBFS: facts.rmsDBFS, state: .complete,
-                                      assignmentId: assignment.id, createdAt: now)
+                                      assignmentId: assignment.id, idempotencyKey: idempotencyKey, createdAt: now)
             try recording.insert(db)
             guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
             // No file stamp: the hash is of the source, not of the copy placed here, so the
@@ -127,6 +135,26 @@ extension JournalStore {
             try recording.update(db)
             return try Self.finishAnswer(db, recording: recording, now: now)
         }
+    }
+
+    /// The answer to the assignment stored before under `idempotencyKey`, with its job; nil
+    /// when the key is new (or nil). A key used for another recording is a conflict.
+    public func earlierAnswer(assignmentId: Int64, idempotencyKey: String?) throws -> CompletedRecording? {
+        guard idempotencyKey != nil else { return nil }
+        return try pool.read { db in try Self.earlierAnswer(db, assignmentId: assignmentId, idempotencyKey: idempotencyKey) }
+    }
+
+    static func earlierAnswer(_ db: Database, assignmentId: Int64, idempotencyKey: String?) throws -> CompletedRecording? {
+        guard let idempotencyKey,
+              let recording = try Recording.filter(Column("idempotencyKey") == idempotencyKey).fetchOne(db),
+              let id = recording.id else { return nil }
+        guard recording.assignmentId == assignmentId else {
+            throw StoreError.conflict("the idempotency key \"\(idempotencyKey)\" was used for recording \(id), "
+                + (recording.assignmentId.map { "the answer to assignment \($0)" } ?? "which answers no assignment")
+                + "; give each answer its own key")
+        }
+        let job = try Self.enqueueTranscription(db, recordingId: id, priority: Job.livePriority)
+        return CompletedRecording(recording: recording, job: job, isEarlierAnswer: true)
     }
 
     /// Rows still in state `recording`, oldest first: live takes, or ones whose recorder died.

@@ -6,32 +6,53 @@ public struct SearchHit: Codable, Sendable, Equatable, FetchableRecord {
     /// The matching entry; nil for an assignment answer (then `assignmentId` is set).
     public var entryId: Int64?
     public var assignmentId: Int64?
+    /// The recording whose transcript matched (nil for a match in an entry's title or text).
+    public var recordingId: Int64?
     public var journal: String?
     public var title: String?
     public var mood: Mood?
     public var createdAt: Date
     /// Where the words matched: `entry` (title or text) or `transcript`.
     public var matchedIn: String
-    /// A few words around the match, the matched words in [brackets].
+    /// A few words around the match, the matched words between the search's highlight marks
+    /// (`[` and `]` unless the caller chose others).
     public var snippet: String
+    /// For a match in a transcript: where, in seconds from the recording's start, the segment
+    /// holding the first matched word begins (nil when the transcript has no segments).
+    public var segmentStart: Double?
     /// bm25 score: lower is a better match.
     public var rank: Double
 }
 
+/// How a search marks the matched words in a snippet.
+public struct SearchHighlight: Sendable, Equatable {
+    public var open: String
+    public var close: String
+    public init(open: String, close: String) {
+        self.open = open
+        self.close = close
+    }
+
+    /// `[`word`]`: what `--json` and a pipe get.
+    public static let brackets = SearchHighlight(open: "[", close: "]")
+}
+
 extension JournalStore {
     /// Full-text search over entry titles, entry text and transcripts, best match first.
-    /// Every word of the query must appear (in any order; "porter" stemming, so
-    /// "walking" finds "walked"). Filters narrow to entries of a journal, mood or period;
-    /// the hits are then the best matches among those entries, however far down the
-    /// unfiltered ranking they are.
-    public func search(_ query: String, filter: EntryFilter = EntryFilter(), limit: Int = 20) throws -> [SearchHit] {
-        guard let pattern = FTS5Pattern(matchingAllTokensIn: query) else {
-            throw StoreError.invalidInput("search needs at least one word")
-        }
+    /// The query is FTS5's own language (see `SearchQuery`): plain words must all appear (in
+    /// any order; "porter" stemming, so "walking" finds "walked"). Filters narrow to entries
+    /// of a journal, mood, kind or period, or to the answers `person` gave; the hits are then
+    /// the best matches among those, however far down the unfiltered ranking they are.
+    public func search(_ query: String, filter: EntryFilter = EntryFilter(), person: String? = nil, limit: Int = 20,
+                       highlight: SearchHighlight = .brackets) throws -> [SearchHit] {
+        let pattern = try SearchQuery(query).checked()
         guard limit > 0 else { return [] }
         return try pool.read { db in
             if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
-            let ranking = SearchRanking(pattern: pattern, filter: filter, limit: limit)
+            let personId = try person.map { try Self.person(db, matching: $0).id ?? 0 }
+            let scope = SearchScope(filter: filter, personId: personId)
+            if scope.isEmpty { return [] }
+            let ranking = SearchRanking(pattern: pattern, scope: scope, limit: limit, highlight: highlight)
             return try ranking.snippeted(ranking.bestHits(db), db)
         }
     }
@@ -45,8 +66,9 @@ extension JournalStore {
 /// transcript, see the `v5-search-index` migration), so the join needs no column of the index.
 struct SearchRanking {
     let pattern: FTS5Pattern
-    let filter: EntryFilter
+    let scope: SearchScope
     let limit: Int
+    let highlight: SearchHighlight
 
     /// A hit and the index row it came from (for its snippet).
     typealias RankedHit = (indexRow: Int64, hit: SearchHit)
@@ -58,7 +80,7 @@ struct SearchRanking {
 
     /// The best `limit` hits (snippets still empty), best first, one per entry or assignment.
     func bestHits(_ db: Database) throws -> [RankedHit] {
-        let filtered = !filter.conditions().sql.isEmpty
+        let filtered = !scope.isUnfiltered
         if filtered, try filterIsBroad(db) {
             // The best rows overall, filtered: exact when enough of them pass, since any
             // filtered row further down ranks below all of them.
@@ -84,50 +106,33 @@ struct SearchRanking {
     /// Whether the filter keeps at least one entry in `broadFilterShare`: counted only that
     /// far, so a broad filter costs no more than a narrow one to check.
     private func filterIsBroad(_ db: Database) throws -> Bool {
-        let (conditions, arguments) = filter.conditions()
         let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry") ?? 0
-        let enough = entries / Self.broadFilterShare + 1
-        let kept = try Int.fetchOne(db, sql: """
-            SELECT count(*) FROM (SELECT 1 FROM entry e JOIN journal j ON j.id = e.journalId
-                                  WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)
-            """, arguments: arguments + [enough]) ?? 0
-        return kept >= enough
+        let answers = try Int.fetchOne(db, sql: "SELECT count(*) FROM recording WHERE assignmentId IS NOT NULL") ?? 0
+        return try scope.keepsAtLeast((entries + answers) / Self.broadFilterShare + 1, db)
     }
 
     /// The hits among the best `rows` ranked rows (only the filtered entries' rows when
     /// `restricted`), and whether the ranking had more rows than that.
     private func pass(_ db: Database, restricted: Bool, rows: Int) throws -> (hits: [RankedHit], more: Bool) {
-        let (conditions, filterArguments) = filter.conditions()
-        let entryCondition = conditions.joined(separator: " AND ")
-        // The filtered entries' index rows: each entry's own and its transcripts'.
-        let picked = restricted ? """
-            picked AS MATERIALIZED (
-                SELECT e.id FROM entry e JOIN journal j ON j.id = e.journalId WHERE \(entryCondition)),
-            """ : ""
+        let picked = scope.pickedRows
         // `+rowid` keeps SQLite from handing the set to FTS5 as rowid lookups (one MATCH per
         // row); bm25() ordered outside FTS5 is computed only for the rows in the set.
-        let restriction = restricted ? """
-            AND +rowid IN (SELECT id * 2 FROM picked
-                           UNION ALL
-                           SELECT t.id * 2 + 1 FROM picked p
-                           JOIN recording r ON r.entryId = p.id
-                           JOIN transcript t ON t.recordingId = r.id)
-            """ : ""
-        // An assignment answer has no entry: it passes only when no entry filter is set.
-        let passes = conditions.isEmpty ? "1" : "CASE WHEN e.id IS NOT NULL AND \(entryCondition) THEN 1 ELSE 0 END"
+        let restriction = restricted ? "AND +rowid IN (\(picked.rows))" : ""
+        let passes = scope.passes
         let sql = """
-            WITH \(picked)
+            WITH \(restricted ? picked.tables : "")
             best AS MATERIALIZED (
                 SELECT rowid AS indexRow, bm25(search_index) AS rank FROM search_index
                 WHERE search_index MATCH ? \(restriction)
                 ORDER BY rank LIMIT ?)
             SELECT best.indexRow, best.rank,
                    e.id AS entryId, CASE WHEN e.id IS NULL THEN r.assignmentId END AS assignmentId,
+                   r.id AS recordingId, NULL AS segmentStart,
                    coalesce(j.name, qj.name) AS journal,
                    coalesce(e.title, q.text) AS title, e.mood,
-                   coalesce(e.createdAt, t.createdAt) AS createdAt,
+                   coalesce(e.createdAt, r.createdAt) AS createdAt,
                    CASE best.indexRow % 2 WHEN 0 THEN 'entry' ELSE 'transcript' END AS matchedIn,
-                   '' AS snippet, \(passes) AS passes
+                   '' AS snippet, \(passes.sql) AS passes
             FROM best
             LEFT JOIN transcript t ON best.indexRow % 2 = 1 AND t.id = best.indexRow / 2
             LEFT JOIN recording r ON r.id = t.recordingId
@@ -138,38 +143,56 @@ struct SearchRanking {
             LEFT JOIN journal qj ON qj.id = q.journalId
             ORDER BY best.rank, best.indexRow
             """
-        var arguments: StatementArguments = restricted ? filterArguments : []
+        var arguments: StatementArguments = restricted ? picked.arguments : []
         arguments += [pattern, rows]
-        arguments += filterArguments
+        arguments += passes.arguments
         let ranked = try Row.fetchAll(db, sql: sql, arguments: arguments)
         var seen = Set<String>()
         var hits: [RankedHit] = []
         for row in ranked where try row.decode(Bool.self, forColumn: "passes") {
             let hit = try SearchHit(row: row)
             // An entry can match twice (its title and its transcript): keep its best match.
-            guard seen.insert("\(hit.entryId ?? -1)/\(hit.assignmentId ?? -1)").inserted else { continue }
+            guard seen.insert(hit.entryId.map { "e\($0)" } ?? "r\(hit.recordingId ?? -1)").inserted else { continue }
             hits.append((try row.decode(Int64.self, forColumn: "indexRow"), hit))
             if hits.count == limit { break }
         }
         return (hits, ranked.count == rows)
     }
 
-    /// The hits with their snippets, made for these rows only (each is one rowid lookup).
+    /// The hits with their snippets, made for these rows only (each is one rowid lookup),
+    /// and for a transcript's hit the start of the segment its first matched word is in.
     func snippeted(_ ranked: [RankedHit], _ db: Database) throws -> [SearchHit] {
         guard !ranked.isEmpty else { return [] }
         let rows = ranked.map(\.indexRow)
-        var arguments: StatementArguments = [pattern]
+        var arguments: StatementArguments = [highlight.open, highlight.close, pattern]
         arguments += StatementArguments(rows)
-        let snippets = try Dictionary(Row.fetchAll(db, sql: """
-            SELECT rowid, snippet(search_index, -1, '[', ']', '…', 12) AS snippet FROM search_index
+        // The transcript's whole text with its matches marked tells where the first one is.
+        let found = try Row.fetchAll(db, sql: """
+            SELECT rowid, snippet(search_index, -1, ?, ?, '…', 12) AS snippet,
+                   CASE rowid % 2 WHEN 1 THEN highlight(search_index, 3, char(1), char(2)) END AS marked
+            FROM search_index
             WHERE search_index MATCH ? AND rowid IN (\(databaseQuestionMarks(count: rows.count)))
-            """, arguments: arguments).map { row in
-                (try row.decode(Int64.self, forColumn: "rowid"), try row.decode(String.self, forColumn: "snippet"))
-            },
-            uniquingKeysWith: { first, _ in first })
+            """, arguments: arguments)
+        var snippets: [Int64: String] = [:]
+        var firstMatch: [Int64: Int] = [:]
+        for row in found {
+            let indexRow: Int64 = try row.decode(Int64.self, forColumn: "rowid")
+            snippets[indexRow] = try row.decode(String.self, forColumn: "snippet")
+            if let marked = try row.decode(String?.self, forColumn: "marked"),
+               let offset = marked.unicodeScalars.firstIndex(of: "\u{1}") {
+                firstMatch[indexRow / 2] = marked.unicodeScalars.distance(from: marked.unicodeScalars.startIndex, to: offset)
+            }
+        }
+        let transcripts = try Transcript.fetchAll(db, keys: Array(firstMatch.keys))
+        var segmentStarts: [Int64: Double] = [:]
+        for transcript in transcripts {
+            guard let id = transcript.id, let offset = firstMatch[id] else { continue }
+            segmentStarts[id] = TranscriptTimeline.segmentStart(atScalarOffset: offset, of: transcript)
+        }
         return ranked.map { indexRow, hit in
             var hit = hit
             hit.snippet = snippets[indexRow] ?? ""
+            if indexRow % 2 == 1 { hit.segmentStart = segmentStarts[indexRow / 2] }
             return hit
         }
     }

@@ -19,6 +19,13 @@ func shortDate(_ date: Date) -> String {
     shortDateFormatter.string(from: date)
 }
 
+/// A place in a recording: "12:03" (minutes and seconds), "1:02:03" from an hour on.
+func timecode(_ seconds: Double) -> String {
+    let whole = max(0, Int(seconds))
+    let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+    return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%02d:%02d", minutes, rest)
+}
+
 /// Made once: making a formatter (an ICU one underneath) costs more than formatting a
 /// table's every date with it. Foundation's formatter is Sendable and locks its own state.
 private let shortDateFormatter: DateFormatter = {
@@ -34,7 +41,8 @@ extension EntryKind: ExpressibleByArgument {}
 extension AssignmentStatus: ExpressibleByArgument {}
 
 /// A point in time given on the command line: `2026-11-22`, `2026-11-22T09:30`,
-/// `2026-11-22 09:30`, full ISO 8601, `today` or `yesterday` — local time unless a zone is given.
+/// `2026-11-22 09:30`, full ISO 8601, `today` or `yesterday` — local time unless a zone is
+/// given — or a time back from now (`Now`): `7d` days, `2w` weeks, `3m` months, `1y` years.
 struct DateArgument: ExpressibleByArgument, Sendable {
     let date: Date
     /// True when only a day was given, so `--until 2026-11-22` can include that whole day.
@@ -42,7 +50,12 @@ struct DateArgument: ExpressibleByArgument, Sendable {
 
     init?(argument: String) {
         let calendar = Calendar.current
-        let today = calendar.startOfDay(for: Date())
+        let now = Now.date()
+        let today = calendar.startOfDay(for: now)
+        if let ago = Self.timeAgo(argument, from: now, calendar: calendar) {
+            (date, isWholeDay) = (ago, false)
+            return
+        }
         switch argument.lowercased() {
         case "today":
             (date, isWholeDay) = (today, true)
@@ -72,6 +85,21 @@ struct DateArgument: ExpressibleByArgument, Sendable {
             return
         }
         return nil
+    }
+
+    /// `7d`, `2w`, `3m`, `1y` back from `now`, by the calendar (a month back from 31 March is
+    /// the last day of February); nil for anything else.
+    static func timeAgo(_ argument: String, from now: Date, calendar: Calendar) -> Date? {
+        guard let unit = argument.last, let count = Int(argument.dropLast()), count >= 0 else { return nil }
+        let component: Calendar.Component
+        switch unit {
+        case "d": component = .day
+        case "w": component = .weekOfYear
+        case "m": component = .month
+        case "y": component = .year
+        default: return nil
+        }
+        return calendar.date(byAdding: component, value: -count, to: now)
     }
 
     /// The end of the period the argument names: the next midnight for a whole day.

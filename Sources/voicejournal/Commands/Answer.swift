@@ -11,7 +11,9 @@ struct Answer: AsyncParsableCommand {
         discussion: """
             Without --file this records exactly like `record --assignment ID`. With --file the \
             audio (any format libsndfile reads) is copied into the journal's audio folder. Either \
-            way the assignment is marked answered and the transcription queued.
+            way the assignment is marked answered and the transcription queued. An answer sent \
+            again with the same --idempotency-key (a retry after a lost reply) gets the first \
+            recording back and stores nothing; without one, each attempt gets a fresh key.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -22,22 +24,43 @@ struct Answer: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Attach this audio file instead of recording.", valueName: "audio"))
     var file: String?
 
+    @Option(help: ArgumentHelp("A key naming this submission: sent again, it returns the first recording.", valueName: "key"))
+    var idempotencyKey: String?
+
     @OptionGroup var capture: CaptureOptions
 
     @Flag(help: "Print the saved recording as JSON.")
     var json = false
 
+    func validate() throws {
+        if let key = idempotencyKey, key.isEmpty || key.count > 200 || key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw ValidationError("--idempotency-key must be 1 to 200 printable characters")
+        }
+    }
+
     func run() async throws {
         let store = try global.openStore()
+        let key = idempotencyKey ?? UUID().uuidString
+        if let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: key) {
+            return try Self.finishEarlier(earlier, key: key, json: json)
+        }
         guard let file else {
-            let outcome = try await capture.record(owner: .assignment(assignmentId), store: store)
+            let outcome = try await capture.record(owner: .assignment(assignmentId), store: store, idempotencyKey: key)
             return try RecordingReport.finish(outcome, json: json)
         }
-        let attachment = try AnswerAttachment(file: URL(fileURLWithPath: file), assignmentId: assignmentId, store: store)
+        let attachment = try AnswerAttachment(file: URL(fileURLWithPath: file), assignmentId: assignmentId,
+                                              idempotencyKey: key, store: store)
         // A large file takes a while to copy; say what is happening first.
         let notice = "copying \(attachment.source.path) (\(Self.size(attachment.sizeBytes))) into the journal"
-        let completed = try await attachment.attach { printNotice(notice) }
+        let completed = try await attachment.attach(now: Now.date()) { printNotice(notice) }
+        if completed.isEarlierAnswer { return try Self.finishEarlier(completed, key: key, json: json) }
         try RecordingReport.finish(RecordingOutcome(recording: completed.recording, job: completed.job), json: json)
+    }
+
+    /// The answer saved before under the same key: said on stderr, printed like a new one.
+    static func finishEarlier(_ earlier: CompletedRecording, key: String, json: Bool) throws {
+        printNotice("this answer was saved before with the same idempotency key (\(key)): recording \(earlier.recording.id ?? 0); nothing new was stored")
+        try RecordingReport.finish(RecordingOutcome(recording: earlier.recording, job: earlier.job), json: json)
     }
 
     /// "318.2 MB", "840 KB", "12 bytes".

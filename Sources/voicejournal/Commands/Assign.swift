@@ -14,8 +14,9 @@ struct Assign: AsyncParsableCommand {
     @Option(help: "Who answers: a name, an id, or \"me\".") var person: String
 
     func run() async throws {
-        let assignment = try global.openStore().assign(questionId: questionId, to: person)
+        let assignment = try global.openStore().assign(questionId: questionId, to: person, now: Now.date())
         if output.json { return try printJSON(assignment) }
         print("Assigned question #\(assignment.questionId) to \(TerminalText.escaped(assignment.person)): assignment #\(assignment.id).")
+        print("Link token: \(assignment.linkToken)")
     }
 }

@@ -13,10 +13,16 @@ struct AssignmentCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List assignments, newest first.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
-        @Option(help: "Only this status: pending, sent or answered.") var status: AssignmentStatus?
+        @Option(help: "Only this status: pending (not answered yet) or answered.") var status: Status?
+
+        /// What `--status` takes. `sent` is not offered: nothing hands a link out yet, so no
+        /// assignment is ever in that state; a pending one is simply waiting for its answer.
+        enum Status: String, ExpressibleByArgument, CaseIterable {
+            case pending, answered
+        }
 
         func run() async throws {
-            let assignments = try global.openStoreForReading().assignments(status: status)
+            let assignments = try global.openStoreForReading().assignments(answered: status.map { $0 == .answered })
             if output.json { return try printJSON(assignments) }
             guard !assignments.isEmpty else { return print("No assignments.") }
             print(Table(headers: ["ID", "PERSON", "STATUS", "QUESTION", "ANSWER"], rows: assignments.map {

@@ -7,8 +7,8 @@ import Terminal
 struct EntryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "entry",
-        abstract: "Add, list, show and delete journal entries.",
-        subcommands: [Add.self, List.self, Show.self, Delete.self])
+        abstract: "Add, list, show, correct and delete journal entries.",
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a typed entry.")
@@ -32,7 +32,7 @@ struct EntryCommand: AsyncParsableCommand {
         func run() async throws {
             let entry = try global.openStore().addEntry(
                 journal: journal, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
-                createdAt: date?.date ?? Date())
+                createdAt: date?.date ?? Now.date())
             if output.json { return try printJSON(entry) }
             print("Added entry #\(entry.id) to \(TerminalText.escaped(entry.journal)).")
         }
@@ -55,33 +55,6 @@ struct EntryCommand: AsyncParsableCommand {
             let entries = try global.openStoreForReading().entries(filter)
             if output.json { return try printJSON(entries) }
             print(entries.isEmpty ? "No entries." : EntryTable.render(entries))
-        }
-    }
-
-    struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one entry in full, with its transcript.")
-        @OptionGroup var global: GlobalOptions
-        @OptionGroup var output: OutputOptions
-        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
-
-        func run() async throws {
-            let entry = try global.openStoreForReading().entry(id: id)
-            if output.json { return try printJSON(entry) }
-            // Everything quoted was typed or heard: escaped; only a text's own line breaks stay.
-            print("#\(entry.id)  \(shortDate(entry.createdAt))  \(TerminalText.escaped(entry.journal))  \(entry.kind.rawValue)")
-            if let title = entry.title { print("Title: \(TerminalText.escaped(title))") }
-            if let mood = entry.mood { print("Mood:  \(mood.rawValue)") }
-            if let theme = entry.theme { print("Theme: \(theme.rawValue)") }
-            if let path = entry.audioPath {
-                print("Audio: \(TerminalText.escaped(path))" + (entry.durationSeconds.map { String(format: " (%.1f s)", $0) } ?? ""))
-            }
-            print("")
-            if !entry.content.isEmpty { print(TerminalText.escapedLines(entry.content)) }
-            if let transcript = entry.transcript {
-                print(TerminalText.escapedLines(transcript))
-            } else if entry.recordingId != nil {
-                print("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
-            }
         }
     }
 
@@ -111,7 +84,8 @@ struct EntryFilterOptions: ParsableArguments {
     @Option(help: "Only this journal.") var journal: String?
     @Option(help: "Only this mood.") var mood: Mood?
     @Option(help: "Only this theme.") var theme: Theme?
-    @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: DateArgument?
+    @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday, or back from now: 7d, 2w, 3m, 1y).")
+    var since: DateArgument?
     @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
 
     var filter: EntryFilter {

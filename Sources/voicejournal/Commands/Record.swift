@@ -137,17 +137,17 @@ struct CaptureOptions: ParsableArguments {
         if let error = result.error { throw error }
     }
 
-    private func request(owner: RecordingOwner) -> RecordingRequest {
+    private func request(owner: RecordingOwner, idempotencyKey: String? = nil) -> RecordingRequest {
         RecordingRequest(
             device: input.device, format: input.format,
             container: AudioContainer(rawValue: format.lowercased()) ?? .wav,
             maxSeconds: maxDuration > 0 ? maxDuration : nil, stopOnSilenceSeconds: stopOnSilence,
-            silenceThresholdDBFS: silenceThreshold, owner: owner)
+            silenceThresholdDBFS: silenceThreshold, owner: owner, idempotencyKey: idempotencyKey)
     }
 
     /// Captures one take with the live meter, Enter and signal handling, and completes it.
-    func record(owner: RecordingOwner, store: JournalStore) async throws -> RecordingOutcome {
-        let session = try RecordingSession.start(request(owner: owner), store: store, logger: Logger(label: "voicejournal.record"))
+    func record(owner: RecordingOwner, store: JournalStore, idempotencyKey: String? = nil) async throws -> RecordingOutcome {
+        let session = try RecordingSession.start(request(owner: owner, idempotencyKey: idempotencyKey), store: store, logger: Logger(label: "voicejournal.record"))
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         await LiveMeter(showing: !noMeter, hint: "Recording from \(input.device) to \(session.url.path)")

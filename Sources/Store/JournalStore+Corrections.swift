@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+
+/// What an entry said before it was first corrected.
+public struct EntryOriginal: Codable, Sendable, Equatable {
+    /// The typed text, or the transcript's text, as first stored.
+    public var text: String
+    /// The transcript's segments as first stored (empty for typed text).
+    public var segments: [Transcript.Segment]
+    public var correctedAt: Date
+}
+
+/// What a correction changed.
+public struct EntryCorrection: Sendable, Equatable {
+    /// What was corrected: the entry's typed text or its recording's transcript.
+    public enum Part: String, Sendable {
+        case text, transcript
+    }
+    public var part: Part
+    /// False when the new text was the same as the old: nothing was written.
+    public var changed: Bool
+}
+
+extension JournalStore {
+    /// What `entry edit` opens: the entry's typed text, else its transcript — for a transcript
+    /// with segments one segment a line, so a correction keeps each line at its time.
+    public func correctableText(ofEntry id: Int64) throws -> (part: EntryCorrection.Part, text: String) {
+        try pool.read { db in
+            let entry = try Self.existingEntry(db, id: id)
+            if !entry.content.isEmpty { return (.text, entry.content) }
+            guard let transcript = try Self.latestTranscript(db, entryId: id) else {
+                throw StoreError.invalidInput("entry #\(id) has no text or transcript to correct yet")
+            }
+            let lines = transcript.segments.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            return (.transcript, lines.isEmpty ? transcript.text : lines.joined(separator: "\n"))
+        }
+    }
+
+    /// Replaces the entry's typed text, or its transcript, with `text`; the search index
+    /// follows by trigger. The first correction keeps the original. A transcript's segments
+    /// follow the words: one line per segment when the line count is unchanged, else each
+    /// kept word stays at its time (`TranscriptTimeline.realigned`).
+    @discardableResult
+    public func correctEntry(id: Int64, text: String, now: Date = Date()) throws -> EntryCorrection {
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else {
+            throw StoreError.invalidInput("the correction is empty; entry #\(id) is unchanged (delete it with: voicejournal entry delete \(id))")
+        }
+        return try pool.write { db in
+            let entry = try Self.existingEntry(db, id: id)
+            if !entry.content.isEmpty {
+                guard entry.content != text else { return EntryCorrection(part: .text, changed: false) }
+                try db.execute(sql: """
+                    UPDATE entry SET originalContent = coalesce(originalContent, content), content = ?, correctedAt = ?
+                    WHERE id = ?
+                    """, arguments: [text, now, id])
+                return EntryCorrection(part: .text, changed: true)
+            }
+            guard let transcript = try Self.latestTranscript(db, entryId: id), let transcriptId = transcript.id else {
+                throw StoreError.invalidInput("entry #\(id) has no text or transcript to correct yet")
+            }
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            let segments: [Transcript.Segment]
+            if lines.count == transcript.segments.count {
+                segments = zip(transcript.segments, lines).map { .init(start: $0.start, end: $0.end, text: " " + $1) }
+            } else {
+                segments = TranscriptTimeline.realigned(transcript.segments, to: text)
+            }
+            let joined = lines.joined(separator: " ")
+            guard joined != transcript.text else { return EntryCorrection(part: .transcript, changed: false) }
+            try db.execute(sql: """
+                UPDATE transcript SET originalText = coalesce(originalText, text),
+                                      originalSegments = coalesce(originalSegments, segments),
+                                      text = ?, segments = ?, correctedAt = ?
+                WHERE id = ?
+                """, arguments: [joined, Transcript.Segment.json(segments), now, transcriptId])
+            return EntryCorrection(part: .transcript, changed: true)
+        }
+    }
+
+    /// What the entry said before its first correction; nil when it was never corrected.
+    public func original(ofEntry id: Int64) throws -> EntryOriginal? {
+        try pool.read { db in
+            let entry = try Self.existingEntry(db, id: id)
+            if let row = try Row.fetchOne(db, sql: "SELECT originalContent, correctedAt FROM entry WHERE id = ? AND originalContent IS NOT NULL",
+                                          arguments: [entry.id]) {
+                return EntryOriginal(text: row["originalContent"], segments: [], correctedAt: row["correctedAt"])
+            }
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT t.originalText, t.originalSegments, t.correctedAt FROM transcript t
+                WHERE t.recordingId = (SELECT max(id) FROM recording WHERE entryId = ?) AND t.originalText IS NOT NULL
+                """, arguments: [id]) else { return nil }
+            let segments = try JSONDecoder().decode([Transcript.Segment].self, from: Data((row["originalSegments"] as String? ?? "[]").utf8))
+            return EntryOriginal(text: row["originalText"], segments: segments, correctedAt: row["correctedAt"])
+        }
+    }
+
+    static func existingEntry(_ db: Database, id: Int64) throws -> Entry {
+        guard let entry = try Entry.fetchOne(db, key: id) else {
+            throw StoreError.notFound("no entry #\(id); see: voicejournal entry list")
+        }
+        return entry
+    }
+
+    /// The transcript of the entry's latest recording (the one listings show).
+    static func latestTranscript(_ db: Database, entryId: Int64) throws -> Transcript? {
+        try Transcript.fetchOne(db, sql: """
+            SELECT * FROM transcript WHERE recordingId = (SELECT max(id) FROM recording WHERE entryId = ?)
+            """, arguments: [entryId])
+    }
+}

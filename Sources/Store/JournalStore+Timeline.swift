@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+
+/// A journal's question with where it stands: never assigned, waiting for answers, answered.
+public struct TimelineQuestion: Codable, Sendable, Equatable {
+    /// `draft`: given to nobody yet; `awaiting`: given, no answer yet; `answered`: someone answered it.
+    public enum State: String, Codable, Sendable {
+        case draft, awaiting, answered
+    }
+    public var id: Int64
+    public var text: String
+    public var displayOrder: Int
+    public var createdAt: Date
+    public var state: State
+    /// Everyone it was given to, oldest first, each with the answer's transcript once there is one.
+    public var assignments: [AssignmentSummary]
+}
+
+extension JournalStore {
+    /// The journal's questions in their order, each with its state and assignments.
+    public func timeline(journal name: String) throws -> [TimelineQuestion] {
+        try pool.read { db in
+            let journal = try Self.journal(db, named: name)
+            let questions = try Question.filter(Column("journalId") == journal.id).order(Column("displayOrder"), Column("id")).fetchAll(db)
+            let assignments = try Self.assignmentSummaries(db, where: "q.journalId = ?", [journal.id])
+            let byQuestion = Dictionary(grouping: assignments.reversed(), by: \.questionId)
+            return questions.map { question in
+                let given = byQuestion[question.id ?? 0] ?? []
+                let state: TimelineQuestion.State = given.isEmpty ? .draft
+                    : given.contains { $0.status == .answered } ? .answered : .awaiting
+                return TimelineQuestion(id: question.id ?? 0, text: question.text, displayOrder: question.displayOrder,
+                                        createdAt: question.createdAt, state: state, assignments: given)
+            }
+        }
+    }
+
+    /// The person a journal is kept for, if any.
+    public func dedicatedPerson(of journal: Journal) throws -> Person? {
+        guard let id = journal.dedicatedToPersonId else { return nil }
+        return try pool.read { db in try Person.fetchOne(db, key: id) }
+    }
+}

@@ -1,0 +1,222 @@
+import GRDB
+
+/// What the user typed after `search`, read as FTS5's own query language and rewritten as a
+/// safe FTS5 pattern: `"exact phrase"`, `prefix*`, `AND`, `OR`, `NOT` (upper case, as FTS5
+/// has them), parentheses and `NEAR(a b, 5)`. Plain words still mean "every word": each is
+/// quoted, so punctuation in a word (`don't`, `e-mail`, `-hello`) can never be read as
+/// syntax. A query that breaks the language is refused with one sentence saying where.
+public struct SearchQuery: Sendable, Equatable {
+    /// The pattern handed to FTS5's MATCH.
+    public let pattern: String
+
+    /// Reads `text`; throws `StoreError.invalidInput` with a readable sentence when it is
+    /// not a valid query.
+    public init(_ text: String) throws {
+        let expression: String?
+        do {
+            var parser = Parser(tokens: try Self.tokens(of: text))
+            expression = try parser.query()
+        } catch let error as StoreError {
+            throw StoreError.invalidInput("cannot search for \(text): \(error.description)")
+        }
+        guard let expression else { throw StoreError.invalidInput("search needs at least one word") }
+        pattern = expression
+    }
+
+    /// The pattern checked by SQLite itself: a last guard for anything the reading above
+    /// lets through; its words are never shown (they are SQLite's, not the user's).
+    func checked() throws -> FTS5Pattern {
+        do {
+            return try FTS5Pattern(rawPattern: pattern, allowedColumns: ["title", "body"])
+        } catch {
+            throw StoreError.invalidInput("cannot search for \(pattern): " + Self.help("SQLite's full-text search does not accept it"))
+        }
+    }
+
+    /// A sentence about what is wrong, followed by how the language goes.
+    static func help(_ problem: String) -> String {
+        "\(problem); words are all required, \"quoted words\" are a phrase, word* a prefix, "
+            + "and AND, OR, NOT, ( ) and NEAR(a b, 10) combine them"
+    }
+
+    enum Token: Equatable {
+        case word(String, prefix: Bool)
+        case phrase(String, prefix: Bool)
+        case and, or, not, near, open, close, comma
+    }
+
+    /// Splits the query into words, quoted phrases, operators and punctuation.
+    static func tokens(of text: String) throws -> [Token] {
+        var tokens: [Token] = []
+        var index = text.startIndex
+        func isBreak(_ character: Character) -> Bool { character.isWhitespace || "()\",".contains(character) }
+        while index < text.endIndex {
+            let character = text[index]
+            if character.isWhitespace {
+                index = text.index(after: index)
+            } else if character == "(" || character == ")" || character == "," {
+                tokens.append(character == "(" ? .open : character == ")" ? .close : .comma)
+                index = text.index(after: index)
+            } else if character == "\"" {
+                guard let end = text[text.index(after: index)...].firstIndex(of: "\"") else {
+                    throw StoreError.invalidInput(help("a quoted phrase has no closing \""))
+                }
+                var next = text.index(after: end)
+                let prefix = next < text.endIndex && text[next] == "*"
+                if prefix { next = text.index(after: next) }
+                tokens.append(.phrase(String(text[text.index(after: index)..<end]), prefix: prefix))
+                index = next
+            } else {
+                let end = text[index...].firstIndex(where: isBreak) ?? text.endIndex
+                let word = String(text[index..<end])
+                index = end
+                switch word {
+                case "AND": tokens.append(.and)
+                case "OR": tokens.append(.or)
+                case "NOT": tokens.append(.not)
+                case "NEAR" where index < text.endIndex && text[index] == "(": tokens.append(.near)
+                default:
+                    let prefix = word.hasSuffix("*")
+                    let stem = String(word.reversed().drop { $0 == "*" }.reversed())
+                    // A bare word with no letter or digit (a dash, an ellipsis) has nothing to match.
+                    if stem.contains(where: { $0.isLetter || $0.isNumber }) { tokens.append(.word(stem, prefix: prefix)) }
+                }
+            }
+        }
+        return tokens
+    }
+
+    /// A recursive-descent reader of FTS5's grammar (OR binds loosest, then AND — written or
+    /// implied between neighbours — then NOT) that writes the pattern back out.
+    struct Parser {
+        let tokens: [Token]
+        var position = 0
+
+        init(tokens: [Token]) { self.tokens = tokens }
+
+        var next: Token? { position < tokens.count ? tokens[position] : nil }
+
+        /// The whole query; nil when it holds no word at all.
+        mutating func query() throws -> String? {
+            guard tokens.contains(where: Self.isTerm) else { return nil }
+            let expression = try orExpression()
+            if let next {
+                throw StoreError.invalidInput(SearchQuery.help(next == .close
+                    ? "a ) has no ( before it" : "\(Self.name(next)) cannot come there"))
+            }
+            return expression
+        }
+
+        private static func isTerm(_ token: Token) -> Bool {
+            switch token {
+            case .word, .phrase: true
+            default: false
+            }
+        }
+
+        private mutating func orExpression() throws -> String {
+            var parts = [try andExpression(after: nil)]
+            while next == .or {
+                position += 1
+                parts.append(try andExpression(after: "OR"))
+            }
+            return parts.joined(separator: " OR ")
+        }
+
+        private mutating func andExpression(after operatorName: String?) throws -> String {
+            var parts = [try notExpression(after: operatorName)]
+            while let token = next, token != .or, token != .close, token != .comma {
+                var joiner: String?
+                if token == .and {
+                    position += 1
+                    joiner = "AND"
+                }
+                parts.append(try notExpression(after: joiner))
+            }
+            return parts.joined(separator: " AND ")
+        }
+
+        private mutating func notExpression(after operatorName: String?) throws -> String {
+            var expression = try primary(after: operatorName)
+            while next == .not {
+                position += 1
+                expression += " NOT " + (try primary(after: "NOT"))
+            }
+            return expression
+        }
+
+        private mutating func primary(after operatorName: String?) throws -> String {
+            guard let token = next else {
+                throw StoreError.invalidInput(SearchQuery.help(operatorName.map { "\($0) needs words after it" }
+                    ?? "a ( is never closed"))
+            }
+            position += 1
+            switch token {
+            case .word(let text, let prefix), .phrase(let text, let prefix):
+                let phrase = Self.quoted(text)
+                guard !phrase.isEmpty else {
+                    throw StoreError.invalidInput(SearchQuery.help("\"\(text)\" holds no word to look for"))
+                }
+                return "\"\(phrase)\"" + (prefix ? "*" : "")
+            case .open:
+                let inner = try orExpression()
+                guard next == .close else { throw StoreError.invalidInput(SearchQuery.help("a ( is never closed")) }
+                position += 1
+                return "(\(inner))"
+            case .near:
+                return try near()
+            default:
+                let problem = switch (token, operatorName) {
+                case (.close, _): "a ) has no ( before it"
+                case (_, nil): "\(Self.name(token)) needs words before it"
+                case (_, let name?): "\(name) needs words after it, not \(Self.name(token))"
+                }
+                throw StoreError.invalidInput(SearchQuery.help(problem))
+            }
+        }
+
+        /// `NEAR(phrase phrase … [, distance])`, after the word NEAR.
+        private mutating func near() throws -> String {
+            position += 1 // the "("
+            var phrases: [String] = []
+            while let token = next, Self.isTerm(token) {
+                phrases.append(try primary(after: "NEAR"))
+            }
+            guard phrases.count >= 2 else {
+                throw StoreError.invalidInput(SearchQuery.help("NEAR( ) needs two or more words, e.g. NEAR(garden rain, 5)"))
+            }
+            var distance = ""
+            if next == .comma {
+                position += 1
+                guard case .word(let number, false)? = next, let value = Int(number), value >= 0 else {
+                    throw StoreError.invalidInput(SearchQuery.help("NEAR( ) takes a whole number of words after its comma"))
+                }
+                position += 1
+                distance = ", \(value)"
+            }
+            guard next == .close else { throw StoreError.invalidInput(SearchQuery.help("NEAR( is never closed")) }
+            position += 1
+            return "NEAR(\(phrases.joined(separator: " "))\(distance))"
+        }
+
+        /// The text as the inside of an FTS5 string (`"` doubled), empty when it holds no
+        /// letter or digit (nothing the index could match).
+        static func quoted(_ text: String) -> String {
+            guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return "" }
+            return text.replacingOccurrences(of: "\"", with: "\"\"")
+        }
+
+        static func name(_ token: Token) -> String {
+            switch token {
+            case .and: "AND"
+            case .or: "OR"
+            case .not: "NOT"
+            case .near: "NEAR"
+            case .open: "("
+            case .close: ")"
+            case .comma: "a comma"
+            case .word(let text, _), .phrase(let text, _): "\"\(text)\""
+            }
+        }
+    }
+}

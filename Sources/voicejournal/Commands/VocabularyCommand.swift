@@ -1,0 +1,59 @@
+import ArgumentParser
+import Store
+import Terminal
+import Transcription
+
+/// `voicejournal vocabulary add|list|remove`.
+struct VocabularyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vocabulary",
+        abstract: "Keep a journal's names and terms, sent to the model so it spells them right.",
+        discussion: """
+            Every upload of a recording in the journal sends its vocabulary as the prompt, most \
+            recent first, as much as fits in the model's 224-token budget (after any --prompt).
+            """,
+        subcommands: [Add.self, List.self, Remove.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add words or names (quote ones with spaces).")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The journal (default: Personal).") var journal: String?
+        @Argument(help: "Words, e.g. Anneliese Jörg \"Acme GmbH\".") var words: [String]
+
+        func run() async throws {
+            let added = try global.openStore().addVocabulary(words, journal: journal, now: Now.date())
+            print("Added \(added.count) word\(added.count == 1 ? "" : "s") to the vocabulary of \(TerminalText.escaped(journal ?? Journal.defaultName)).")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the vocabulary, most recent first; * marks what the prompt holds.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Option(help: "Only this journal (default: every journal).") var journal: String?
+
+        func run() async throws {
+            let words = try global.openStoreForReading().vocabulary(journal: journal)
+            if output.json { return try printJSON(words) }
+            guard !words.isEmpty else { return print("No vocabulary yet. Add some with: voicejournal vocabulary add WORD…") }
+            // What each journal's prompt holds (no --prompt given): its most recent words that fit.
+            let sent = Dictionary(grouping: words, by: \.journal).mapValues { Set(VocabularyPrompt.fitting($0.map(\.word), after: nil)) }
+            print(Table(headers: ["JOURNAL", "WORD", "ADDED", "IN PROMPT"], rows: words.map {
+                [$0.journal, $0.word, shortDate($0.createdAt), sent[$0.journal]?.contains($0.word) == true ? "*" : ""]
+            }).render())
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove words from the vocabulary.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The journal (default: Personal).") var journal: String?
+        @Argument(help: "The words to remove.") var words: [String]
+
+        func run() async throws {
+            try global.openStore().removeVocabulary(words, journal: journal)
+            print("Removed \(words.count) word\(words.count == 1 ? "" : "s") from the vocabulary of \(TerminalText.escaped(journal ?? Journal.defaultName)).")
+        }
+    }
+}
