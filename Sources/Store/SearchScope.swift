@@ -42,7 +42,9 @@ struct SearchScope {
         if isUnfiltered { return ("1", []) }
         let entry = entries.map { $0.sql.isEmpty ? "1" : $0.sql.joined(separator: " AND ") } ?? "0"
         let answer = answers.map { $0.sql.isEmpty ? "a.id IS NOT NULL" : $0.sql.joined(separator: " AND ") } ?? "0"
-        return ("CASE WHEN e.id IS NOT NULL THEN (\(entry)) ELSE (\(answer)) END",
+        // A condition on a NULL column is NULL, not false: each side is made 1 or 0.
+        return ("CASE WHEN e.id IS NOT NULL THEN (CASE WHEN \(entry) THEN 1 ELSE 0 END) "
+                + "ELSE (CASE WHEN \(answer) THEN 1 ELSE 0 END) END",
                 (entries?.arguments ?? []) + (answers?.arguments ?? []))
     }
 

@@ -106,12 +106,17 @@ import TestSupport
         #expect(try store.search("lantern", limit: 2).map(\.entryId) == [many, third])
     }
 
-    @Test func answersToAssignmentsAreFoundOnlyWithoutAnEntryFilter() throws {
+    @Test func answersToAssignmentsPassOnlyTheFiltersAnAnswerCanMeet() throws {
         let assignment = try addAnswer("the tide came over the harbour wall")
         let entry = try store.addEntry(journal: nil, title: nil, content: "harbour lights", mood: .happy, theme: nil).id
         #expect(Set(try store.search("harbour").map { $0.entryId ?? -$0.assignmentId! }) == [entry, -assignment])
+        // An answer has no mood or theme, and is no typed kind.
         #expect(try store.search("harbour", filter: EntryFilter(mood: .happy)).map(\.entryId) == [entry])
-        #expect(try store.search("tide", filter: EntryFilter(journal: "Family")).isEmpty)
+        #expect(try store.search("harbour", filter: EntryFilter(kind: .text)).map(\.entryId) == [entry])
+        // Its journal is its question's; its person narrows to answers only.
+        #expect(try store.search("harbour", filter: EntryFilter(journal: "Family")).map(\.assignmentId) == [assignment])
+        #expect(try store.search("harbour", person: "me").map(\.assignmentId) == [assignment])
+        #expect(try store.search("harbour", filter: EntryFilter(journal: "Personal"), person: "me").isEmpty)
         #expect(try store.search("harbour", limit: 0).isEmpty)
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A journal kept for someone, its questions' timeline, assignment listings and answers
+/// sent twice under one idempotency key; the command's clock is set per step.
+@Suite struct QuestionTimelineTests {
+    let harness: TranscribeHarness
+    var cli: VoicejournalBinary { harness.binary }
+
+    init() throws { harness = try TranscribeHarness(environment: ["TZ": "UTC"]) }
+
+    @discardableResult
+    func succeed(_ arguments: [String], at now: String = "2026-11-23T12:00:00Z") throws -> CommandResult {
+        let result = try cli.run(arguments, environment: ["VOICEJOURNAL_NOW": now])
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return result
+    }
+
+    func id(_ result: CommandResult, _ key: String = "id") throws -> Int {
+        try #require((try result.json() as? [String: Any])?[key] as? Int, "\(result.stdout)")
+    }
+
+    @Test func journalShowListsEachQuestionAsDraftAwaitingOrAnswered() throws {
+        let rose = try id(succeed(["person", "add", "Grandma Rose", "--json"]))
+        let journal = try #require(try succeed(["journal", "create", "Rose", "--for", "Grandma Rose", "--json"]).json() as? [String: Any])
+        #expect(journal["dedicatedToPersonId"] as? Int == rose)
+        let questions = try ["Where did you grow up?", "What was your first job?", "Who taught you to cook?"].map {
+            try id(succeed(["question", "add", "--journal", "Rose", $0, "--json"]))
+        }
+        let assigned = try succeed(["assign", String(questions[0]), "--person", "Grandma Rose"], at: "2026-11-20T12:00:00Z")
+        let token = try #require(assigned.stdout.split(separator: "\n").last)
+        #expect(token.hasPrefix("Link token: ") && token.dropFirst(12).count == 32, "\(assigned.stdout)")
+        let listedFirst = try #require(try succeed(["assignment", "list", "--json"]).json() as? [[String: Any]])
+        let first = try #require(listedFirst.first?["id"] as? Int)
+        let linkToken = try #require(listedFirst.first?["linkToken"] as? String)
+        #expect(listedFirst.count == 1 && token.hasSuffix(linkToken))
+        let second = try id(succeed(["assign", String(questions[1]), "--person", "Grandma Rose", "--json"], at: "2026-11-20T09:00:00Z"))
+        let audio = try makeTone(at: harness.folder.path("answer.wav"))
+        try succeed(["answer", String(first), "--file", audio.path], at: "2026-11-21T09:30:00Z")
+        try succeed(["queue", "run"])
+
+        let shown = try succeed(["journal", "show", "Rose"]).stdout
+        let lines = shown.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Rose — kept for Grandma Rose — created 2026-11-23 12:00", "\(shown)")
+        let rows = lines.filter { $0.contains("#\(questions[0])") || $0.contains("#\(questions[1])") || $0.contains("#\(questions[2])") }
+        #expect(rows.count == 3, "\(shown)")
+        #expect(rows[0].contains("Where did you grow up?") && rows[0].contains("answered 2026-11-21 09:30 by Grandma Rose: \"Transcript of "), "\(rows[0])")
+        #expect(rows[1].contains("What was your first job?") && rows[1].hasSuffix("awaiting Grandma Rose for 3 days"), "\(rows[1])")
+        #expect(rows[2].contains("Who taught you to cook?") && rows[2].hasSuffix("draft"), "\(rows[2])")
+        let json = try #require(try succeed(["journal", "show", "Rose", "--json"]).json() as? [String: Any])
+        #expect((json["questions"] as? [[String: Any]])?.compactMap { $0["state"] as? String } == ["answered", "awaiting", "draft"])
+        #expect((json["dedicatedTo"] as? [String: Any])?["name"] as? String == "Grandma Rose")
+
+        func listed(_ status: String) throws -> [Int] {
+            try #require(try succeed(["assignment", "list", "--status", status, "--json"]).json() as? [[String: Any]])
+                .compactMap { $0["id"] as? Int }
+        }
+        #expect(try listed("pending") == [second])
+        #expect(try listed("answered") == [first])
+        let sent = try cli.run(["assignment", "list", "--status", "sent"])
+        #expect(sent.status == 2, "\(sent.stderr)")
+    }
+}
+
+extension QuestionTimelineTests {
+    @Test func theSameIdempotencyKeyTwiceReturnsTheFirstRecordingAndStoresNoSecond() throws {
+        try succeed(["journal", "create", "Week"])
+        let question = try id(succeed(["question", "add", "--journal", "Week", "Best day this week?", "--json"]))
+        let assignment = try id(succeed(["assign", String(question), "--person", "me", "--json"]))
+        let audio = try makeTone(at: harness.folder.path("answer.wav"))
+        let once = try succeed(["answer", String(assignment), "--file", audio.path, "--idempotency-key", "try-1", "--json"])
+        let recording = try id(once, "recordingId")
+        let twice = try succeed(["answer", String(assignment), "--file", audio.path, "--idempotency-key", "try-1", "--json"])
+        #expect(try id(twice, "recordingId") == recording)
+        #expect(twice.stderr.contains("this answer was saved before with the same idempotency key (try-1): recording \(recording)"))
+        let rows = try CaptureDatabase.rows(home: cli.home, "SELECT id, idempotencyKey FROM recording")
+        #expect(rows.count == 1 && rows.first?["idempotencyKey"] as? String == "try-1")
+        let copies = try FileManager.default.subpathsOfDirectory(atPath: cli.home.appendingPathComponent("audio").path)
+            .filter { $0.hasSuffix(".wav") }
+        #expect(copies.count == 1, "the audio was copied once: \(copies)")
+
+        // Without a key each attempt is new: a second answer to an answered assignment is refused.
+        let again = try cli.run(["answer", String(assignment), "--file", audio.path])
+        #expect(again.status == 2 && again.stderr.contains("already answered"))
+        // A key belongs to its answer: used for another assignment it is refused.
+        let other = try id(succeed(["assign", String(question), "--person", "me", "--json"]))
+        let reused = try cli.run(["answer", String(other), "--file", audio.path, "--idempotency-key", "try-1"])
+        #expect(reused.status == 2 && reused.stderr.contains("was used for recording \(recording)"), "\(reused.stderr)")
+    }
+}

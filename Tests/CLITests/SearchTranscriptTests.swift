@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Search hits in transcripts (with the segment's time) and in the answers a person gave,
+/// through the built binary and the stub server (whose transcript of `NAME.wav` is
+/// "Transcript of NAME.": "Transcript of" from 0 s, "NAME." from 1.5 s).
+@Suite struct SearchTranscriptTests {
+    @Test func aTranscriptHitShowsTheSegmentTimeAndPersonNarrowsToTheirAnswers() throws {
+        let harness = try TranscribeHarness(environment: ["TZ": "UTC"])
+        let cli = harness.binary
+        func succeed(_ arguments: [String]) throws -> CommandResult {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        _ = try succeed(["journal", "create", "Trips"])
+        // A file in no journal: its transcript is its only indexed text (an entry made by
+        // --journal would also match by its title, the file's name).
+        let loose = harness.folder.path("loose")
+        try FileManager.default.createDirectory(at: loose, withIntermediateDirectories: true)
+        try makeTone(at: loose.appendingPathComponent("lighthouse.wav"))
+        _ = try succeed(["transcribe", loose.path])
+        let hit = try #require(try succeed(["search", "lighthouse", "--json"]).json() as? [[String: Any]]).first
+        #expect(hit?["matchedIn"] as? String == "transcript" && hit?["segmentStart"] as? Double == 1.5)
+        #expect(hit?["snippet"] as? String == "Transcript of [lighthouse].")
+        let table = try succeed(["search", "lighthouse"]).stdout
+        #expect(table.hasSuffix("-        @00:01 Transcript of [lighthouse].\n") && table.contains("recording #1"), "\(table)")
+
+        let dir = harness.folder.path("trips")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try makeTone(at: dir.appendingPathComponent("harbour.wav"), frequency: 500)
+        _ = try succeed(["transcribe", dir.path, "--journal", "Trips"])
+        #expect(try succeed(["search", "transcript", "--journal", "Trips"]).stdout
+            .contains("Trips    @00:00 [Transcript] of harbour."))
+
+        // Two answers, one by Rose and one by the user.
+        _ = try succeed(["person", "add", "Rose"])
+        var assignments: [String: Int] = [:]
+        for (person, question) in [("Rose", "Where did you grow up?"), ("me", "What did you dream?")] {
+            let asked = try succeed(["question", "add", "--journal", "Trips", question, "--json"])
+            let questionId = try #require((try asked.json() as? [String: Any])?["id"] as? Int)
+            let assigned = try succeed(["assign", String(questionId), "--person", person, "--json"])
+            let id = try #require((try assigned.json() as? [String: Any])?["id"] as? Int)
+            assignments[person] = id
+            let audio = try makeTone(at: harness.folder.path("\(person).wav"), frequency: person == "me" ? 300 : 500)
+            _ = try succeed(["answer", String(id), "--file", audio.path])
+        }
+        _ = try succeed(["queue", "run"])
+
+        func answerIds(_ arguments: [String]) throws -> [Int] {
+            try #require(try succeed(["search", "transcript", "--json"] + arguments).json() as? [[String: Any]])
+                .map { ($0["assignmentId"] as? Int) ?? -($0["entryId"] as? Int ?? 0) }
+        }
+        #expect(try answerIds([]).count == 4)
+        #expect(try answerIds(["--person", "Rose"]) == [assignments["Rose"]!])
+        #expect(try answerIds(["--person", "me"]) == [assignments["me"]!])
+        #expect(try answerIds(["--person", "Rose", "--journal", "Trips", "--since", "7d"]) == [assignments["Rose"]!])
+        #expect(try answerIds(["--person", "Rose", "--mood", "happy"]).isEmpty, "an answer has no mood")
+        #expect(try answerIds(["--kind", "voice"]).count == 3, "answers are voice recordings, as the Trips entry is")
+        let unknown = try cli.run(["search", "transcript", "--person", "Nobody"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no person named \"Nobody\""))
+    }
+}
