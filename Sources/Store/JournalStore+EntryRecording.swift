@@ -36,6 +36,16 @@ extension JournalStore {
         }
     }
 
+    /// One assignment with its question, person and (once answered) transcript.
+    public func assignment(id: Int64) throws -> AssignmentSummary {
+        try pool.read { db in
+            guard let assignment = try Self.assignmentSummaries(db, where: "a.id = ?", [id]).first else {
+                throw StoreError.notFound("there is no assignment \(id); see `voicejournal assignment list`")
+            }
+            return assignment
+        }
+    }
+
     private static func details(_ db: Database, of recording: Recording) throws -> RecordingDetails {
         let transcript = try Transcript.filter(Transcript.Columns.recordingId == recording.id).fetchOne(db)
         let answers = try recording.assignmentId.flatMap { try assignmentSummaries(db, where: "a.id = ?", [$0]).first }

@@ -8,6 +8,8 @@ import GRDB
 public struct SearchQuery: Sendable, Equatable {
     /// The pattern handed to FTS5's MATCH.
     public let pattern: String
+    /// The query as the user typed it, for messages.
+    public let text: String
 
     /// Reads `text`; throws `StoreError.invalidInput` with a readable sentence when it is
     /// not a valid query.
@@ -21,6 +23,7 @@ public struct SearchQuery: Sendable, Equatable {
         }
         guard let expression else { throw StoreError.invalidInput("search needs at least one word") }
         pattern = expression
+        self.text = text
     }
 
     /// The pattern checked by SQLite itself: a last guard for anything the reading above
@@ -29,7 +32,7 @@ public struct SearchQuery: Sendable, Equatable {
         do {
             return try FTS5Pattern(rawPattern: pattern, allowedColumns: ["title", "body"])
         } catch {
-            throw StoreError.invalidInput("cannot search for \(pattern): " + Self.help("SQLite's full-text search does not accept it"))
+            throw StoreError.invalidInput("cannot search for \(text): " + Self.help("SQLite's full-text search does not accept it"))
         }
     }
 
@@ -157,7 +160,9 @@ public struct SearchQuery: Sendable, Equatable {
                 guard !phrase.isEmpty else {
                     throw StoreError.invalidInput(SearchQuery.help("\"\(text)\" holds no word to look for"))
                 }
-                return "\"\(phrase)\"" + (prefix ? "*" : "")
+                // A plain word goes bare, as FTS5 reads it fastest; anything else as a quoted string.
+                let bare = Self.isBareword(text) && { if case .word = token { true } else { false } }()
+                return (bare ? text : "\"\(phrase)\"") + (prefix ? "*" : "")
             case .open:
                 let inner = try orExpression()
                 guard next == .close else { throw StoreError.invalidInput(SearchQuery.help("a ( is never closed")) }
@@ -197,6 +202,15 @@ public struct SearchQuery: Sendable, Equatable {
             guard next == .close else { throw StoreError.invalidInput(SearchQuery.help("NEAR( is never closed")) }
             position += 1
             return "NEAR(\(phrases.joined(separator: " "))\(distance))"
+        }
+
+        /// Whether FTS5 reads the text as one bareword: letters, digits and `_` of ASCII, or
+        /// any non-ASCII character (the operators never get here: they are tokens of their own).
+        static func isBareword(_ text: String) -> Bool {
+            !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+                scalar.value >= 0x80 || scalar == "_" || (scalar.isASCII && (("a"..."z").contains(scalar)
+                    || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)))
+            }
         }
 
         /// The text as the inside of an FTS5 string (`"` doubled), empty when it holds no

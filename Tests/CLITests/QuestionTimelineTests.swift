@@ -40,6 +40,13 @@ import TestSupport
         try succeed(["answer", String(first), "--file", audio.path], at: "2026-11-21T09:30:00Z")
         try succeed(["queue", "run"])
 
+        let answer = try succeed(["assignment", "show", String(first)]).stdout
+        #expect(answer.contains("Question #\(questions[0]): Where did you grow up?") && answer.contains("Link token: \(linkToken)"), "\(answer)")
+        #expect(answer.contains("Audio: ") && answer.contains("\n[00:00] Transcript of\n[00:01] "), "\(answer)")
+        let answerJSON = try #require(try succeed(["assignment", "show", String(first), "--json"]).json() as? [String: Any])
+        #expect(((answerJSON["recording"] as? [String: Any])?["answers"] as? [String: Any])?["person"] as? String == "Grandma Rose")
+        #expect(try succeed(["assignment", "show", String(second)]).stdout.hasSuffix("Not answered yet: voicejournal answer \(second)\n"))
+
         let shown = try succeed(["journal", "show", "Rose"]).stdout
         let lines = shown.split(separator: "\n").map(String.init)
         #expect(lines.first == "Rose — kept for Grandma Rose — created 2026-11-23 12:00", "\(shown)")

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Audio
+import Foundation
 import Store
 import Terminal
 
@@ -6,8 +8,8 @@ import Terminal
 struct AssignmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assignment",
-        abstract: "List assignments and their answers.",
-        subcommands: [List.self])
+        abstract: "List assignments and show their answers.",
+        subcommands: [List.self, Show.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List assignments, newest first.")
@@ -28,6 +30,46 @@ struct AssignmentCommand: AsyncParsableCommand {
             print(Table(headers: ["ID", "PERSON", "STATUS", "QUESTION", "ANSWER"], rows: assignments.map {
                 [String($0.id), $0.person, $0.status.rawValue, $0.question, $0.transcript ?? ""]
             }, maxColumnWidth: 48).render())
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show an assignment: its question, person, link token and the answer's recording and timed transcript.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "The assignment's id (see 'assignment list').") var id: Int64
+
+        struct Shown: Encodable {
+            let assignment: AssignmentSummary
+            let recording: RecordingDetails?
+            /// The answer's RMS envelope, 0–1; nil before it is answered or when its file cannot be read.
+            let waveform: [Double]?
+        }
+
+        func run() async throws {
+            let store = try global.openStoreForReading()
+            let assignment = try store.assignment(id: id)
+            let details = try store.recordingDetails(ofAssignment: id)
+            let summary = details.flatMap { try? WaveformSummary.make(of: URL(fileURLWithPath: $0.recording.path),
+                                                                      columns: EntryCommand.Show.waveformColumns) }
+            if output.json {
+                return try printJSON(Shown(assignment: assignment, recording: details, waveform: summary?.columns.map(\.rms)))
+            }
+            print("Assignment #\(assignment.id)  \(assignment.status.rawValue)  \(TerminalText.escaped(assignment.journal))")
+            print("Question #\(assignment.questionId): \(TerminalText.escaped(assignment.question))")
+            print("Person:  \(TerminalText.escaped(assignment.person))")
+            print("Given:   \(shortDate(assignment.createdAt))" + (assignment.answeredAt.map { ", answered \(shortDate($0))" } ?? ""))
+            print("Link token: \(assignment.linkToken)")
+            guard let details else { return print("\nNot answered yet: voicejournal answer \(id)") }
+            EntryCommand.Show.printRecording(details, summary: summary)
+            print("")
+            if let transcript = details.transcript {
+                print(transcript.segments.isEmpty ? TerminalText.escapedLines(transcript.text)
+                      : EntryCommand.Show.timedLines(transcript.segments))
+            } else {
+                print("(not transcribed yet; run: voicejournal queue run)")
+            }
         }
     }
 }

@@ -34,7 +34,8 @@ extension EntryCommand {
             let entry = try store.entry(id: id)
             let details = try store.recordingDetails(ofEntry: id)
             let before = try store.original(ofEntry: id)
-            let summary = details.flatMap { try? WaveformSummary.make(of: URL(fileURLWithPath: $0.recording.path),
+            // The waveform reads the whole file: only for what shows it.
+            let summary = original ? nil : details.flatMap { try? WaveformSummary.make(of: URL(fileURLWithPath: $0.recording.path),
                                                                       columns: Self.waveformColumns) }
             if output.json {
                 return try printJSON(Shown(entry: entry, recording: details, waveform: summary?.columns.map(\.rms),
