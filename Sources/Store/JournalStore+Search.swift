@@ -45,15 +45,19 @@ extension JournalStore {
     /// the best matches among those, however far down the unfiltered ranking they are.
     public func search(_ query: String, filter: EntryFilter = EntryFilter(), person: String? = nil, limit: Int = 20,
                        highlight: SearchHighlight = .brackets) throws -> [SearchHit] {
-        let pattern = try SearchQuery(query).checked()
+        let parsed = try SearchQuery(query)
         guard limit > 0 else { return [] }
-        return try pool.read { db in
-            if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
-            let personId = try person.map { try Self.person(db, matching: $0).id ?? 0 }
-            let scope = SearchScope(filter: filter, personId: personId)
-            if scope.isEmpty { return [] }
-            let ranking = SearchRanking(pattern: pattern, scope: scope, limit: limit, highlight: highlight)
-            return try ranking.snippeted(ranking.bestHits(db), db)
+        do {
+            return try pool.read { db in
+                if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
+                let personId = try person.map { try Self.person(db, matching: $0).id ?? 0 }
+                let scope = SearchScope(filter: filter, personId: personId)
+                if scope.isEmpty { return [] }
+                let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight)
+                return try ranking.snippeted(ranking.bestHits(db), db)
+            }
+        } catch let error as DatabaseError where SearchQuery.isRefusal(error) {
+            throw parsed.refused
         }
     }
 }
@@ -65,7 +69,8 @@ extension JournalStore {
 /// The index's rowid says what a row is (`2 × id` for an entry, `2 × id + 1` for a
 /// transcript, see the `v5-search-index` migration), so the join needs no column of the index.
 struct SearchRanking {
-    let pattern: FTS5Pattern
+    /// The FTS5 query (`SearchQuery.pattern`).
+    let pattern: String
     let scope: SearchScope
     let limit: Int
     let highlight: SearchHighlight

@@ -26,14 +26,15 @@ public struct SearchQuery: Sendable, Equatable {
         self.text = text
     }
 
-    /// The pattern checked by SQLite itself: a last guard for anything the reading above
-    /// lets through; its words are never shown (they are SQLite's, not the user's).
-    func checked() throws -> FTS5Pattern {
-        do {
-            return try FTS5Pattern(rawPattern: pattern, allowedColumns: ["title", "body"])
-        } catch {
-            throw StoreError.invalidInput("cannot search for \(text): " + Self.help("SQLite's full-text search does not accept it"))
-        }
+    /// The error for a pattern SQLite's full-text search refused after all: a last guard for
+    /// anything the reading above lets through; SQLite's own words are never shown.
+    var refused: StoreError {
+        StoreError.invalidInput("cannot search for \(text): " + Self.help("SQLite's full-text search does not accept it"))
+    }
+
+    /// Whether a database error is FTS5 refusing the pattern (its messages begin "fts5:").
+    static func isRefusal(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_ERROR && (error.message ?? "").hasPrefix("fts5")
     }
 
     /// A sentence about what is wrong, followed by how the language goes.
