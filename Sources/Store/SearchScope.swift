@@ -40,8 +40,8 @@ struct SearchScope {
     /// The SQL value, per joined hit row, saying whether it passes, and its arguments.
     var passes: (sql: String, arguments: StatementArguments) {
         if isUnfiltered { return ("1", []) }
-        let entry = entries.map { $0.sql.isEmpty ? "1" : $0.sql.joined(separator: " AND ") } ?? "0"
-        let answer = answers.map { $0.sql.isEmpty ? "a.id IS NOT NULL" : $0.sql.joined(separator: " AND ") } ?? "0"
+        let entry = entries.map { Self.all($0.sql) } ?? "0"
+        let answer = answers.map { $0.sql.isEmpty ? "a.id IS NOT NULL" : Self.all($0.sql) } ?? "0"
         // A condition on a NULL column is NULL, not false: each side is made 1 or 0.
         return ("CASE WHEN e.id IS NOT NULL THEN (CASE WHEN \(entry) THEN 1 ELSE 0 END) "
                 + "ELSE (CASE WHEN \(answer) THEN 1 ELSE 0 END) END",
@@ -56,7 +56,7 @@ struct SearchScope {
         var rows: [String] = []
         var arguments: StatementArguments = []
         if let entries {
-            let condition = entries.sql.isEmpty ? "1" : entries.sql.joined(separator: " AND ")
+            let condition = Self.all(entries.sql)
             tables.append("""
                 picked AS MATERIALIZED (
                     SELECT e.id FROM entry e JOIN journal j ON j.id = e.journalId WHERE \(condition))
@@ -71,7 +71,7 @@ struct SearchScope {
             arguments += entries.arguments
         }
         if let answers {
-            let condition = answers.sql.isEmpty ? "1" : answers.sql.joined(separator: " AND ")
+            let condition = Self.all(answers.sql)
             tables.append("""
                 pickedAnswers AS MATERIALIZED (
                     SELECT t.id FROM recording r
@@ -87,18 +87,23 @@ struct SearchScope {
         return (tables.map { $0 + "," }.joined(separator: "\n"), rows.joined(separator: "\nUNION ALL\n"), arguments)
     }
 
+    /// Conditions joined with AND; "1" (always true) for none.
+    private static func all(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+    }
+
     /// Whether at least `enough` entries and answers pass (counted only that far).
     func keepsAtLeast(_ enough: Int, _ db: Database) throws -> Bool {
         var kept = 0
         if let entries {
-            let condition = entries.sql.isEmpty ? "1" : entries.sql.joined(separator: " AND ")
+            let condition = Self.all(entries.sql)
             kept += try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM (SELECT 1 FROM entry e JOIN journal j ON j.id = e.journalId
                                       WHERE \(condition) LIMIT ?)
                 """, arguments: entries.arguments + [enough]) ?? 0
         }
         if let answers, kept < enough {
-            let condition = answers.sql.isEmpty ? "1" : answers.sql.joined(separator: " AND ")
+            let condition = Self.all(answers.sql)
             kept += try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM (SELECT 1 FROM recording r
                                       JOIN assignment a ON a.id = r.assignmentId

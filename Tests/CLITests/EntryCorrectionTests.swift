@@ -6,38 +6,30 @@ import TestSupport
 @Suite struct EntryCorrectionTests {
     @Test func correctingATranscriptReindexesItKeepsSegmentTimesAndTheOriginal() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC", "VOICEJOURNAL_NOW": "2026-11-23T12:00:00Z"])
-        let cli = harness.binary
-        func succeed(_ arguments: [String]) throws -> CommandResult {
-            let result = try cli.run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result
-        }
-        _ = try succeed(["journal", "create", "Trips"])
-        let dir = harness.folder.path("in")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try makeTone(at: dir.appendingPathComponent("clip.wav"), seconds: 1)
-        _ = try succeed(["transcribe", dir.path, "--journal", "Trips"])
-        let entry = try #require(try succeed(["search", "transcript", "--json"]).json() as? [[String: Any]]).first?["entryId"] as? Int
+        _ = try harness.succeed(["journal", "create", "Trips"])
+        let dir = try harness.tones(["clip.wav"], in: "in", seconds: 1)
+        _ = try harness.succeed(["transcribe", dir.path, "--journal", "Trips"])
+        let entry = try #require(try harness.succeed(["search", "transcript", "--json"]).json() as? [[String: Any]]).first?["entryId"] as? Int
         let id = String(try #require(entry))
-        #expect(try succeed(["entry", "show", id, "--original"]).stdout == "Entry #\(id) was never corrected.\n")
+        #expect(try harness.succeed(["entry", "show", id, "--original"]).stdout == "Entry #\(id) was never corrected.\n")
 
         // The stub heard "Transcript of clip."; the title (the file's name) says "clip" too.
-        let edited = try succeed(["entry", "edit", id, "--text", "Manuscript of clip, Anneliese."])
+        let edited = try harness.succeed(["entry", "edit", id, "--text", "Manuscript of clip, Anneliese."])
         #expect(edited.stdout == "Corrected the transcript of entry #\(id); the original: voicejournal entry show \(id) --original\n")
-        #expect(try succeed(["search", "transcript"]).stdout == "No matches.\n")
-        #expect(try succeed(["search", "manuscript"]).stdout.contains("@00:00 [Manuscript] of clip, Anneliese."))
-        let hits = try #require(try succeed(["search", "Anneliese", "--json"]).json() as? [[String: Any]])
+        #expect(try harness.succeed(["search", "transcript"]).stdout == "No matches.\n")
+        #expect(try harness.succeed(["search", "manuscript"]).stdout.contains("@00:00 [Manuscript] of clip, Anneliese."))
+        let hits = try #require(try harness.succeed(["search", "Anneliese", "--json"]).json() as? [[String: Any]])
         #expect(hits.count == 1 && hits[0]["entryId"] as? Int == entry)
         #expect(hits[0]["segmentStart"] as? Double == 1.5, "the new words stay where the old one was heard")
 
-        let shown = try succeed(["entry", "show", id]).stdout
+        let shown = try harness.succeed(["entry", "show", id]).stdout
         #expect(shown.contains("[00:00] Manuscript of\n[00:01] clip, Anneliese."), "\(shown)")
         #expect(shown.contains("Audio: \(dir.path)/clip.wav") && shown.contains("1.0 s · wav · 16000 Hz"), "\(shown)")
         #expect(shown.contains("Corrected: 2026-11-23 12:00"), "\(shown)")
-        let original = try succeed(["entry", "show", id, "--original"]).stdout
+        let original = try harness.succeed(["entry", "show", id, "--original"]).stdout
         #expect(original.hasSuffix("[00:00] Transcript of\n[00:01] clip.\n"), "\(original)")
 
-        let json = try #require(try succeed(["entry", "show", id, "--json"]).json() as? [String: Any])
+        let json = try #require(try harness.succeed(["entry", "show", id, "--json"]).json() as? [String: Any])
         let recording = try #require(json["recording"] as? [String: Any])
         #expect((recording["recording"] as? [String: Any])?["path"] as? String == "\(dir.path)/clip.wav")
         let segments = try #require((recording["transcript"] as? [String: Any])?["segments"] as? [[String: Any]])
@@ -47,8 +39,8 @@ import TestSupport
         #expect((json["entry"] as? [String: Any])?["transcript"] as? String == "Manuscript of clip, Anneliese.")
 
         // A second correction keeps the first original.
-        _ = try succeed(["entry", "edit", id, "--text", "Manuscript of the clip, Anneliese."])
-        #expect(try succeed(["entry", "show", id, "--original"]).stdout.hasSuffix("[00:01] clip.\n"))
+        _ = try harness.succeed(["entry", "edit", id, "--text", "Manuscript of the clip, Anneliese."])
+        #expect(try harness.succeed(["entry", "show", id, "--original"]).stdout.hasSuffix("[00:01] clip.\n"))
     }
 
     @Test func theEditorCorrectsTypedTextAndAFailedEditorChangesNothing() throws {

@@ -9,47 +9,36 @@ import TestSupport
     @Test func aTranscriptHitShowsTheSegmentTimeAndPersonNarrowsToTheirAnswers() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC"])
         let cli = harness.binary
-        func succeed(_ arguments: [String]) throws -> CommandResult {
-            let result = try cli.run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result
-        }
-        _ = try succeed(["journal", "create", "Trips"])
+        _ = try harness.succeed(["journal", "create", "Trips"])
         // A file in no journal: its transcript is its only indexed text (an entry made by
         // --journal would also match by its title, the file's name).
-        let loose = harness.folder.path("loose")
-        try FileManager.default.createDirectory(at: loose, withIntermediateDirectories: true)
-        try makeTone(at: loose.appendingPathComponent("lighthouse.wav"))
-        _ = try succeed(["transcribe", loose.path])
-        let hit = try #require(try succeed(["search", "lighthouse", "--json"]).json() as? [[String: Any]]).first
+        _ = try harness.succeed(["transcribe", harness.tones(["lighthouse.wav"], in: "loose").path])
+        let hit = try #require(try harness.succeed(["search", "lighthouse", "--json"]).json() as? [[String: Any]]).first
         #expect(hit?["matchedIn"] as? String == "transcript" && hit?["segmentStart"] as? Double == 1.5)
         #expect(hit?["snippet"] as? String == "Transcript of [lighthouse].")
-        let table = try succeed(["search", "lighthouse"]).stdout
+        let table = try harness.succeed(["search", "lighthouse"]).stdout
         #expect(table.hasSuffix("-        @00:01 Transcript of [lighthouse].\n") && table.contains("recording #1"), "\(table)")
 
-        let dir = harness.folder.path("trips")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try makeTone(at: dir.appendingPathComponent("harbour.wav"), frequency: 500)
-        _ = try succeed(["transcribe", dir.path, "--journal", "Trips"])
-        #expect(try succeed(["search", "transcript", "--journal", "Trips"]).stdout
+        _ = try harness.succeed(["transcribe", harness.tones(["harbour.wav"], in: "trips").path, "--journal", "Trips"])
+        #expect(try harness.succeed(["search", "transcript", "--journal", "Trips"]).stdout
             .contains("Trips    @00:00 [Transcript] of harbour."))
 
         // Two answers, one by Rose and one by the user.
-        _ = try succeed(["person", "add", "Rose"])
+        _ = try harness.succeed(["person", "add", "Rose"])
         var assignments: [String: Int] = [:]
         for (person, question) in [("Rose", "Where did you grow up?"), ("me", "What did you dream?")] {
-            let asked = try succeed(["question", "add", "--journal", "Trips", question, "--json"])
+            let asked = try harness.succeed(["question", "add", "--journal", "Trips", question, "--json"])
             let questionId = try #require((try asked.json() as? [String: Any])?["id"] as? Int)
-            let assigned = try succeed(["assign", String(questionId), "--person", person, "--json"])
+            let assigned = try harness.succeed(["assign", String(questionId), "--person", person, "--json"])
             let id = try #require((try assigned.json() as? [String: Any])?["id"] as? Int)
             assignments[person] = id
             let audio = try makeTone(at: harness.folder.path("\(person).wav"), frequency: person == "me" ? 300 : 500)
-            _ = try succeed(["answer", String(id), "--file", audio.path])
+            _ = try harness.succeed(["answer", String(id), "--file", audio.path])
         }
-        _ = try succeed(["queue", "run"])
+        _ = try harness.succeed(["queue", "run"])
 
         func answerIds(_ arguments: [String]) throws -> [Int] {
-            try #require(try succeed(["search", "transcript", "--json"] + arguments).json() as? [[String: Any]])
+            try #require(try harness.succeed(["search", "transcript", "--json"] + arguments).json() as? [[String: Any]])
                 .map { ($0["assignmentId"] as? Int) ?? -($0["entryId"] as? Int ?? 0) }
         }
         #expect(try answerIds([]).count == 4)

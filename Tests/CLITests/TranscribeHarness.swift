@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// A private home, a folder of generated audio, the stub server and the built binary wired
@@ -18,6 +19,25 @@ struct TranscribeHarness {
     }
 
     var database: URL { folder.path("home/voicejournal.sqlite") }
+
+    /// Runs the binary and expects it to succeed (the arguments and stderr are shown if not).
+    @discardableResult
+    func succeed(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        let result = try binary.run(arguments, environment: environment)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return result
+    }
+
+    /// A folder `name` (created) holding one short tone per file name.
+    @discardableResult
+    func tones(_ names: [String], in name: String, seconds: Double = 0.5) throws -> URL {
+        let dir = folder.path(name)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (index, file) in names.enumerated() {
+            try makeTone(at: dir.appendingPathComponent(file), seconds: seconds, frequency: 300 + 37 * index + 7 * name.count)
+        }
+        return dir
+    }
 
     /// `count` distinct short WAV tones in a folder `name` (created).
     @discardableResult

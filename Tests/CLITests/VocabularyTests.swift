@@ -8,38 +8,25 @@ import TestSupport
     @Test func theStubReceivesAJournalsVocabularyInThePromptOfThatJournalsUploadsOnly() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC", "VOICEJOURNAL_NOW": "2026-11-23T12:00:00Z"])
         let cli = harness.binary
-        func succeed(_ arguments: [String]) throws -> CommandResult {
-            let result = try cli.run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result
-        }
-        _ = try succeed(["journal", "create", "Family"])
-        _ = try succeed(["journal", "create", "Work"])
-        #expect(try succeed(["vocabulary", "add", "Anneliese", "Jörg", "--journal", "Family"]).stdout
+        _ = try harness.succeed(["journal", "create", "Family"])
+        _ = try harness.succeed(["journal", "create", "Work"])
+        #expect(try harness.succeed(["vocabulary", "add", "Anneliese", "Jörg", "--journal", "Family"]).stdout
                 == "Added 2 words to the vocabulary of Family.\n")
-        _ = try succeed(["vocabulary", "add", "Acme GmbH", "--journal", "Family"])
-        _ = try succeed(["vocabulary", "add", "Kubernetes", "--journal", "Work"])
-        _ = try succeed(["vocabulary", "remove", "Kubernetes", "--journal", "Work"])
+        _ = try harness.succeed(["vocabulary", "add", "Acme GmbH", "--journal", "Family"])
+        _ = try harness.succeed(["vocabulary", "add", "Kubernetes", "--journal", "Work"])
+        _ = try harness.succeed(["vocabulary", "remove", "Kubernetes", "--journal", "Work"])
         let missing = try cli.run(["vocabulary", "remove", "Kubernetes", "--journal", "Work"])
         #expect(missing.status == 2 && missing.stderr.contains("\"Kubernetes\" is not in the vocabulary of Work"))
-        let listed = try #require(try succeed(["vocabulary", "list", "--journal", "Family", "--json"]).json() as? [[String: Any]])
+        let listed = try #require(try harness.succeed(["vocabulary", "list", "--journal", "Family", "--json"]).json() as? [[String: Any]])
         #expect(listed.compactMap { $0["word"] as? String } == ["Acme GmbH", "Jörg", "Anneliese"], "most recent first")
 
         for (journal, name) in [("Family", "family"), ("Work", "work")] {
-            let dir = harness.folder.path(name)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try makeTone(at: dir.appendingPathComponent("\(name).wav"), frequency: name == "work" ? 300 : 600)
-            _ = try succeed(["transcribe", dir.path, "--journal", journal])
+            _ = try harness.succeed(["transcribe", harness.tones(["\(name).wav"], in: name).path, "--journal", journal])
         }
-        let loose = harness.folder.path("loose")
-        try FileManager.default.createDirectory(at: loose, withIntermediateDirectories: true)
-        try makeTone(at: loose.appendingPathComponent("loose.wav"), frequency: 900)
-        _ = try succeed(["transcribe", loose.path])
+        _ = try harness.succeed(["transcribe", harness.tones(["loose.wav"], in: "loose").path])
         // A run's own --prompt comes first; the vocabulary follows.
-        let more = harness.folder.path("more")
-        try FileManager.default.createDirectory(at: more, withIntermediateDirectories: true)
-        try makeTone(at: more.appendingPathComponent("more.wav"), frequency: 700)
-        _ = try succeed(["transcribe", more.path, "--journal", "Family", "--prompt", "A family dinner."])
+        _ = try harness.succeed(["transcribe", harness.tones(["more.wav"], in: "more").path, "--journal", "Family",
+                                 "--prompt", "A family dinner."])
 
         let prompts = Dictionary(try harness.server.requests().map { ($0.file?.filename ?? "?", $0.field("prompt")) },
                                  uniquingKeysWith: { first, _ in first })
