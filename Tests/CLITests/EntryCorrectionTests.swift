@@ -36,7 +36,7 @@ import TestSupport
         #expect(segments.map { $0["start"] as? Double } == [0, 1.5])
         #expect((json["waveform"] as? [Double])?.count == 48)
         #expect((json["original"] as? [String: Any])?["text"] as? String == "Transcript of clip.")
-        #expect((json["entry"] as? [String: Any])?["transcript"] as? String == "Manuscript of clip, Anneliese.")
+        #expect(json["transcript"] as? String == "Manuscript of clip, Anneliese." && json["id"] as? Int == entry)
 
         // A second correction keeps the first original.
         _ = try harness.succeed(["entry", "edit", id, "--text", "Manuscript of the clip, Anneliese."])

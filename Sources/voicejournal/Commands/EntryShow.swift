@@ -19,7 +19,8 @@ extension EntryCommand {
         /// Columns of the small waveform (and of its `--json` envelope).
         static let waveformColumns = 48
 
-        /// Everything `entry show --json` gives.
+        /// Everything `entry show --json` gives: the entry's own keys (as `entry list` has
+        /// them, so readers of the earlier output keep working) and beside them the rest.
         struct Shown: Encodable {
             let entry: EntryDetails
             let recording: RecordingDetails?
@@ -27,6 +28,18 @@ extension EntryCommand {
             let waveform: [Double]?
             /// What the entry said before it was first corrected; nil if it never was.
             let original: EntryOriginal?
+
+            enum CodingKeys: String, CodingKey {
+                case recording, waveform, original
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                try entry.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(recording, forKey: .recording)
+                try container.encode(waveform, forKey: .waveform)
+                try container.encode(original, forKey: .original)
+            }
         }
 
         func run() async throws {
