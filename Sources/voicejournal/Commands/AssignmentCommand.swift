@@ -65,8 +65,7 @@ struct AssignmentCommand: AsyncParsableCommand {
             EntryCommand.Show.printRecording(details, summary: summary)
             print("")
             if let transcript = details.transcript {
-                print(transcript.segments.isEmpty ? TerminalText.escapedLines(transcript.text)
-                      : EntryCommand.Show.timedLines(transcript.segments))
+                print(EntryCommand.Show.shown(transcript))
             } else {
                 print("(not transcribed yet; run: voicejournal queue run)")
             }

@@ -69,7 +69,7 @@ extension EntryCommand {
             print("")
             if !entry.content.isEmpty { print(TerminalText.escapedLines(entry.content)) }
             if let transcript = details?.transcript {
-                print(transcript.segments.isEmpty ? TerminalText.escapedLines(transcript.text) : Self.timedLines(transcript.segments))
+                print(Self.shown(transcript))
             } else if entry.recordingId != nil {
                 print("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
             }
@@ -95,6 +95,11 @@ extension EntryCommand {
                 print("Answers: question #\(answers.questionId) \"\(TerminalText.escaped(answers.question))\" "
                       + "(assignment #\(answers.id), \(TerminalText.escaped(answers.person)))")
             }
+        }
+
+        /// A transcript one segment a line with its time, or its text when it has no segments.
+        static func shown(_ transcript: Transcript) -> String {
+            transcript.segments.isEmpty ? TerminalText.escapedLines(transcript.text) : timedLines(transcript.segments)
         }
 
         /// One line per segment: `[00:01] text`.
