@@ -189,11 +189,24 @@ struct SearchRanking {
                 firstMatch[indexRow / 2] = marked.unicodeScalars.distance(from: marked.unicodeScalars.startIndex, to: offset)
             }
         }
-        let transcripts = try Transcript.fetchAll(db, keys: Array(firstMatch.keys))
+        // The segments read by SQLite's JSON functions: decoding them with Codable would make a
+        // search pay for JSONDecoder's and the runtime's type lookups at start-up.
+        var texts: [Int64: String] = [:]
+        var segments: [Int64: [Transcript.Segment]] = [:]
+        let ids = Array(firstMatch.keys)
+        for row in try Row.fetchAll(db, sql: """
+            SELECT t.id, t.text, s.value ->> 'start' AS start, s.value ->> 'text' AS segment
+            FROM transcript t, json_each(t.segments) s
+            WHERE t.id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY t.id, s.key
+            """, arguments: StatementArguments(ids)) {
+            let id: Int64 = row["id"]
+            texts[id] = row["text"]
+            segments[id, default: []].append(Transcript.Segment(start: row["start"] ?? 0, end: 0, text: row["segment"] ?? ""))
+        }
         var segmentStarts: [Int64: Double] = [:]
-        for transcript in transcripts {
-            guard let id = transcript.id, let offset = firstMatch[id] else { continue }
-            segmentStarts[id] = TranscriptTimeline.segmentStart(atScalarOffset: offset, of: transcript)
+        for (id, offset) in firstMatch {
+            guard let text = texts[id], let timed = segments[id] else { continue }
+            segmentStarts[id] = TranscriptTimeline.segmentStart(atScalarOffset: offset, text: text, segments: timed)
         }
         return ranked.map { indexRow, hit in
             var hit = hit

@@ -6,11 +6,16 @@ import Foundation
 public enum TranscriptTimeline {
     /// The start of the segment holding the text's unicode scalar at `offset`; nil without segments.
     public static func segmentStart(atScalarOffset offset: Int, of transcript: Transcript) -> Double? {
-        let ranges = scalarRanges(of: transcript.segments, in: transcript.text)
+        segmentStart(atScalarOffset: offset, text: transcript.text, segments: transcript.segments)
+    }
+
+    /// The same for a transcript's text and segments read on their own.
+    static func segmentStart(atScalarOffset offset: Int, text: String, segments: [Transcript.Segment]) -> Double? {
+        let ranges = scalarRanges(of: segments, in: text)
         guard !ranges.isEmpty else { return nil }
         // The last segment starting at or before the offset (a match between two is in the earlier).
         let index = ranges.lastIndex { $0.lowerBound <= offset } ?? 0
-        return transcript.segments[index].start
+        return segments[index].start
     }
 
     /// Each segment's place in `text` as scalar offsets, found in order; a segment whose
@@ -30,9 +35,10 @@ public enum TranscriptTimeline {
 
     private static func firstIndex(of needle: [Unicode.Scalar], in haystack: [Unicode.Scalar], from start: Int) -> Int? {
         guard needle.count <= haystack.count - start else { return nil }
+        // Compared in place: a segment missing from an edited text costs one pass, no copies.
         var index = start
         while index + needle.count <= haystack.count {
-            if haystack[index] == needle[0], Array(haystack[index..<(index + needle.count)]) == needle { return index }
+            if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
             index += 1
         }
         return nil
