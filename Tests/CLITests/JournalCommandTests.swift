@@ -112,9 +112,9 @@ import TestSupport
 
     @Test func deleteRemovesTheEntryFromListsAndSearch() throws {
         let entry = try id(of: expectSuccess(["entry", "add", "--text", "a walk to the lighthouse", "--json"]))
-        try expectSuccess(["entry", "delete", String(entry)])
+        try expectSuccess(["entry", "delete", String(entry), "--yes"])
         #expect(try expectSuccess(["search", "lighthouse"]).stdout.contains("No matches"))
-        #expect(try cli.run(["entry", "delete", String(entry)]).status == 2)
+        #expect(try cli.run(["entry", "delete", String(entry), "--yes"]).status == 2)
     }
 
     @Test(arguments: [
