@@ -12,17 +12,6 @@ import TestSupport
         cli = VoicejournalBinary(home: folder.path("home"), environment: ["TZ": "UTC"])
     }
 
-    @discardableResult
-    func expectSuccess(_ arguments: [String]) throws -> CommandResult {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result
-    }
-
-    func id(of result: CommandResult) throws -> Int {
-        try #require((try result.json() as? [String: Any])?["id"] as? Int, "\(result.stderr)")
-    }
-
     func count(_ table: String) throws -> Int {
         try #require(try CaptureDatabase.rows(home: cli.home, "SELECT count(*) AS n FROM \(table)").first?["n"] as? Int)
     }
@@ -51,7 +40,7 @@ import TestSupport
     }
 
     @Test func withoutATerminalOrYesADeleteRefusesWithExit2AndSaysWhatWouldGo() throws {
-        let entry = try id(of: expectSuccess(["entry", "add", "--text", "a walk to the lighthouse", "--json"]))
+        let entry = try cli.expectSuccess(["entry", "add", "--text", "a walk to the lighthouse", "--json"]).jsonID()
         let refused = try cli.run(["entry", "delete", String(entry)])
         #expect(refused.status == 2)
         #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
@@ -60,22 +49,22 @@ import TestSupport
         #expect(refused.stdout.isEmpty)
         #expect(try count("entry") == 1, "nothing was deleted")
 
-        let dryRun = try expectSuccess(["entry", "delete", String(entry), "--dry-run"])
+        let dryRun = try cli.expectSuccess(["entry", "delete", String(entry), "--dry-run"])
         #expect(dryRun.stdout.contains("Deleting entry #\(entry) removes:\n  1 entry"))
         #expect(try count("entry") == 1)
-        let json = try #require(try expectSuccess(["entry", "delete", String(entry), "--dry-run", "--json"]).json() as? [String: Any])
+        let json = try #require(try cli.expectSuccess(["entry", "delete", String(entry), "--dry-run", "--json"]).json() as? [String: Any])
         #expect(json["entries"] as? Int == 1)
 
-        #expect(try expectSuccess(["entry", "delete", String(entry), "--yes"]).stdout == "Deleted entry #\(entry).\n")
+        #expect(try cli.expectSuccess(["entry", "delete", String(entry), "--yes"]).stdout == "Deleted entry #\(entry).\n")
         #expect(try count("entry") == 0)
         #expect(try count("search_index") == 0)
         #expect(try cli.run(["entry", "delete", String(entry), "--yes"]).status == 2, "it is gone")
     }
 
     @Test func onATerminalADeleteAsksAndOnlyYesDeletes() throws {
-        try expectSuccess(["journal", "create", "Travel"])
-        try expectSuccess(["entry", "add", "--journal", "Travel", "--text", "Lisbon trams"])
-        try expectSuccess(["question", "add", "--journal", "Travel", "Where next?"])
+        try cli.expectSuccess(["journal", "create", "Travel"])
+        try cli.expectSuccess(["entry", "add", "--journal", "Travel", "--text", "Lisbon trams"])
+        try cli.expectSuccess(["question", "add", "--journal", "Travel", "Where next?"])
 
         let declined = try runOnTerminal(["journal", "delete", "Travel"], typing: "n\n")
         #expect(declined.status == 0, "\(declined.output)")
@@ -93,21 +82,21 @@ import TestSupport
     }
 
     @Test func deletingAPersonRemovesTheirAnswersAudioAndQueuedJobsButNotAnotherPersons() throws {
-        try expectSuccess(["journal", "create", "Family"])
-        let question = try id(of: expectSuccess(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]))
-        try expectSuccess(["person", "add", "Grandma Rose"])
-        try expectSuccess(["person", "add", "Uncle Sam"])
+        try cli.expectSuccess(["journal", "create", "Family"])
+        let question = try cli.expectSuccess(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]).jsonID()
+        try cli.expectSuccess(["person", "add", "Grandma Rose"])
+        try cli.expectSuccess(["person", "add", "Uncle Sam"])
         var copies: [String: String] = [:]
         for (index, name) in ["Grandma Rose", "Uncle Sam"].enumerated() {
-            let assignment = try id(of: expectSuccess(["assign", String(question), "--person", name, "--json"]))
+            let assignment = try cli.expectSuccess(["assign", String(question), "--person", name, "--json"]).jsonID()
             let source = try makeTone(at: folder.path("answer\(index).wav"), seconds: 0.3, frequency: 300 + 100 * index)
-            let answered = try #require(try expectSuccess(["answer", String(assignment), "--file", source.path, "--json"]).json()
+            let answered = try #require(try cli.expectSuccess(["answer", String(assignment), "--file", source.path, "--json"]).json()
                                         as? [String: Any])
             copies[name] = try #require(answered["path"] as? String)
         }
         #expect(try count("job") == 2)
 
-        let deleted = try expectSuccess(["person", "delete", "Grandma Rose", "--yes", "--json"])
+        let deleted = try cli.expectSuccess(["person", "delete", "Grandma Rose", "--yes", "--json"])
         let report = try #require(try deleted.json() as? [String: Any])
         let plan = try #require(report["deleted"] as? [String: Any])
         #expect(plan["assignments"] as? Int == 1 && plan["recordings"] as? Int == 1 && plan["unfinishedJobs"] as? Int == 1)
@@ -121,7 +110,7 @@ import TestSupport
         let myself = try cli.run(["person", "delete", "me", "--yes"])
         #expect(myself.status == 2)
         #expect(myself.stderr == "voicejournal: \"Myself\" is you and cannot be deleted\n")
-        try expectSuccess(["question", "delete", String(question), "--yes"])
+        try cli.expectSuccess(["question", "delete", String(question), "--yes"])
         #expect(try count("question") == 0 && count("assignment") == 0 && count("recording") == 0)
         #expect(!FileManager.default.fileExists(atPath: copies["Uncle Sam"]!))
     }
