@@ -37,6 +37,15 @@ public struct DeletionPlan: Codable, Sendable, Equatable {
     public var keptAudioFiles: [String]
     /// Encoded chunk files of split recordings, under the home's `tmp/`: removed.
     public var chunkFiles: [String]
+
+    /// Whether `other` deletes the same things: the same rows of what the user named and the
+    /// same audio files. Transcripts, jobs and chunk files may differ: a queue runner at work
+    /// changes those between the question and the answer, and they go either way.
+    public func deletesTheSame(as other: DeletionPlan) -> Bool {
+        target == other.target && people == other.people && journals == other.journals && questions == other.questions
+            && assignments == other.assignments && entries == other.entries && recordings == other.recordings
+            && audioFiles == other.audioFiles && keptAudioFiles == other.keptAudioFiles
+    }
 }
 
 extension JournalStore {
@@ -48,13 +57,14 @@ extension JournalStore {
     /// Deletes `target` and everything that belongs to it in one transaction: rows, search
     /// index (by trigger) and queued jobs. Files are not touched: the plan returned lists
     /// the audio and chunk files the caller removes (those inside the home). With
-    /// `expecting`, the delete goes ahead only if it still removes exactly what that plan
-    /// (shown to the user) said; otherwise it throws a conflict and changes nothing.
+    /// `expecting`, the delete goes ahead only if it still removes what that plan (shown to
+    /// the user) said (see `deletesTheSame(as:)`); otherwise it throws a conflict and
+    /// changes nothing.
     @discardableResult
     public func delete(_ target: DeletionTarget, expecting: DeletionPlan? = nil) throws -> DeletionPlan {
         try immediateWrite { db in
             let doomed = try Self.doomedRows(db, target, home: home)
-            if let expecting, expecting != doomed.plan {
+            if let expecting, !expecting.deletesTheSame(as: doomed.plan) {
                 throw StoreError.conflict("the journal changed while you were asked; nothing was deleted, run the command again")
             }
             // Children first, though the schema cascades too: each table's triggers (the

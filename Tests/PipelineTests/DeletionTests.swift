@@ -139,6 +139,22 @@ import Transcription
         #expect(try store.entries().isEmpty)
     }
 
+    @Test func aTranscriptArrivingAfterThePlanWasShownDoesNotStopTheDelete() throws {
+        _ = try store.addPerson(name: "Rose", relationship: nil, email: nil)
+        _ = try store.createJournal(name: "Family")
+        let question = try store.addQuestion(journal: "Family", text: "Where did you grow up?")
+        let answered = try answer(store.assign(questionId: question.id!, to: "Rose"), text: nil)
+        let plan = try store.deletionPlan(.person("Rose"))
+        #expect(plan.transcripts == 0 && plan.unfinishedJobs == 1)
+        // The queue finishes the answer while the user reads the list.
+        let claimed = try #require(try store.claimNextJob(owner: "runner", lease: 60))
+        try store.completeJob(id: claimed.id!, owner: "runner", transcript: Transcript(
+            recordingId: answered.recording.id!, text: "by the harbour", model: "whisper-1"))
+        let outcome = try Deletion.run(.person("Rose"), store: store, expecting: plan, logger: logger)
+        #expect(outcome.plan.transcripts == 1)
+        #expect(try count("SELECT count(*) FROM transcript") == 0 && count("SELECT count(*) FROM search_index") == 0)
+    }
+
     @Test func myselfCannotBeDeleted() throws {
         #expect(throws: StoreError.self) { try store.deletionPlan(.person("me")) }
     }
