@@ -88,10 +88,14 @@ struct DeleteOptions: ParsableArguments {
                 throw CLIError.usage("deleting \(plan.target) removes \(DeletionText.summary(plan)); "
                     + "nothing was deleted: add --yes to delete without being asked (or --dry-run to see the list)")
             }
-            print(DeletionText.describe(plan))
+            // With --json, stdout holds only the JSON document: the list goes with the question.
+            let list = DeletionText.describe(plan) + "\n"
+            if output.json { FileHandle.standardError.write(Data(list.utf8)) } else { print(list, terminator: "") }
             FileHandle.standardError.write(Data("Delete all of this? [y/N] ".utf8))
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            guard answer == "y" || answer == "yes" else { return print("Nothing was deleted.") }
+            guard answer == "y" || answer == "yes" else {
+                return output.json ? printNotice("nothing was deleted") : print("Nothing was deleted.")
+            }
         }
         let outcome = try Deletion.run(target, store: store, expecting: yes ? nil : plan,
                                        logger: Logger(label: "voicejournal.delete"))
