@@ -76,11 +76,19 @@ public struct JournalArchive: Codable, Sendable, Equatable {
 }
 
 extension JournalStore {
-    /// The whole journal as an archive, read in one transaction (a consistent snapshot).
-    public func archive(now: Date = Date()) throws -> JournalArchive {
+    /// The journal as an archive, read in one transaction (a consistent snapshot): all of
+    /// it, or the part `selection` keeps (see `ArchiveSelection`).
+    public func archive(_ selection: ArchiveSelection = ArchiveSelection(), now: Date = Date()) throws -> JournalArchive {
         try pool.read { db in
-            let tables = try Self.archivedTables(db).map { name -> JournalArchive.Table in
+            let names = try Self.archivedTables(db)
+            let foreignKeys = try Dictionary(uniqueKeysWithValues: names.map { ($0, try db.foreignKeys(on: $0)) })
+            var referenced: [String: Set<String>] = [:]
+            for key in foreignKeys.values.joined() { referenced[key.destinationTable, default: []].formUnion(key.mapping.map(\.destination)) }
+            var kept = ArchiveSelection.Kept(referenced: referenced)
+            let tables = try names.map { name -> JournalArchive.Table in
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY rowid")
+                    .filter { selection.keeps($0, of: name, foreignKeys: foreignKeys[name] ?? [], kept: kept) }
+                kept.note(rows, of: name)
                 return JournalArchive.Table(name: name, rows: try rows.map { row in
                     var object: [String: JournalArchive.Value] = [:]
                     for (column, value) in row { object[column] = try JournalArchive.Value(value, table: name, column: column) }

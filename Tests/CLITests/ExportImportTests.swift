@@ -82,7 +82,16 @@ import TestSupport
         let refused = try VoicejournalBinary(home: folder.path("other")).run(["import", notAnExport.path])
         #expect(refused.status == 2)
         #expect(refused.stderr == "voicejournal: \(notAnExport.path) is not a voicejournal export (made by: voicejournal export --format json)\n")
-        #expect(try cli.run(["export", "--format", "json", "--journal", "Family"]).status == 2)
+
+        // One journal: its rows and what they refer to, importable on its own.
+        let family = try #require(try cli.expectSuccess(["export", "--format", "json", "--journal", "family"]).json() as? [String: Any])
+        let tables = try #require(family["tables"] as? [[String: Any]])
+        let rows = { (name: String) in (tables.first { $0["name"] as? String == name }?["rows"] as? [[String: Any]]) ?? [] }
+        #expect(rows("journal").compactMap { $0["name"] as? String } == ["Family"])
+        #expect(rows("entry").compactMap { $0["content"] as? String } == ["Baked bread with Rose"])
+        #expect(rows("transcript").count == 1 && rows("assignment").count == 2)
+        #expect(try cli.run(["export", "--format", "json", "--journal", "Nope"]).status == 2)
+        #expect(try cli.run(["export", "--format", "json", "--with-audio", "--out", out.path]).status == 2)
     }
 
     @Test func markdownHasDatesMoodsThemesTextAndRelativeAudioLinksCopiedWithWithAudio() throws {

@@ -27,8 +27,10 @@ import TestSupport
     /// A journal with everything in it: people, a dedicated journal, questions, an answered
     /// and a pending assignment, entries of each kind, recordings (an answer, a batch file in
     /// a journal), transcripts with segments, a queued job split into a chunk, a failed job.
+    static let start = Date(timeIntervalSince1970: 1_790_000_000.123)
+
     static func keepEverything(_ store: JournalStore) throws {
-        let start = Date(timeIntervalSince1970: 1_790_000_000.123)
+        let start = Self.start
         let rose = try store.addPerson(name: "Grandma Rose", relationship: "grandmother", email: "rose@example.org", now: start)
         var stories = try store.createJournal(name: "Rose's stories", description: "For the grandchildren", now: start)
         stories.dedicatedToPersonId = rose.id
@@ -95,6 +97,32 @@ import TestSupport
         }
         #expect(try target.store.search("harbour").count == 1)
         #expect(try target.store.transcript(recordingId: 1)?.segments.count == 2)
+    }
+
+    /// Rows per table of an archive.
+    static func counts(_ archive: JournalArchive) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: archive.tables.map { ($0.name, $0.rows.count) })
+    }
+
+    @Test func aPartOfTheJournalKeepsWhatItsRowsReferToAndImportsOnItsOwn() throws {
+        let source = try TemporaryJournal()
+        try Self.keepEverything(source.store)
+        let stories = try source.store.archive(ArchiveSelection(journal: "rose's STORIES"))
+        let counts = Self.counts(stories)
+        #expect(counts["journal"] == 1 && counts["question"] == 2 && counts["assignment"] == 2 && counts["person"] == 2)
+        #expect(counts["entry"] == 2, "the two batch files filed there, not Personal's entries")
+        #expect(counts["recording"] == 3 && counts["transcript"] == 1 && counts["job"] == 4 && counts["job_chunk"] == 1)
+        let target = try TemporaryJournal()
+        #expect(try target.store.importArchive(stories)["entry"] == 2)
+        #expect(try target.store.search("harbour").count == 1)
+
+        // The first moments only: the first entry; the answer and batch files came later.
+        let early = try source.store.archive(ArchiveSelection(until: Self.start.addingTimeInterval(50)))
+        #expect(Self.counts(early)["entry"] == 1 && Self.counts(early)["recording"] == 0 && Self.counts(early)["job"] == 0)
+        #expect(Self.counts(early)["journal"] == 2 && Self.counts(early)["transcript"] == 0)
+        let later = try source.store.archive(ArchiveSelection(since: Self.start.addingTimeInterval(150)))
+        #expect(Self.counts(later)["entry"] == 4 && Self.counts(later)["recording"] == 2, "the batch files, not the answer")
+        #expect(try TemporaryJournal().store.importArchive(later)["job_chunk"] == 1)
     }
 
     @Test func anImportRefusesAHomeThatHoldsAJournalAndChangesNothing() throws {

@@ -19,7 +19,9 @@ struct Export: AsyncParsableCommand {
 
             json: everything (journals, people, questions, assignments, entries, recordings, \
             transcripts with segments, jobs), table by table; 'voicejournal import FILE' reads it \
-            back into an empty data folder. With --out DIR it is written to DIR/voicejournal.json.
+            back into an empty data folder. --journal, --since and --until keep a part of it that \
+            imports on its own (rows that refer to rows left out are left out too). With --out DIR \
+            it is written to DIR/voicejournal.json.
 
             srt, vtt: the transcript of one recording (--recording ID) as subtitles.
 
@@ -30,9 +32,9 @@ struct Export: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "md, json, srt or vtt.") var format: Format = .md
-    @Option(help: "Only this journal (md).") var journal: String?
-    @Option(help: "Only entries from this moment on (md; YYYY-MM-DD[THH:MM], today, yesterday).") var since: DateArgument?
-    @Option(help: "Only entries up to this moment (md; a bare date includes that whole day).") var until: DateArgument?
+    @Option(help: "Only this journal.") var journal: String?
+    @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: DateArgument?
+    @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
     @Option(help: "The recording whose transcript to export (srt, vtt).") var recording: Int64?
     @Option(help: "Write into this folder instead of stdout.") var out: String?
     @Flag(help: "With --out (md), copy each entry's audio into DIR/audio/ and link to the copy.") var withAudio = false
@@ -44,9 +46,8 @@ struct Export: AsyncParsableCommand {
             if recording != nil { throw ValidationError("--recording goes with --format srt or vtt") }
             if withAudio, out == nil { throw ValidationError("--with-audio needs --out DIR to copy the audio into") }
         case .json:
-            if journal != nil || since != nil || until != nil || recording != nil || withAudio {
-                throw ValidationError("--format json exports the whole journal, for 'import'; "
-                    + "--journal, --since, --until, --recording and --with-audio go with Markdown (md)")
+            if recording != nil || withAudio {
+                throw ValidationError("--format json exports journals, for 'import'; --recording and --with-audio go with other formats")
             }
         case .srt, .vtt:
             guard recording != nil else { throw ValidationError("--format \(format.rawValue) needs --recording ID (see 'entry show')") }
@@ -65,7 +66,9 @@ struct Export: AsyncParsableCommand {
                                                copyAudio: withAudio).documents()
             try emit(documents.map { (Self.fileName($0.journal) + ".md", $0.text) }, audio: documents.flatMap(\.audioCopies))
         case .json:
-            try emit([("voicejournal.json", try JSONText.encode(try store.archive(now: Now.date())) + "\n")], audio: [])
+            if let journal { _ = try store.journal(named: journal) }  // an unknown name is an error, not an empty export
+            let selection = ArchiveSelection(journal: journal, since: since?.date, until: until?.endOfPeriod)
+            try emit([("voicejournal.json", try JSONText.encode(try store.archive(selection, now: Now.date())) + "\n")], audio: [])
         case .srt, .vtt:
             let id = recording ?? 0
             guard let stored = try store.recording(id: id) else {
