@@ -130,6 +130,13 @@ extension JournalStore {
             questions: doomed.questions.count, assignments: doomed.assignments.count, entries: doomed.entries.count,
             recordings: doomed.recordings.count, transcripts: 0, jobs: 0, unfinishedJobs: 0,
             audioFiles: [], keptAudioFiles: [], chunkFiles: [])
+        // Rows a killed recorder left are completed when the store is opened for writing;
+        // one still `recording` is being captured right now, into a file that would be
+        // pulled from under the recorder.
+        for recording in doomed.recordings
+        where try String.fetchOne(db, sql: "SELECT state FROM recording WHERE id = ?", arguments: [recording]) == RecordingState.recording.rawValue {
+            throw StoreError.conflict("recording \(recording) is being recorded right now; stop it first, then delete \(description)")
+        }
         for recording in doomed.recordings {
             plan.transcripts += try count(db, "SELECT count(*) FROM transcript WHERE recordingId = ?", [recording])
             plan.jobs += try count(db, "SELECT count(*) FROM job WHERE recordingId = ?", [recording])

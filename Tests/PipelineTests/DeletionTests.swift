@@ -155,6 +155,18 @@ import Transcription
         #expect(try count("SELECT count(*) FROM transcript") == 0 && count("SELECT count(*) FROM search_index") == 0)
     }
 
+    @Test func anEntryBeingRecordedRightNowIsNotDeleted() throws {
+        let started = try store.beginRecording(owner: .entry(journal: "Personal", title: nil, mood: nil, theme: nil),
+                                               format: "wav", sampleRate: 16000, channels: 1) { id in
+            (home.appendingPathComponent("take-\(id).wav").path, ())
+        }
+        let entry = try #require(started.recording.entryId)
+        #expect { try Deletion.run(.entry(entry), store: store, logger: logger) } throws: { error in
+            (error as? StoreError)?.kind == .conflict && "\(error)".contains("being recorded right now")
+        }
+        #expect(try store.recording(id: started.recording.id!) != nil)
+    }
+
     @Test func myselfCannotBeDeleted() throws {
         #expect(throws: StoreError.self) { try store.deletionPlan(.person("me")) }
     }
