@@ -83,12 +83,11 @@ extension JournalStore {
         }
     }
 
-    /// Assignments, newest first: all, only the answered ones (`answered` true) or only those
-    /// still waiting (false; `pending`, or `sent` in a journal that ever set it).
-    public func assignments(answered: Bool? = nil) throws -> [AssignmentSummary] {
+    /// Assignments, newest first, optionally only those with one status.
+    public func assignments(status: AssignmentStatus? = nil) throws -> [AssignmentSummary] {
         try pool.read { db in
-            guard let answered else { return try Self.assignmentSummaries(db, where: "1", []) }
-            return try Self.assignmentSummaries(db, where: answered ? "a.status = ?" : "a.status <> ?", [AssignmentStatus.answered])
+            if let status { return try Self.assignmentSummaries(db, where: "a.status = ?", [status]) }
+            return try Self.assignmentSummaries(db, where: "1", [])
         }
     }
 

@@ -19,7 +19,7 @@ struct Voicejournal: AsyncParsableCommand {
             Transcribe.self, Queue.self,
             JournalCommand.self, EntryCommand.self,
             PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self,
-            VocabularyCommand.self, Search.self, Stats.self, Export.self,
+            VocabularyCommand.self, Search.self, Stats.self, Export.self, Import.self,
         ]
     )
 

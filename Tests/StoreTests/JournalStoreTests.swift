@@ -101,14 +101,14 @@ import TestSupport
         let a = try store.assign(questionId: first.id!, to: "Myself")
         let b = try store.assign(questionId: second.id!, to: "1")
         #expect(a.linkToken.count == 32 && a.linkToken != b.linkToken)
-        #expect(try store.assignments(answered: false).count == 2)
+        #expect(try store.assignments(status: .pending).count == 2)
         // The same open question for the same person (by name or id) is refused, naming the assignment.
         #expect(throws: StoreError.conflict("question #\(first.id!) is already assigned to Myself as assignment #\(a.id) "
                                             + "(pending); answer it with: voicejournal answer \(a.id)")) {
             try store.assign(questionId: first.id!, to: "1")
         }
-        #expect(try store.assignments(answered: false).count == 2)
-        #expect(try store.assignments(answered: true).isEmpty)
+        #expect(try store.assignments(status: .pending).count == 2)
+        #expect(try store.assignments(status: .answered).isEmpty)
     }
 
     @Test func enqueueingTheSameRecordingTwiceKeepsOneJob() throws {

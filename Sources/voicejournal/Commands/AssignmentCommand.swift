@@ -24,7 +24,7 @@ struct AssignmentCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let assignments = try global.openStoreForReading().assignments(answered: status.map { $0 == .answered })
+            let assignments = try global.openStoreForReading().assignments(status: status.map { $0 == .answered ? .answered : .pending })
             if output.json { return try printJSON(assignments) }
             guard !assignments.isEmpty else { return print("No assignments.") }
             print(Table(headers: ["ID", "PERSON", "STATUS", "QUESTION", "ANSWER"], rows: assignments.map {
