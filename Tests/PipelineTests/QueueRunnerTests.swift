@@ -131,7 +131,9 @@ import Transcription
 
     @Test func stoppingHandsClaimedJobsBack() async throws {
         let queued = try enqueue(try files(3))
-        let server = try StubWhisperServer(rules: [.init(responses: [.slow(20)])])
+        // Slow enough that no upload ends before the stop, even when a test pool busy with
+        // blocking CLI tests holds this task for a long while (the stop abandons them at once).
+        let server = try StubWhisperServer(rules: [.init(responses: [.slow(120)])])
         let runner = runner(server, jobs: 3)
         let run = Task { try await runner.run(until: .drainQueue) }
         // Stop only once every job is claimed (and its upload under way), or this proves nothing.

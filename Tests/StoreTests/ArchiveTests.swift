@@ -71,6 +71,9 @@ import TestSupport
         let brokenJob = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(700)))
         try store.failJob(id: brokenJob.id!, owner: "host:1:abc", error: "400: Invalid file format", retryAt: nil)
         #expect(batch.count == 2)
+        // A journal's vocabulary, and a corrected entry that keeps its original.
+        try store.addVocabulary(["Anneliese", "Jörg"], journal: "Rose's stories", now: start.addingTimeInterval(800))
+        try store.correctEntry(id: 1, text: "Entry on day 0, corrected", now: start.addingTimeInterval(900))
     }
 
     @Test func anExportImportedIntoAnEmptyHomeReproducesEveryRowTableByTable() throws {
