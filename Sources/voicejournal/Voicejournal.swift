@@ -20,6 +20,7 @@ struct Voicejournal: AsyncParsableCommand {
             JournalCommand.self, EntryCommand.self,
             PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self,
             Search.self, Stats.self, Export.self,
+            ConfigCommand.self,
         ]
     )
 

@@ -30,6 +30,10 @@ struct Answer: AsyncParsableCommand {
     func run() async throws {
         let store = try global.openStore()
         guard let file else {
+            var capture = capture
+            var flags = Settings.Flags()
+            capture.input.apply(to: &flags)
+            capture.input.use(try global.settings(flags))
             let outcome = try await capture.record(owner: .assignment(assignmentId), store: store)
             return try RecordingReport.finish(outcome, json: json)
         }
