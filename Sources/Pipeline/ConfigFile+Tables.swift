@@ -26,10 +26,10 @@ extension ConfigFile {
                 case "device": defaults.device = try text(value, key, in: name)
                 case "model": defaults.model = try text(value, key, in: name)
                 case "rate":
-                    defaults.rate = try integer(value, key, in: name, range: 1000...768_000, unit: " Hz")
+                    defaults.rate = try integer(value, key, in: name, range: Settings.rates, unit: " Hz")
                 case "language":
                     let code = try text(value, key, in: name)
-                    guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                    guard TranscriptionOptions.isLanguageCode(code) else {
                         throw invalid(key, in: name, "must be a two-letter ISO-639-1 code such as \"en\" or \"de\"")
                     }
                     defaults.language = code.lowercased()
@@ -61,8 +61,7 @@ extension ConfigFile {
                 throw ConfigError(kind: .invalidValue, path: path, line: header, message: "[[endpoint]] needs a base_url")
             }
             let baseURL = try text(baseValue, "base_url", in: name)
-            guard let components = URLComponents(string: baseURL), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-                  let host = components.host, !host.isEmpty else {
+            guard WhisperClient.Configuration.isHTTPURL(baseURL) else {
                 throw invalid("base_url", in: name, "must be an http(s) URL such as \"http://127.0.0.1:8000/v1\"")
             }
             var endpoint = EndpointConfig(baseURL: baseURL, line: header)

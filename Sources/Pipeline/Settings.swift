@@ -91,6 +91,8 @@ public struct Settings: Sendable {
     public static let defaultDevice = "default"
     public static let defaultRate = 16000
     public static let defaultJobs = 4
+    /// The sample rates a capture may ask for, in Hz.
+    public static let rates = 1000...768_000
 
     /// Reads the config file (`flags.config`, else the default place, where a missing file
     /// is no error) and resolves every setting.

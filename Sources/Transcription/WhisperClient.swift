@@ -80,8 +80,7 @@ public struct WhisperClient: Sendable {
         /// `$VOICEJOURNAL_HTTP_TIMEOUT`. `origin` says where the base URL was given, for messages.
         public static func resolve(baseURL base: String, keyVariable: String?, environment: [String: String],
                                    origin: String) throws(TranscriptionError) -> Configuration {
-            guard let components = URLComponents(string: base), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-                  let host = components.host, !host.isEmpty else {
+            guard isHTTPURL(base) else {
                 let shown = Secrets(apiKey: nil, baseURL: base).redact(base)
                 throw TranscriptionError(kind: .invalidConfiguration,
                                          description: "the base URL \(shown) is not an http(s) URL; check \(origin)")
@@ -107,6 +106,12 @@ public struct WhisperClient: Sendable {
                 configuration.lowSpeedTime = min(configuration.lowSpeedTime, timeout)
             }
             return configuration
+        }
+
+        /// Whether `text` is an http(s) URL with a host: the only kind of base URL that can work.
+        public static func isHTTPURL(_ text: String) -> Bool {
+            guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty else { return false }
+            return ["http", "https"].contains(components.scheme?.lowercased() ?? "")
         }
 
         /// The key without the whitespace around it (a `.env` file with CRLF line ends

@@ -17,7 +17,7 @@ struct InputOptions: ParsableArguments {
     var channels = 1
 
     func validate() throws {
-        if let rateFlag, !(1000...768_000).contains(rateFlag) { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
+        if let rateFlag, !Settings.rates.contains(rateFlag) { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
         guard (1...32).contains(channels) else { throw ValidationError("--channels must be between 1 and 32") }
     }
 

@@ -45,7 +45,7 @@ struct TranscriptionFlags: ParsableArguments {
         if let maxChunkSeconds, !(maxChunkSeconds >= 5) || !maxChunkSeconds.isFinite {
             throw ValidationError("--max-chunk-seconds must be at least 5.")
         }
-        if let language, language.count != 2 || !language.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        if let language, !TranscriptionOptions.isLanguageCode(language) {
             throw ValidationError("--language takes a two-letter ISO-639-1 code such as en or de, not '\(language)'.")
         }
         if let model, model.trimmingCharacters(in: .whitespaces).isEmpty {
