@@ -116,6 +116,8 @@ public struct Settings: Sendable {
         let resolver = Resolver(environment: environment, file: file)
         let defaults = file?.defaults ?? ConfigFile.Defaults()
 
+        // DataHome.resolve has the home's own rule (the config file has no say in it, and
+        // $XDG_DATA_HOME only moves the default); here it is only told where it came from.
         let homeValue = DataHome.resolve(flag: flags.home, environment: environment).url.path
         home = resolver.pick(flags.home.map { _ in homeValue }, "--home",
                              env: "VOICEJOURNAL_HOME", { _ in homeValue }, file: nil, default: homeValue)

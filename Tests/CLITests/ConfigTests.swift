@@ -104,6 +104,18 @@ import TestSupport
         #expect(human.stdout.contains("Family stories  [config file \(path)]"))
     }
 
+    @Test func newEntriesGoToTheConfigFilesJournalUnlessTheFlagSaysOtherwise() throws {
+        let folder = try TemporaryFolder("vj-config")
+        let binary = VoicejournalBinary(home: folder.path("home"))
+        #expect(try binary.run(["journal", "create", "Family stories"]).status == 0)
+        try binary.writeConfig("[defaults]\njournal = \"Family stories\"\n")
+        let fromFile = try binary.run(["entry", "add", "--text", "Grandma's recipe"])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(fromFile.stdout.contains("to Family stories."))
+        let fromFlag = try binary.run(["entry", "add", "--text", "A walk", "--journal", "Personal"])
+        #expect(fromFlag.stdout.contains("to Personal."))
+    }
+
     @Test func configShowNeverPrintsAKey() throws {
         let folder = try TemporaryFolder("vj-config")
         let keys = ["OPENAI_API_KEY": "sk-FAKE-env-key-7f3a9c", "REMOTE_WHISPER_KEY": "sk-FAKE-file-key-b81d2e"]
