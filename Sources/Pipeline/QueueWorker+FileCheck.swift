@@ -11,7 +11,8 @@ extension Worker {
         /// Upload; compare with this stamp afterwards (nil: the file cannot be read, and the
         /// upload will say so).
         case upload(FileStamp?)
-        /// The job was failed: the file now holds audio another recording has.
+        /// The job was failed (the file now holds audio another recording has), or is gone
+        /// with its deleted recording.
         case failed
     }
 
@@ -31,7 +32,14 @@ extension Worker {
         let info = try? AudioIntegrity.probe(url)
         let changed = ChangedAudio(sha256: sha256, stamp: now, durationSeconds: info?.durationSeconds,
                                    sampleRate: info?.sampleRate, channels: info?.channels)
-        if let holder = try store.rekeyRecording(id: recordingId, to: changed) {
+        let holder: Int64?
+        do {
+            holder = try store.rekeyRecording(id: recordingId, to: changed)
+        } catch let error as StoreError where error.kind == .notFound {
+            // Deleted while its job was held: the job went with it, there is nothing to store.
+            return .failed
+        }
+        if let holder {
             try fail(jobId: jobId, path: recording.path, message:
                 "the file changed after it was queued and now holds audio already in the journal (recording \(holder))")
             return .failed

@@ -18,6 +18,17 @@ public struct JournalStats: Codable, Sendable, Equatable {
     public var averageMoodScore: Double?
     public var firstEntryAt: Date?
     public var lastEntryAt: Date?
+    /// Entries per journal name.
+    public var entriesByJournal: [String: Int] = [:]
+    /// This month, day by day: the calendar heatmap.
+    public var month = MonthCounts(year: 0, month: 0, firstWeekday: 1, today: 0, entriesPerDay: [])
+    /// The last 30 days, oldest first, ending today: the mood trend.
+    public var moodTrend: [DayMood] = []
+    /// Length of the recordings, in minutes, and of those with a transcript.
+    public var minutesRecorded: Double = 0
+    public var minutesTranscribed: Double = 0
+    /// Entries made on today's month and day in earlier years, newest first.
+    public var onThisDay: [EntryDetails] = []
 
     /// Computes the stats from each entry's creation time, kind and mood. Days are
     /// calendar days in `calendar`'s time zone (the user's, by default).
@@ -77,23 +88,54 @@ public struct JournalStats: Codable, Sendable, Equatable {
 }
 
 extension JournalStore {
-    /// Stats over every entry (or one journal's), as of `now`.
+    /// Stats over every entry (or one journal's), as of `now`: counts, streaks, this
+    /// month's days, the mood trend, minutes recorded and "on this day".
     public func stats(journal: String? = nil, now: Date = Date(), calendar: Calendar = .current) throws -> JournalStats {
-        // Only the three columns the stats count: the listing query's transcript and job
-        // joins would be read for every entry and thrown away.
-        let rows = try pool.read { db -> [Row] in
-            var sql = "SELECT e.createdAt, e.kind, e.mood FROM entry e"
+        try pool.read { db in
+            // Only the columns the stats count: the listing query's transcript and job joins
+            // would be read for every entry and thrown away.
+            var sql = "SELECT e.id, e.createdAt, e.kind, e.mood, j.name AS journal FROM entry e JOIN journal j ON j.id = e.journalId"
             var arguments: StatementArguments = []
             if let journal {
                 sql += " WHERE e.journalId = ?"
                 arguments = [try Self.journal(db, named: journal).id]
             }
-            return try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let entries = rows.compactMap { row -> StatsEntry? in
+                guard let id: Int64 = row["id"], let date: Date = row["createdAt"], let kind: EntryKind = row["kind"] else { return nil }
+                return StatsEntry(id: id, createdAt: date, kind: kind, mood: row["mood"], journal: row["journal"] ?? "")
+            }
+            var stats = JournalStats(entries: entries.map { ($0.createdAt, $0.kind, $0.mood) }, now: now, calendar: calendar)
+            stats.addCharts(entries, now: now, calendar: calendar)
+            let earlier = entries.filter { JournalStats.isOnThisDay($0.createdAt, now: now, calendar: calendar) }.map(\.id)
+            stats.onThisDay = earlier.isEmpty ? [] : try Self.entryDetails(
+                db, where: ["e.id IN (\(earlier.map { _ in "?" }.joined(separator: ",")))"], StatementArguments(earlier))
+            (stats.minutesRecorded, stats.minutesTranscribed) = try Self.minutes(db, journalName: journal)
+            return stats
         }
-        let entries = rows.compactMap { row -> (createdAt: Date, kind: EntryKind, mood: Mood?)? in
-            guard let date: Date = row["createdAt"], let kind: EntryKind = row["kind"] else { return nil }
-            return (date, kind, row["mood"])
+    }
+
+    /// Minutes of complete recordings (of one journal's entries and answers, or all), and of
+    /// those transcribed.
+    private static func minutes(_ db: Database, journalName: String?) throws -> (recorded: Double, transcribed: Double) {
+        var sql = """
+            SELECT coalesce(sum(r.durationSeconds), 0) AS recorded,
+                   coalesce(sum(CASE WHEN t.id IS NULL THEN 0 ELSE r.durationSeconds END), 0) AS transcribed
+            FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id
+            WHERE r.state = 'complete'
+            """
+        var arguments: StatementArguments = []
+        if let journalName {
+            sql += """
+                 AND (r.entryId IN (SELECT id FROM entry WHERE journalId = ?)
+                      OR r.assignmentId IN (SELECT a.id FROM assignment a JOIN question q ON q.id = a.questionId
+                                            WHERE q.journalId = ?))
+                """
+            let id = try journal(db, named: journalName).id
+            arguments = [id, id]
         }
-        return JournalStats(entries: entries, now: now, calendar: calendar)
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return (0, 0) }
+        let recorded: Double = row["recorded"], transcribed: Double = row["transcribed"]
+        return (recorded / 60, transcribed / 60)
     }
 }

@@ -94,18 +94,13 @@ extension JournalStore {
         }
     }
 
-    /// Deletes an entry with its recordings, transcripts and jobs (the database cascades).
-    /// Returns the audio files that belonged to it, so the caller can remove those it owns.
+    /// Deletes an entry with its recordings, transcripts and jobs (see `delete(_:expecting:)`).
+    /// Returns the paths of its audio files, inside the home or not; the caller removes
+    /// those it owns.
     @discardableResult
     public func deleteEntry(id: Int64) throws -> [String] {
-        try pool.write { db in
-            guard try Entry.fetchOne(db, key: id) != nil else {
-                throw StoreError.notFound("no entry #\(id); see: voicejournal entry list")
-            }
-            let paths = try String.fetchAll(db, sql: "SELECT path FROM recording WHERE entryId = ?", arguments: [id])
-            _ = try Entry.deleteOne(db, key: id)
-            return paths
-        }
+        let plan = try delete(.entry(id))
+        return plan.audioFiles + plan.keptAudioFiles
     }
 
     static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,

@@ -94,7 +94,8 @@ public enum Waveform {
     }
 }
 
-private extension String {
+extension String {
+    /// The string without the spaces at its end (drawn lines stop where their last mark is).
     func trimmingTrailingSpaces() -> String {
         var copy = self
         while copy.last == " " { copy.removeLast() }

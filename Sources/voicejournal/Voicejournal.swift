@@ -23,7 +23,7 @@ struct Voicejournal: AsyncParsableCommand {
             Transcribe.self, Queue.self,
             JournalCommand.self, EntryCommand.self,
             PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self,
-            Search.self, Stats.self, Export.self,
+            Search.self, Stats.self, Export.self, Import.self,
             ConfigCommand.self,
         ]
     )

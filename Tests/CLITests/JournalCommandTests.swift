@@ -112,9 +112,9 @@ import TestSupport
 
     @Test func deleteRemovesTheEntryFromListsAndSearch() throws {
         let entry = try id(of: expectSuccess(["entry", "add", "--text", "a walk to the lighthouse", "--json"]))
-        try expectSuccess(["entry", "delete", String(entry)])
+        try expectSuccess(["entry", "delete", String(entry), "--yes"])
         #expect(try expectSuccess(["search", "lighthouse"]).stdout.contains("No matches"))
-        #expect(try cli.run(["entry", "delete", String(entry)]).status == 2)
+        #expect(try cli.run(["entry", "delete", String(entry), "--yes"]).status == 2)
     }
 
     @Test(arguments: [
@@ -161,10 +161,10 @@ import TestSupport
         let mode = try FileManager.default.attributesOfItem(atPath: folder.path("out/Personal.md").path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
-        let json = try cli.run(["export", "--format", "json", "--journal", "personal"])
-        let journals = try #require(try json.json() as? [[String: Any]])
-        #expect(journals.count == 1)
-        #expect(((journals[0]["entries"] as? [[String: Any]])?.first?["content"] as? String) == "Made bread")
+        let json = try cli.run(["export", "--format", "json"])
+        let tables = try #require((try json.json() as? [String: Any])?["tables"] as? [[String: Any]])
+        let entries = try #require(tables.first { $0["name"] as? String == "entry" }?["rows"] as? [[String: Any]])
+        #expect(entries.compactMap { $0["content"] as? String } == ["Shipped the parser", "Made bread"])
         #expect(try cli.run(["export", "--journal", "Nope"]).status == 2)
     }
 

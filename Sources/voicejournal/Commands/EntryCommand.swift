@@ -87,26 +87,6 @@ struct EntryCommand: AsyncParsableCommand {
             }
         }
     }
-
-    struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "delete",
-            abstract: "Delete an entry, its transcript and the audio voicejournal recorded for it.",
-            discussion: "Audio files outside the data folder (added by 'transcribe') are left where they are.")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
-
-        func run() async throws {
-            let store = try global.openStore()
-            let paths = try store.deleteEntry(id: id)
-            let home = store.home.url.standardizedFileURL.path + "/"
-            var removed = 0
-            for path in paths where URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(home) {
-                if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
-            }
-            print("Deleted entry #\(id)" + (removed > 0 ? " and \(removed) audio file\(removed == 1 ? "" : "s")." : "."))
-        }
-    }
 }
 
 /// Filters shared by `entry list` and `search`.

@@ -1,46 +1,99 @@
 import ArgumentParser
 import Audio
 import Foundation
+import Pipeline
 import Store
 import Terminal
 
-/// `voicejournal export`: journals as Markdown or JSON, to stdout or one file per journal.
+/// `voicejournal export`: journals as Markdown, the whole journal as JSON (for `import`),
+/// or one recording's transcript as subtitles.
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export journals as Markdown or JSON.",
+        abstract: "Export journals as Markdown, the whole journal as JSON, or a recording as subtitles.",
         discussion: """
-            Without --out, everything goes to stdout. With --out DIR, one file per journal \
-            (DIR/<journal>.md or .json, mode 0600); files already there are left alone unless \
-            --force is given. Voice entries are exported with their transcripts.
+            md (the default): one document per journal, each entry with its date, mood, theme, text \
+            or transcript and a relative link to its audio; answered questions follow. With --out \
+            DIR, one file per journal (DIR/<journal>.md, mode 0600); --with-audio copies the audio \
+            into DIR/audio/ and links to the copies.
+
+            json: everything (journals, people, questions, assignments, entries, recordings, \
+            transcripts with segments, jobs), table by table; 'voicejournal import FILE' reads it \
+            back into an empty data folder. --journal, --since and --until keep a part of it that \
+            imports on its own (rows that refer to rows left out are left out too). With --out DIR \
+            it is written to DIR/voicejournal.json.
+
+            srt, vtt: the transcript of one recording (--recording ID) as subtitles.
+
+            Files already in DIR are left alone unless --force is given.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case md, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case md, json, srt, vtt }
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "md or json.") var format: Format = .md
+    @Option(help: "md, json, srt or vtt.") var format: Format = .md
     @Option(help: "Only this journal.") var journal: String?
-    @Option(help: "Write one file per journal into this folder.") var out: String?
+    @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: DateArgument?
+    @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
+    @Option(help: "The recording whose transcript to export (srt, vtt).") var recording: Int64?
+    @Option(help: "Write into this folder instead of stdout.") var out: String?
+    @Flag(help: "With --out (md), copy each entry's audio into DIR/audio/ and link to the copy.") var withAudio = false
     @Flag(help: "With --out, replace export files that are already there.") var force = false
+
+    func validate() throws {
+        switch format {
+        case .md:
+            if recording != nil { throw ValidationError("--recording goes with --format srt or vtt") }
+            if withAudio, out == nil { throw ValidationError("--with-audio needs --out DIR to copy the audio into") }
+        case .json:
+            if recording != nil || withAudio {
+                throw ValidationError("--format json exports journals, for 'import'; --recording and --with-audio go with other formats")
+            }
+        case .srt, .vtt:
+            guard recording != nil else { throw ValidationError("--format \(format.rawValue) needs --recording ID (see 'entry show')") }
+            if journal != nil || since != nil || until != nil || withAudio {
+                throw ValidationError("--format \(format.rawValue) exports one recording: --journal, --since, --until and --with-audio go with md")
+            }
+        }
+    }
 
     func run() async throws {
         let store = try global.openStoreForReading()
-        let journals = try store.journals().filter { summary in
-            journal.map { summary.name.caseInsensitiveCompare($0) == .orderedSame } ?? true
+        switch format {
+        case .md:
+            let documents = try MarkdownExport(store: store, journal: journal, since: since?.date, until: until?.endOfPeriod,
+                                               linksFrom: outFolder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                                               copyAudio: withAudio).documents()
+            try emit(documents.map { (Self.fileName($0.journal) + ".md", $0.text) }, audio: documents.flatMap(\.audioCopies))
+        case .json:
+            if let journal { _ = try store.journal(named: journal) }  // an unknown name is an error, not an empty export
+            let selection = ArchiveSelection(journal: journal, since: since?.date, until: until?.endOfPeriod)
+            try emit([("voicejournal.json", try JSONText.encode(try store.archive(selection, now: Now.date())) + "\n")], audio: [])
+        case .srt, .vtt:
+            let id = recording ?? 0
+            guard let stored = try store.recording(id: id) else {
+                throw CLIError.usage("no recording #\(id); see: voicejournal entry list --json (recordingId)")
+            }
+            guard let transcript = try store.transcript(recordingId: id) else {
+                throw CLIError.usage("recording #\(id) has no transcript yet; run: voicejournal queue run")
+            }
+            let text = Sidecar.render(format == .srt ? .srt : .vtt, transcript: transcript, durationSeconds: stored.durationSeconds)
+            let name = URL(fileURLWithPath: stored.path).deletingPathExtension().lastPathComponent
+            try emit([(Self.fileName(name.isEmpty ? "recording-\(id)" : name) + "." + format.rawValue, text)], audio: [])
         }
-        if let journal, journals.isEmpty { _ = try store.journal(named: journal) }  // throws the helpful error
-        // Oldest first, as a journal reads.
-        let exported = try journals.map { summary in
-            ExportedJournal(journal: summary, entries: try store.entries(EntryFilter(journal: summary.name)).reversed())
+    }
+
+    private var outFolder: URL? { out.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } }
+
+    /// Prints the documents, or writes them (and copies the audio) into `--out`.
+    private func emit(_ documents: [(name: String, text: String)], audio: [MarkdownExport.AudioCopy]) throws {
+        guard let folder = outFolder else {
+            return print(documents.map(\.text).joined(separator: "\n"), terminator: format == .md ? "\n" : "")
         }
-        guard let out else {
-            if format == .json { return try printJSON(exported) }
-            return print(try exported.map(render).joined(separator: "\n"))
-        }
-        let folder = URL(fileURLWithPath: (out as NSString).expandingTildeInPath)
-        let files = exported.map { folder.appendingPathComponent(Self.fileName($0.journal.name) + "." + format.rawValue) }
+        let files = documents.map { folder.appendingPathComponent($0.name) }
+        let copies = audio.map { folder.appendingPathComponent($0.relativePath) }
         // Checked before anything is written, so a refusal leaves the folder as it was.
-        if !force, let existing = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+        if !force, let existing = (files + copies).first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             throw CLIError.usage("\(existing.path) already exists; export into an empty folder, or add --force to replace it")
         }
         do {
@@ -48,36 +101,25 @@ struct Export: AsyncParsableCommand {
         } catch {
             throw CLIError.failure("cannot create the folder \(folder.path): \(SystemError.reason(of: error))")
         }
-        for (journal, file) in zip(exported, files) {
+        for (document, file) in zip(documents, files) {
             do {
-                try FileProblem.writePrivately(Data(try render(journal).utf8), to: file)
+                try FileProblem.writePrivately(Data(document.text.utf8), to: file)
             } catch {
                 throw CLIError.failure("cannot write \(file.path): \(SystemError.reason(of: error))")
             }
             print(TerminalText.escaped(file.path))
         }
-    }
-
-    struct ExportedJournal: Encodable {
-        let journal: JournalSummary
-        let entries: [EntryDetails]
-    }
-
-    private func render(_ exported: ExportedJournal) throws -> String {
-        let (journal, entries) = (exported.journal, exported.entries)
-        if format == .json {
-            return try JSONText.encode(exported) + "\n"
+        for (copy, target) in zip(audio, copies) {
+            do {
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try? FileManager.default.removeItem(at: target)
+                try FileManager.default.copyItem(atPath: copy.source, toPath: target.path)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
+            } catch {
+                throw CLIError.failure("cannot copy \(copy.source) to \(target.path): \(SystemError.reason(of: error))")
+            }
         }
-        var text = "# \(journal.name)\n\n"
-        if let description = journal.description { text += "\(description)\n\n" }
-        for entry in entries {
-            let tags = [entry.kind.rawValue, entry.mood?.rawValue, entry.theme?.rawValue].compactMap { $0 }
-            text += "## \(shortDate(entry.createdAt))" + (entry.title.map { " — \($0)" } ?? "")
-                + " (\(tags.joined(separator: ", ")))\n\n"
-            let body = entry.text.isEmpty ? "_(not transcribed yet)_" : entry.text
-            text += body + "\n\n"
-        }
-        return text
+        if !audio.isEmpty { print("\(audio.count) audio file\(audio.count == 1 ? "" : "s") copied into \(TerminalText.escaped(folder.appendingPathComponent("audio").path))") }
     }
 
     /// A journal name as a file name: path separators and leading dots replaced.

@@ -7,7 +7,7 @@ struct JournalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journal",
         abstract: "Create, list and show journals.",
-        subcommands: [Create.self, List.self, Show.self])
+        subcommands: [Create.self, List.self, Show.self, Delete.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -8,7 +8,7 @@ struct PersonCommand: AsyncParsableCommand {
         commandName: "person",
         abstract: "Add and list the people questions are assigned to.",
         discussion: "\"Myself\" always exists (you can also say \"me\").",
-        subcommands: [Add.self, List.self])
+        subcommands: [Add.self, List.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a person.")

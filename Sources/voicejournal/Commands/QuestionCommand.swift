@@ -7,7 +7,7 @@ struct QuestionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "question",
         abstract: "Add and list questions to be answered with a recording.",
-        subcommands: [Add.self, List.self])
+        subcommands: [Add.self, List.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

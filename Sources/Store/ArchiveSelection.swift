@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// Which part of the journal an archive holds: everything, or one journal's and a stretch of
+/// time's. Rows are chosen table by table, parents first, and a row is kept only when every
+/// row it refers to is kept, so the part imports on its own like the whole.
+///
+/// - `journal`: that journal, its questions and their assignments, its entries; people all.
+/// - `since` / `until`: entries created in that stretch, and recordings made in it.
+/// - Recordings follow their entry or assignment; a recording of neither (a batch file) is
+///   kept without a journal named. Transcripts, jobs, chunks and any other table follow the
+///   rows they refer to.
+public struct ArchiveSelection: Sendable, Equatable {
+    public var journal: String?
+    /// From this moment on.
+    public var since: Date?
+    /// Before this moment.
+    public var until: Date?
+
+    public init(journal: String? = nil, since: Date? = nil, until: Date? = nil) {
+        self.journal = journal
+        self.since = since
+        self.until = until
+    }
+
+    /// The values kept so far of every column some foreign key refers to, per table.
+    struct Kept {
+        /// The columns foreign keys refer to (`[table: [column]]`): only those are remembered.
+        let referenced: [String: Set<String>]
+        private var values: [String: [String: Set<DatabaseValue>]] = [:]
+
+        init(referenced: [String: Set<String>]) { self.referenced = referenced }
+
+        mutating func note(_ rows: [Row], of table: String) {
+            guard let wanted = referenced[table] else { return }
+            var columns: [String: Set<DatabaseValue>] = [:]
+            for row in rows {
+                for column in wanted { columns[column, default: []].insert(row[column]) }
+            }
+            values[table] = columns
+        }
+
+        func contains(_ value: DatabaseValue, table: String, column: String) -> Bool {
+            values[table]?[column]?.contains(value) ?? false
+        }
+    }
+
+    /// Whether `row` of `table` belongs to the selection, given the rows kept of the tables before it.
+    func keeps(_ row: Row, of table: String, foreignKeys: [ForeignKeyInfo], kept: Kept) -> Bool {
+        for key in foreignKeys {
+            for (origin, destination) in key.mapping {
+                let value: DatabaseValue = row[origin]
+                if !value.isNull, !kept.contains(value, table: key.destinationTable, column: destination) { return false }
+            }
+        }
+        switch table {
+        case Journal.databaseTableName:
+            guard let journal else { return true }
+            let name: String = row["name"]
+            return name.caseInsensitiveCompare(journal) == .orderedSame
+        case Entry.databaseTableName:
+            return inRange(row["createdAt"])
+        case Recording.databaseTableName:
+            let ownerless = (row["entryId"] as DatabaseValue).isNull && (row["assignmentId"] as DatabaseValue).isNull
+            if ownerless, journal != nil { return false }
+            // A voice entry's recording goes with its entry, whenever it was finished.
+            return !(row["entryId"] as DatabaseValue).isNull || inRange(row["createdAt"])
+        default:
+            return true
+        }
+    }
+
+    private func inRange(_ date: Date?) -> Bool {
+        guard let date else { return since == nil && until == nil }
+        return since.map { date >= $0 } ?? true && until.map { date < $0 } ?? true
+    }
+}

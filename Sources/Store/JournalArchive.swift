@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// The whole journal as one JSON document, table by table: `export --format json` writes it,
+/// `import` reads it back into an empty home row for row.
+///
+/// Every table of the schema is carried, found in the database itself rather than listed
+/// here, so a table a later migration adds is exported and imported without a change to
+/// this file. Left out: the migration log, SQLite's own tables, and the search index (a
+/// virtual table with its shadow tables), which the import rebuilds through its triggers.
+public struct JournalArchive: Codable, Sendable, Equatable {
+    /// Says what the document is, for a reader that finds it on its own.
+    public var format: String
+    public var version: Int
+    /// The migrations the exporting journal had run: an import needs them all.
+    public var migrations: [String]
+    public var exportedAt: Date
+    /// Parents before children (by foreign key), so the document reads top-down.
+    public var tables: [Table]
+
+    public static let formatName = "voicejournal-archive"
+    public static let currentVersion = 1
+
+    /// One table: its rows as objects keyed by column name.
+    public struct Table: Codable, Sendable, Equatable {
+        public var name: String
+        public var rows: [[String: Value]]
+    }
+
+    /// One SQLite value as JSON: null, a whole number, a real number or text. (The schema
+    /// holds no blobs; a blob met on export is an error rather than a silent loss.)
+    public enum Value: Codable, Sendable, Equatable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() { self = .null }
+            else if let integer = try? container.decode(Int64.self) { self = .integer(integer) }
+            else if let real = try? container.decode(Double.self) { self = .real(real) }
+            else { self = .text(try container.decode(String.self)) }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .null: try container.encodeNil()
+            case .integer(let value): try container.encode(value)
+            case .real(let value): try container.encode(value)
+            case .text(let value): try container.encode(value)
+            }
+        }
+
+        init(_ value: DatabaseValue, table: String, column: String) throws {
+            switch value.storage {
+            case .null: self = .null
+            case .int64(let integer): self = .integer(integer)
+            case .double(let real): self = .real(real)
+            case .string(let text): self = .text(text)
+            case .blob:
+                throw StoreError.inconsistent("\(table).\(column) holds binary data, which an archive cannot carry")
+            }
+        }
+
+        var databaseValue: DatabaseValue {
+            switch self {
+            case .null: .null
+            case .integer(let value): value.databaseValue
+            case .real(let value): value.databaseValue
+            case .text(let value): value.databaseValue
+            }
+        }
+    }
+}
+
+extension JournalStore {
+    /// The journal as an archive, read in one transaction (a consistent snapshot): all of
+    /// it, or the part `selection` keeps (see `ArchiveSelection`).
+    public func archive(_ selection: ArchiveSelection = ArchiveSelection(), now: Date = Date()) throws -> JournalArchive {
+        try pool.read { db in
+            let names = try Self.archivedTables(db)
+            let foreignKeys = try Dictionary(uniqueKeysWithValues: names.map { ($0, try db.foreignKeys(on: $0)) })
+            var referenced: [String: Set<String>] = [:]
+            for key in foreignKeys.values.joined() { referenced[key.destinationTable, default: []].formUnion(key.mapping.map(\.destination)) }
+            var kept = ArchiveSelection.Kept(referenced: referenced)
+            let tables = try names.map { name -> JournalArchive.Table in
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY rowid")
+                    .filter { selection.keeps($0, of: name, foreignKeys: foreignKeys[name] ?? [], kept: kept) }
+                kept.note(rows, of: name)
+                return JournalArchive.Table(name: name, rows: try rows.map { row in
+                    var object: [String: JournalArchive.Value] = [:]
+                    for (column, value) in row { object[column] = try JournalArchive.Value(value, table: name, column: column) }
+                    return object
+                })
+            }
+            return JournalArchive(format: JournalArchive.formatName, version: JournalArchive.currentVersion,
+                                  migrations: try Self.appliedMigrations(db), exportedAt: now, tables: tables)
+        }
+    }
+
+    /// The tables an archive carries, parents first (a table after every table it refers to).
+    static func archivedTables(_ db: Database) throws -> [String] {
+        let schema = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        let virtual = schema.compactMap { row -> String? in
+            let sql: String = row["sql"] ?? ""
+            return sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") ? row["name"] : nil
+        }
+        let names = schema.compactMap { row -> String? in row["name"] }.filter { name in
+            !name.hasPrefix("sqlite_") && name != "grdb_migrations"
+                && !virtual.contains { name == $0 || name.hasPrefix($0 + "_") }
+        }
+        var ordered: [String] = []
+        var visiting: Set<String> = []
+        func visit(_ name: String) throws {
+            guard !ordered.contains(name), !visiting.contains(name) else { return }
+            visiting.insert(name)
+            for parent in try db.foreignKeys(on: name).map(\.destinationTable) where names.contains(parent) && parent != name {
+                try visit(parent)
+            }
+            ordered.append(name)
+        }
+        for name in names { try visit(name) }
+        return ordered
+    }
+
+    static func appliedMigrations(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A month as a calendar, one cell per day shaded by how many entries it has: the heatmap
+/// of `stats`. Weeks run Monday to Sunday, as in ISO 8601.
+public enum CalendarHeatmap {
+    /// Shades from no entries to the busiest day: a dot, then four steps.
+    static func shades(_ charset: Charset) -> [Character] {
+        charset == .unicode ? ["·", "░", "▒", "▓", "█"] : [".", ":", "+", "*", "#"]
+    }
+
+    /// The shade of a day with `count` entries when the busiest day has `busiest`: 0 for
+    /// none, else 1…4 in proportion (any entry at all is at least 1).
+    static func level(_ count: Int, busiest: Int) -> Int {
+        guard count > 0, busiest > 0 else { return 0 }
+        return max(1, min(4, Int((Double(count) * 4 / Double(busiest)).rounded(.up))))
+    }
+
+    /// The title, the weekday header, one line per week up to today's (each day two shade
+    /// characters, a space between days) and a legend.
+    /// `firstWeekday` is the 1st's weekday, 1 Monday … 7 Sunday.
+    public static func render(title: String, firstWeekday: Int, today: Int, entriesPerDay: [Int], charset: Charset) -> [String] {
+        let glyphs = shades(charset)
+        let busiest = entriesPerDay.max() ?? 0
+        var lines = [title, "Mo Tu We Th Fr Sa Su"]
+        var cells = Array(repeating: "  ", count: max(firstWeekday - 1, 0))
+        // The weeks up to today's: days still to come are not drawn.
+        for count in entriesPerDay.prefix(max(today, 0)) {
+            cells.append(String(repeating: glyphs[level(count, busiest: busiest)], count: 2))
+        }
+        for start in stride(from: 0, to: cells.count, by: 7) {
+            lines.append(cells[start..<min(start + 7, cells.count)].joined(separator: " ").trimmingTrailingSpaces())
+        }
+        lines.append("less " + String(glyphs) + " more" + (busiest > 0 ? "  (busiest day: \(busiest) entr\(busiest == 1 ? "y" : "ies"))" : ""))
+        return lines
+    }
+}

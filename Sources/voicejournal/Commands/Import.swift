@@ -1,0 +1,45 @@
+import ArgumentParser
+import Audio
+import Foundation
+import Store
+import Terminal
+
+/// `voicejournal import FILE`: reads an `export --format json` back into an empty data folder.
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Read a JSON export back into an empty data folder.",
+        discussion: """
+            Every row comes back as it was exported (ids, times, transcripts with their segments, \
+            queued jobs); the search index is rebuilt. The data folder must hold no journal yet: \
+            import into a new one with --home DIR. Audio files are not part of the export: \
+            recordings keep the paths they had.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The file 'voicejournal export --format json' wrote.") var file: String
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CLIError.usage("cannot read \(url.path): \(SystemError.reason(of: error))")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let archive: JournalArchive
+        do {
+            archive = try decoder.decode(JournalArchive.self, from: data)
+        } catch {
+            throw CLIError.usage("\(url.path) is not a voicejournal export (made by: voicejournal export --format json)")
+        }
+        let store = try global.openStore()
+        let imported = try store.importArchive(archive)
+        if output.json { return try printJSON(imported) }
+        let counts = ["journal", "person", "question", "assignment", "entry", "recording", "transcript"]
+            .map { "\($0) \(imported[$0] ?? 0)" }.joined(separator: ", ")
+        print("Imported into \(TerminalText.escaped(store.home.url.path)): \(counts) (rows per table).")
+    }
+}

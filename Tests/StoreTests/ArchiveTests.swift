@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Store
+
+/// `export --format json` and `import`: a whole journal, table by table, there and back.
+@Suite struct ArchiveTests {
+    /// Every table of the database (the search index's included, SQLite's and the migration
+    /// log's not) with all its rows in rowid order.
+    static func dump(_ store: JournalStore) throws -> [String: [[String: DatabaseValue]]] {
+        try store.pool.read { db in
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table'
+                AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search_index_%'
+                """)
+            var dump: [String: [[String: DatabaseValue]]] = [:]
+            for table in tables {
+                dump[table] = try Row.fetchAll(db, sql: "SELECT rowid AS \"rowid\", * FROM \(table) ORDER BY rowid").map { row in
+                    Dictionary(uniqueKeysWithValues: row.map { ($0, $1) })
+                }
+            }
+            return dump
+        }
+    }
+
+    /// A journal with everything in it: people, a dedicated journal, questions, an answered
+    /// and a pending assignment, entries of each kind, recordings (an answer, a batch file in
+    /// a journal), transcripts with segments, a queued job split into a chunk, a failed job.
+    static let start = Date(timeIntervalSince1970: 1_790_000_000.123)
+
+    static func keepEverything(_ store: JournalStore) throws {
+        let start = Self.start
+        let rose = try store.addPerson(name: "Grandma Rose", relationship: "grandmother", email: "rose@example.org", now: start)
+        var stories = try store.createJournal(name: "Rose's stories", description: "For the grandchildren", now: start)
+        stories.dedicatedToPersonId = rose.id
+        let dedicated = stories
+        try store.pool.write { db in try dedicated.update(db) }
+        let question = try store.addQuestion(journal: "Rose's stories", text: "Where did you grow up?", now: start)
+        _ = try store.addQuestion(journal: "Rose's stories", text: "Who was your best friend?", now: start)
+        let assignment = try store.assign(questionId: question.id!, to: "Grandma Rose", now: start)
+        _ = try store.assign(questionId: question.id!, to: "me", now: start)
+        for (day, mood) in [(0, Mood.happy), (1, .sad), (3, .grateful)] {
+            _ = try store.addEntry(journal: nil, kind: day == 3 ? .gratitude : .text, title: day == 0 ? "First" : nil,
+                                   content: "Entry on day \(day) — ümlaut, \"quotes\"\nand a new line", mood: mood,
+                                   theme: day == 1 ? .health : nil, createdAt: start.addingTimeInterval(Double(day) * 86_400.5))
+        }
+        let answer = try store.addAnswer(
+            assignmentId: assignment.id, format: "flac", sampleRate: 16000, channels: 1,
+            facts: RecordingFacts(sha256: String(repeating: "a", count: 64), durationSeconds: 12.345678, sizeBytes: 4096,
+                                  peakDBFS: -1.25, rmsDBFS: -18.0625),
+            now: start.addingTimeInterval(100)) { id in "/home/me/.local/share/voicejournal/audio/2026/09/\(id).flac" }
+        let batch = try store.addBatchFiles([
+            Recording(path: "/music/podcast one.mp3", sha256: String(repeating: "b", count: 64), durationSeconds: 3600.5,
+                      sampleRate: 44100, channels: 2, format: "mp3", sizeBytes: 50_000_000, modifiedNanoseconds: 1_790_000_000_123_456_789,
+                      state: .complete),
+            Recording(path: "/music/broken.wav", sha256: String(repeating: "c", count: 64), durationSeconds: 1,
+                      sampleRate: 8000, channels: 1, format: "wav", state: .complete),
+        ], journalName: "Rose's stories", now: start.addingTimeInterval(200))
+        // The answer transcribed through the queue, with segments; the podcast split into a chunk.
+        let claimed = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(300)))
+        #expect(claimed.recordingId == answer.recording.id)
+        try store.completeJob(id: claimed.id!, owner: "host:1:abc", transcript: Transcript(
+            recordingId: claimed.recordingId, text: "By the harbour, in a blue house.", language: "english", model: "whisper-1",
+            segments: [.init(start: 0, end: 2.5, text: "By the harbour,"), .init(start: 2.5, end: 12.3, text: " in a blue house.")]),
+                              now: start.addingTimeInterval(400))
+        let podcastJob = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(500)))
+        #expect(try store.splitJob(id: podcastJob.id!, owner: "host:1:abc",
+                                   chunks: [PlannedChunk(startSeconds: 0, path: "/tmp/1-abc-job\(podcastJob.id!)-part1.flac")],
+                                   durationSeconds: 3600.5, now: start.addingTimeInterval(600)))
+        let brokenJob = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(700)))
+        try store.failJob(id: brokenJob.id!, owner: "host:1:abc", error: "400: Invalid file format", retryAt: nil)
+        #expect(batch.count == 2)
+    }
+
+    @Test func anExportImportedIntoAnEmptyHomeReproducesEveryRowTableByTable() throws {
+        let source = try TemporaryJournal()
+        try Self.keepEverything(source.store)
+        // Through JSON text, as `export` writes it and `import` reads it.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let archive = try decoder.decode(JournalArchive.self, from: try encoder.encode(try source.store.archive()))
+        #expect(archive.tables.map(\.name).prefix(3) == ["person", "journal", "question"], "parents first")
+        #expect(!archive.tables.map(\.name).contains("search_index"))
+
+        let target = try TemporaryJournal()
+        let imported = try target.store.importArchive(archive)
+        #expect(imported["entry"] == 5 && imported["transcript"] == 1 && imported["job_chunk"] == 1)
+        let before = try Self.dump(source.store), after = try Self.dump(target.store)
+        #expect(before.keys.sorted() == after.keys.sorted())
+        for table in before.keys.sorted() {
+            #expect(before[table]?.isEmpty == false, "\(table) has rows to compare")
+            #expect(before[table] == after[table], "table \(table)")
+        }
+        #expect(try target.store.search("harbour").count == 1)
+        #expect(try target.store.transcript(recordingId: 1)?.segments.count == 2)
+    }
+
+    /// Rows per table of an archive.
+    static func counts(_ archive: JournalArchive) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: archive.tables.map { ($0.name, $0.rows.count) })
+    }
+
+    @Test func aPartOfTheJournalKeepsWhatItsRowsReferToAndImportsOnItsOwn() throws {
+        let source = try TemporaryJournal()
+        try Self.keepEverything(source.store)
+        let stories = try source.store.archive(ArchiveSelection(journal: "rose's STORIES"))
+        let counts = Self.counts(stories)
+        #expect(counts["journal"] == 1 && counts["question"] == 2 && counts["assignment"] == 2 && counts["person"] == 2)
+        #expect(counts["entry"] == 2, "the two batch files filed there, not Personal's entries")
+        #expect(counts["recording"] == 3 && counts["transcript"] == 1 && counts["job"] == 4 && counts["job_chunk"] == 1)
+        let target = try TemporaryJournal()
+        #expect(try target.store.importArchive(stories)["entry"] == 2)
+        #expect(try target.store.search("harbour").count == 1)
+
+        // The first moments only: the first entry; the answer and batch files came later.
+        let early = try source.store.archive(ArchiveSelection(until: Self.start.addingTimeInterval(50)))
+        #expect(Self.counts(early)["entry"] == 1 && Self.counts(early)["recording"] == 0 && Self.counts(early)["job"] == 0)
+        #expect(Self.counts(early)["journal"] == 2 && Self.counts(early)["transcript"] == 0)
+        let later = try source.store.archive(ArchiveSelection(since: Self.start.addingTimeInterval(150)))
+        #expect(Self.counts(later)["entry"] == 4 && Self.counts(later)["recording"] == 2, "the batch files, not the answer")
+        #expect(try TemporaryJournal().store.importArchive(later)["job_chunk"] == 1)
+    }
+
+    @Test func anImportRefusesAHomeThatHoldsAJournalAndChangesNothing() throws {
+        let source = try TemporaryJournal()
+        try Self.keepEverything(source.store)
+        let archive = try source.store.archive()
+        let target = try TemporaryJournal()
+        _ = try target.store.addEntry(journal: nil, title: nil, content: "mine", mood: nil, theme: nil)
+        let before = try Self.dump(target.store)
+        #expect { try target.store.importArchive(archive) } throws: { error in
+            (error as? StoreError)?.kind == .conflict && "\(error)".contains("1 entry row")
+        }
+        #expect(try Self.dump(target.store) == before)
+    }
+
+    @Test func anArchiveFromANewerSchemaOrWithUnknownTablesIsRefused() throws {
+        let source = try TemporaryJournal()
+        var newer = try source.store.archive()
+        newer.migrations.append("v99-future")
+        #expect(throws: StoreError.self) { try TemporaryJournal().store.importArchive(newer) }
+        var unknown = try source.store.archive()
+        unknown.tables.append(.init(name: "hologram", rows: []))
+        #expect(throws: StoreError.self) { try TemporaryJournal().store.importArchive(unknown) }
+        var column = try source.store.archive()
+        column.tables[0].rows[0]["mood"] = .text("happy")
+        #expect(throws: StoreError.self) { try TemporaryJournal().store.importArchive(column) }
+    }
+}
