@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
@@ -41,6 +42,7 @@ let package = Package(
         .target(name: "Pipeline", dependencies: [
             "Audio", "Transcription", "Store", "Terminal",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "Terminal"),
         .executableTarget(name: "voicejournal", dependencies: [

@@ -49,6 +49,8 @@ public struct ErrorReport: Sendable, Equatable {
         case let error as RecordingError:
             // A take or an attached file that could not be kept: that piece of work failed.
             return ErrorReport(message: error.description, status: .failure)
+        case let error as ConfigError:
+            return ErrorReport(message: error.description, status: .configuration)
         case is CancellationError:
             return ErrorReport(message: "interrupted", status: .interrupted)
         default:

@@ -14,6 +14,11 @@ public struct TranscriptionOptions: Sendable, Equatable {
     /// The model DESIGN.md names as the default.
     public static let defaultModel = "whisper-1"
 
+    /// Whether `code` has the shape of an ISO-639-1 language code: two ASCII letters.
+    public static func isLanguageCode(_ code: String) -> Bool {
+        code.count == 2 && code.allSatisfy { $0.isASCII && $0.isLetter }
+    }
+
     public init(model: String = TranscriptionOptions.defaultModel, language: String? = nil,
                 prompt: String? = nil, temperature: Double = 0) {
         self.model = model

@@ -71,22 +71,34 @@ public struct WhisperClient: Sendable {
         public static func resolve(baseURLFlag: String?, environment: [String: String]) throws(TranscriptionError) -> Configuration {
             let base = [baseURLFlag, environment["OPENAI_BASE_URL"]].compactMap { $0 }.first { !$0.isEmpty }
                 ?? openAIBaseURL
-            guard let components = URLComponents(string: base), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
-                  let host = components.host, !host.isEmpty else {
+            return try resolve(baseURL: base, keyVariable: "OPENAI_API_KEY", environment: environment,
+                               origin: "--base-url / OPENAI_BASE_URL")
+        }
+
+        /// The configuration for `baseURL`, its key read from the environment variable named
+        /// `keyVariable` (nil: no key; a loopback server may go without), the timeout from
+        /// `$VOICEJOURNAL_HTTP_TIMEOUT`. `origin` says where the base URL was given, for messages.
+        public static func resolve(baseURL base: String, keyVariable: String?, environment: [String: String],
+                                   origin: String) throws(TranscriptionError) -> Configuration {
+            guard isHTTPURL(base) else {
                 let shown = Secrets(apiKey: nil, baseURL: base).redact(base)
                 throw TranscriptionError(kind: .invalidConfiguration,
-                                         description: "the base URL \(shown) is not an http(s) URL; check --base-url / OPENAI_BASE_URL")
+                                         description: "the base URL \(shown) is not an http(s) URL; check \(origin)")
             }
-            let key = environment["OPENAI_API_KEY"].map(trimmedKey)
-            if let key, !isUsableKey(key) {
+            let key = keyVariable.flatMap { environment[$0] }.map(trimmedKey)
+            if let key, let keyVariable, !isUsableKey(key) {
                 // Never quoted: it is still a secret, however broken.
                 throw TranscriptionError(kind: .invalidConfiguration, description:
-                    "OPENAI_API_KEY holds a line break, control character or non-ASCII character; set it to the key alone")
+                    "\(keyVariable) holds a line break, control character or non-ASCII character; set it to the key alone")
             }
             var configuration = Configuration(baseURL: base, apiKey: key)
             if !configuration.hasAPIKey && !configuration.isLoopback {
-                throw TranscriptionError(kind: .invalidConfiguration,
-                                         description: "no API key: set OPENAI_API_KEY (or point OPENAI_BASE_URL at a local server)")
+                let advice = switch keyVariable {
+                case "OPENAI_API_KEY": "set OPENAI_API_KEY (or point OPENAI_BASE_URL at a local server)"
+                case let name?: "set \(name) (named by api_key_env for \(configuration.shownBaseURL))"
+                case nil: "give \(origin) an api_key_env naming the variable that holds its key"
+                }
+                throw TranscriptionError(kind: .invalidConfiguration, description: "no API key: " + advice)
             }
             if let timeout = environment["VOICEJOURNAL_HTTP_TIMEOUT"].flatMap(Double.init), timeout > 0 {
                 configuration.timeout = timeout
@@ -94,6 +106,12 @@ public struct WhisperClient: Sendable {
                 configuration.lowSpeedTime = min(configuration.lowSpeedTime, timeout)
             }
             return configuration
+        }
+
+        /// Whether `text` is an http(s) URL with a host: the only kind of base URL that can work.
+        public static func isHTTPURL(_ text: String) -> Bool {
+            guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty else { return false }
+            return ["http", "https"].contains(components.scheme?.lowercased() ?? "")
         }
 
         /// The key without the whitespace around it (a `.env` file with CRLF line ends

@@ -11,7 +11,15 @@ struct GlobalOptions: ParsableArguments {
         "Data folder (default: $VOICEJOURNAL_HOME, else $XDG_DATA_HOME/voicejournal).", valueName: "dir"))
     var home: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Config file (default: $XDG_CONFIG_HOME/voicejournal/config.toml, else ~/.config/voicejournal/config.toml).",
+        valueName: "file"))
+    var config: String?
+
     func validate() throws {
+        if let config, config.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--config needs a file; leave the option out to use the default one")
+        }
         // An empty value (an unset variable in a script: --home "$DIR") must not quietly mean the default journal.
         if let home, home.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--home needs a folder; leave the option out to use the default journal")
@@ -20,6 +28,15 @@ struct GlobalOptions: ParsableArguments {
 
     /// The data home this invocation uses.
     var dataHome: DataHome { DataHome.resolve(flag: home) }
+
+    /// The effective settings: `flags` (the command's own options), then the environment,
+    /// then the config file, then the defaults. A bad config file is an error (exit 3).
+    func settings(_ flags: Settings.Flags = Settings.Flags()) throws -> Settings {
+        var flags = flags
+        flags.home = home
+        flags.config = config
+        return try Settings.load(flags: flags, environment: ProcessInfo.processInfo.environment)
+    }
 
     /// Opens the journal store to save something (creating the home on first use), and
     /// completes recordings a killed recorder left unfinished, saying so on stderr.

@@ -1,22 +1,44 @@
 import ArgumentParser
 import Audio
+import Pipeline
 
 /// Which microphone and how to capture from it: shared by `record`, `answer` and `meter`.
+/// Device and rate not given fall back to the config file, then the defaults: a command
+/// calls `use(_:)` with its settings before capturing.
 struct InputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:…, a name from ~/.asoundrc (see `voicejournal devices`).", valueName: "pcm"))
-    var device = "default"
+    @Option(name: .customLong("device"),
+            help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:…, a name from ~/.asoundrc (see `voicejournal devices`; default: the config file's, else default).", valueName: "pcm"))
+    var deviceFlag: String?
 
-    @Option(help: ArgumentHelp("Sample rate in Hz.", valueName: "hz"))
-    var rate = 16000
+    @Option(name: .customLong("rate"), help: ArgumentHelp("Sample rate in Hz (default: the config file's, else 16000).", valueName: "hz"))
+    var rateFlag: Int?
 
     @Option(help: ArgumentHelp("Number of channels.", valueName: "n"))
     var channels = 1
 
     func validate() throws {
-        guard (1000...768_000).contains(rate) else { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
+        if let rateFlag, !Settings.rates.contains(rateFlag) { throw ValidationError("--rate must be between 1000 and 768000 Hz") }
         guard (1...32).contains(channels) else { throw ValidationError("--channels must be between 1 and 32") }
     }
 
+    /// The capture device to open.
+    var device: String { deviceFlag ?? Settings.defaultDevice }
+
+    /// The sample rate to ask for.
+    var rate: Int { rateFlag ?? Settings.defaultRate }
+
     /// The sample format to ask the device for.
     var format: CaptureFormat { CaptureFormat(sampleRate: rate, channels: channels) }
+
+    /// Adds the options given on the command line to a command's settings flags.
+    func apply(to flags: inout Settings.Flags) {
+        flags.device = deviceFlag
+        flags.rate = rateFlag
+    }
+
+    /// Takes device and rate from the resolved settings (flag, config file or default).
+    mutating func use(_ settings: Settings) {
+        deviceFlag = settings.device.value
+        rateFlag = settings.rate.value
+    }
 }

@@ -49,7 +49,7 @@ enum Main {
         case let error as ExitCode:
             // Already reported by the command; argument-parser's validation code means usage.
             return (nil, error == .validationFailure ? CLIError.usage : error.rawValue)
-        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is AudioFileProblem, is RecordingError,
+        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is AudioFileProblem, is RecordingError, is ConfigError,
              is CancellationError:
             let report = ErrorReport.of(error)
             return (stderrLine(report.message), report.status.rawValue)

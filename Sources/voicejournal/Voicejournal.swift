@@ -10,6 +10,10 @@ struct Voicejournal: AsyncParsableCommand {
             (~/.local/share/voicejournal). Transcription uses $OPENAI_API_KEY and \
             $OPENAI_BASE_URL (any OpenAI-compatible server, e.g. scripts/whisper-server).
 
+            Settings come from the flag, else the environment, else the config file \
+            ($XDG_CONFIG_HOME/voicejournal/config.toml, or --config FILE), else the default: \
+            `voicejournal config show` prints them and where each came from.
+
             Exit codes: 0 success, 1 some work failed, 2 usage error, 3 configuration error, \
             130 interrupted.
             """,
@@ -20,9 +24,10 @@ struct Voicejournal: AsyncParsableCommand {
             JournalCommand.self, EntryCommand.self,
             PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self,
             VocabularyCommand.self, Search.self, Stats.self, Export.self, Import.self,
+            ConfigCommand.self,
         ]
     )
 
-    // Declared here too so `voicejournal --home DIR <command>` parses; each command reads its own copy.
+    // Declared here too so `voicejournal --home DIR <command>` (and --config) parses; each command reads its own copy.
     @OptionGroup var global: GlobalOptions
 }

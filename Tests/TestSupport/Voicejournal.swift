@@ -27,6 +27,18 @@ public struct VoicejournalBinary: Sendable {
         self.launcher = launcher
     }
 
+    /// `$XDG_CONFIG_HOME` for every run: `voicejournal/config.toml` in it is the default config file.
+    public var configFolder: URL { home.deletingLastPathComponent().appendingPathComponent("config") }
+
+    /// Writes `text` as the config file runs find by default, and returns its URL.
+    @discardableResult
+    public func writeConfig(_ text: String) throws -> URL {
+        let url = configFolder.appendingPathComponent("voicejournal/config.toml")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
     public static var executable: URL { PackagePaths.products.appendingPathComponent("voicejournal") }
 
     /// Starts `voicejournal --home HOME args...` without waiting (for kill and signal tests).
@@ -42,6 +54,9 @@ public struct VoicejournalBinary: Sendable {
         }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // The user's own config file must not steer tests: a folder next to the home that
+        // holds none, unless a test writes one there or names another.
+        env["XDG_CONFIG_HOME"] = configFolder.path
         env.merge(environment) { $1 }
         env.merge(extra) { $1 }
         process.environment = env

@@ -45,6 +45,10 @@ struct Answer: AsyncParsableCommand {
             return try Self.finishEarlier(earlier, key: key, json: json)
         }
         guard let file else {
+            var capture = capture
+            var flags = Settings.Flags()
+            capture.input.apply(to: &flags)
+            capture.input.use(try global.settings(flags))
             let outcome = try await capture.record(owner: .assignment(assignmentId), store: store, idempotencyKey: key)
             return try RecordingReport.finish(outcome, json: json)
         }

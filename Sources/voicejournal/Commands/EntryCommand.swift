@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 import Store
 import Terminal
 
@@ -15,7 +16,7 @@ struct EntryCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Option(help: "The entry's text.") var text: String
-        @Option(help: "Journal to add to (default: Personal).") var journal: String?
+        @Option(help: "Journal to add to (default: the config file's, else Personal).") var journal: String?
         @Option(help: "A title.") var title: String?
         @Option(help: "How you feel.") var mood: Mood?
         @Option(help: "What it is about.") var theme: Theme?
@@ -30,8 +31,10 @@ struct EntryCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            var flags = Settings.Flags()
+            flags.journal = journal
             let entry = try global.openStore().addEntry(
-                journal: journal, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
+                journal: try global.settings(flags).journal.value, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
                 createdAt: date?.date ?? Now.date())
             if output.json { return try printJSON(entry) }
             print("Added entry #\(entry.id) to \(TerminalText.escaped(entry.journal)).")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import Logging
+import Pipeline
 import Terminal
 
 /// `meter` — the live input level (nothing saved), or an audio file's waveform.
@@ -63,6 +64,10 @@ struct Meter: AsyncParsableCommand {
     }
 
     private func live() async throws {
+        var flags = Settings.Flags()
+        input.apply(to: &flags)
+        var input = input
+        input.use(try global.settings(flags))
         // A device ALSA does not know is a configuration error (exit 3): ErrorReport says so.
         let captureDevice = try CaptureDevice(name: input.device, format: input.format)
         let limits = CaptureLimits(maxFrames: duration.map { captureDevice.format.frames(seconds: $0) },

@@ -43,15 +43,17 @@ extension Queue {
             discussion: "Safe to run alongside other `queue run`s and `transcribe`s: jobs are leased, never shared.")
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Uploads at a time.") var jobs = 4
+        @Option(help: "Uploads at a time (default: the config file's endpoint's concurrency, else 4).") var jobs: Int?
         @OptionGroup var transcription: TranscriptionFlags
 
-        func validate() throws { try validateJobs(jobs) }
+        func validate() throws { if let jobs { try validateJobs(jobs) } }
 
         func run() async throws {
             let environment = ProcessInfo.processInfo.environment
+            let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
-            let runner = try transcription.makeRunner(store: store, jobs: jobs, environment: environment)
+            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: settings.jobs.value,
+                                                      environment: environment)
             let pending = try store.unfinishedJobCount()
             let started = ProcessInfo.processInfo.systemUptime
             let summary = try await runQueue(runner, until: .drainQueue,

@@ -21,8 +21,8 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var capture: CaptureOptions
 
-    @Option(help: ArgumentHelp("Journal for the entry (\"Personal\" is made on first use; others with `journal create`).", valueName: "name"))
-    var journal: String = Journal.defaultName
+    @Option(help: ArgumentHelp("Journal for the entry (default: the config file's, else \"Personal\", made on first use; others with `journal create`).", valueName: "name"))
+    var journal: String?
 
     @Option(help: ArgumentHelp("Title of the entry.", valueName: "text"))
     var title: String?
@@ -53,6 +53,12 @@ struct Record: AsyncParsableCommand {
             try await capture.captureOnly(to: URL(fileURLWithPath: captureOnly))
             return
         }
+        var flags = transcription.flags()
+        capture.input.apply(to: &flags)
+        flags.journal = journal
+        let settings = try global.settings(flags)
+        var capture = capture
+        capture.input.use(settings)
         let owner: RecordingOwner
         if let assignment {
             guard title == nil, mood == nil, theme == nil else {
@@ -60,11 +66,11 @@ struct Record: AsyncParsableCommand {
             }
             owner = .assignment(assignment)
         } else {
-            owner = .entry(journal: journal, title: title, mood: mood, theme: theme)
+            owner = .entry(journal: settings.journal.value, title: title, mood: mood, theme: theme)
         }
         let environment = ProcessInfo.processInfo.environment
         // With --wait, a missing key or bad endpoint is found before anyone speaks.
-        if wait { _ = try transcription.clientConfiguration(environment: environment) }
+        if wait { _ = try transcription.clientConfiguration(settings, environment: environment) }
         let store = try global.openStore()
         let outcome = try await capture.record(owner: owner, store: store)
         var interrupted = false
@@ -73,7 +79,7 @@ struct Record: AsyncParsableCommand {
             return try RecordingReport.finish(outcome, json: json)
         }
         if !json { try RecordingReport.finish(outcome, json: false) }
-        let transcript = try await transcribe(outcome, store: store, environment: environment)
+        let transcript = try await transcribe(outcome, store: store, settings: settings, environment: environment)
         if json {
             print(try RecordingReport.jsonText(outcome, transcript: transcript))
         } else {
@@ -83,9 +89,10 @@ struct Record: AsyncParsableCommand {
 
     /// Runs the queue until this recording's job ends (a live recording outranks any batch
     /// waiting) and returns its transcript; a job that failed for good exits 1 with its error.
-    func transcribe(_ outcome: RecordingOutcome, store: JournalStore, environment: [String: String]) async throws -> Transcript {
+    func transcribe(_ outcome: RecordingOutcome, store: JournalStore, settings: Settings,
+                    environment: [String: String]) async throws -> Transcript {
         let jobId = outcome.job.id ?? 0
-        let runner = try transcription.makeRunner(store: store, jobs: 1, environment: environment)
+        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: 1, environment: environment)
         try await runQueue(runner, until: .finish([jobId]), display: BatchProgressDisplay(total: 1, scope: BatchScope(closed: [jobId])))
         if let transcript = try store.transcript(recordingId: outcome.recordingId) { return transcript }
         let job = try store.jobs(ids: [jobId])[jobId]

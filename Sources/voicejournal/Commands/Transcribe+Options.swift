@@ -8,42 +8,44 @@ import Store
 import Transcription
 
 /// The flags `transcribe` and `queue run` share: which model and endpoint, and the hints.
+/// Each one not given falls back to the environment, the config file, then the default
+/// (`Settings` resolves them).
 struct TranscriptionFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Model (default: $VOICEJOURNAL_MODEL, else whisper-1).", valueName: "name"))
+    @Option(help: ArgumentHelp("Model (default: $VOICEJOURNAL_MODEL, else the config file, else whisper-1).", valueName: "name"))
     var model: String?
 
-    @Option(help: ArgumentHelp("Spoken language as an ISO-639-1 code, e.g. en, de (default: detected).", valueName: "code"))
+    @Option(help: ArgumentHelp("Spoken language as an ISO-639-1 code, e.g. en, de (default: the config file's, else detected).", valueName: "code"))
     var language: String?
 
     @Option(help: ArgumentHelp("Text to prime the model with (names, spellings, style).", valueName: "text"))
     var prompt: String?
 
-    @Option(help: ArgumentHelp("API base URL (default: $OPENAI_BASE_URL, else https://api.openai.com/v1).", valueName: "url"))
+    @Option(help: ArgumentHelp("API base URL (default: $OPENAI_BASE_URL, else the config file's endpoint, else https://api.openai.com/v1).", valueName: "url"))
     var baseURL: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Largest audio upload in bytes; bigger files are encoded or split.", valueName: "bytes"))
-    var maxRequestBytes: Int64 = UploadPlan.defaultMaxRequestBytes
+            help: ArgumentHelp("Largest audio upload in bytes; bigger files are encoded or split (default: about 24 MB).", valueName: "bytes"))
+    var maxRequestBytes: Int64?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Longest audio in one upload, in seconds; longer files are split at pauses.", valueName: "seconds"))
-    var maxChunkSeconds: Double = UploadPlan.defaultMaxChunkSeconds
+            help: ArgumentHelp("Longest audio in one upload, in seconds; longer files are split at pauses (default: 600).", valueName: "seconds"))
+    var maxChunkSeconds: Double?
 
-    @Option(help: ArgumentHelp("Codec for audio that is encoded or split before upload: flac (lossless), mp3 or opus (smaller).",
+    @Option(help: ArgumentHelp("Codec for audio that is encoded or split before upload: flac (lossless, the default), mp3 or opus (smaller).",
                                valueName: "codec"))
-    var uploadCodec: UploadCodec = .flac
+    var uploadCodec: UploadCodec?
 
     @Flag(help: "Send the silence before and after the speech too (it is left out of encoded uploads by default).")
     var noTrim = false
 
     func validate() throws {
-        if maxRequestBytes < 65_536 {
+        if let maxRequestBytes, maxRequestBytes < 65_536 {
             throw ValidationError("--max-request-bytes must be at least 65536.")
         }
-        if !(maxChunkSeconds >= 5) || !maxChunkSeconds.isFinite {
+        if let maxChunkSeconds, !(maxChunkSeconds >= 5) || !maxChunkSeconds.isFinite {
             throw ValidationError("--max-chunk-seconds must be at least 5.")
         }
-        if let language, language.count != 2 || !language.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        if let language, !TranscriptionOptions.isLanguageCode(language) {
             throw ValidationError("--language takes a two-letter ISO-639-1 code such as en or de, not '\(language)'.")
         }
         if let model, model.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -51,17 +53,23 @@ struct TranscriptionFlags: ParsableArguments {
         }
     }
 
-    /// The options every upload of the run uses.
-    func options(environment: [String: String]) -> TranscriptionOptions {
-        let model = [model, environment["VOICEJOURNAL_MODEL"]].compactMap { $0 }.first { !$0.isEmpty }
-            ?? TranscriptionOptions.defaultModel
-        return TranscriptionOptions(model: model, language: language?.lowercased(), prompt: prompt)
+    /// These options as settings flags, with the command's `--jobs` if it has one.
+    func flags(jobs: Int? = nil) -> Settings.Flags {
+        var flags = Settings.Flags()
+        flags.model = model
+        flags.language = language
+        flags.baseURL = baseURL
+        flags.maxRequestBytes = maxRequestBytes
+        flags.maxChunkSeconds = maxChunkSeconds
+        flags.uploadCodec = uploadCodec
+        flags.jobs = jobs
+        return flags
     }
 
     /// The endpoint and key; a missing key for a remote server is a configuration error (exit 3).
-    func clientConfiguration(environment: [String: String]) throws -> WhisperClient.Configuration {
+    func clientConfiguration(_ settings: Settings, environment: [String: String]) throws -> WhisperClient.Configuration {
         do {
-            return try WhisperClient.Configuration.resolve(baseURLFlag: baseURL, environment: environment)
+            return try settings.clientConfiguration(environment: environment)
         } catch {
             throw CLIError.configuration(error.description)
         }
@@ -69,12 +77,11 @@ struct TranscriptionFlags: ParsableArguments {
 
     /// A runner over `store` with `jobs` workers. `VOICEJOURNAL_RETRY_BASE` (seconds) and
     /// `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
-    func makeRunner(store: JournalStore, jobs: Int, environment: [String: String]) throws -> QueueRunner {
+    func makeRunner(store: JournalStore, settings: Settings, jobs: Int, environment: [String: String]) throws -> QueueRunner {
         let logger = Logger(label: "voicejournal.queue")
-        let client = WhisperClient(configuration: try clientConfiguration(environment: environment), logger: logger)
-        var options = QueueRunner.Options(transcription: options(environment: environment))
-        options.upload = UploadSettings(maxRequestBytes: maxRequestBytes, maxChunkSeconds: maxChunkSeconds,
-                                        codec: uploadCodec, trim: !noTrim)
+        let client = WhisperClient(configuration: try clientConfiguration(settings, environment: environment), logger: logger)
+        var options = QueueRunner.Options(transcription: settings.transcriptionOptions(prompt: prompt))
+        options.upload = settings.uploadSettings(trim: !noTrim)
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
             options.retry.base = base
         }

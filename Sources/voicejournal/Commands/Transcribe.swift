@@ -31,8 +31,8 @@ struct Transcribe: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Audio files and folders.", valueName: "path"))
     var paths: [String]
 
-    @Option(help: "Uploads at a time.")
-    var jobs = 4
+    @Option(help: "Uploads at a time (default: the config file's endpoint's concurrency, else 4).")
+    var jobs: Int?
 
     @OptionGroup var transcription: TranscriptionFlags
 
@@ -46,7 +46,7 @@ struct Transcribe: AsyncParsableCommand {
     var noWait = false
 
     func validate() throws {
-        try validateJobs(jobs)
+        if let jobs { try validateJobs(jobs) }
         if let sidecar, case .failure(let error) = SidecarFormat.parseList(sidecar) {
             throw ValidationError("--sidecar: \(error.description).")
         }
@@ -57,9 +57,10 @@ struct Transcribe: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        let settings = try global.settings(transcription.flags(jobs: jobs))
         let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? nil
         // Check the endpoint and key before touching anything, unless we only queue.
-        if !noWait { _ = try transcription.clientConfiguration(environment: environment) }
+        if !noWait { _ = try transcription.clientConfiguration(settings, environment: environment) }
         let store = try global.openStore()
         let logger = Logger(label: "voicejournal.batch")
         // An unknown journal is a usage error before any file is touched (exit 2).
@@ -87,7 +88,8 @@ struct Transcribe: AsyncParsableCommand {
         }
 
         let started = ProcessInfo.processInfo.systemUptime
-        let (queued, unreadable) = try await queueAndTranscribe(walk.files, store: store, logger: logger, environment: environment)
+        let (queued, unreadable) = try await queueAndTranscribe(walk.files, store: store, logger: logger,
+                                                                 settings: settings, environment: environment)
         let skippedCount = walk.skipped.count + unreadable.count
         let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
@@ -109,9 +111,10 @@ struct Transcribe: AsyncParsableCommand {
     /// the first uploads start after a handful of files instead of after the whole folder is
     /// probed and hashed. The run ends when the last file is queued and every one is finished.
     private func queueAndTranscribe(_ files: [WalkedFile], store: JournalStore, logger: Logger,
-                                    environment: [String: String]) async throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
+                                    settings: Settings, environment: [String: String]) async throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
         guard !files.isEmpty else { return ([], []) }
-        let runner = try transcription.makeRunner(store: store, jobs: jobs, environment: environment)
+        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: settings.jobs.value,
+                                                   environment: environment)
         let batch = BatchScope()
         let display = BatchProgressDisplay(total: files.count, scope: batch)
         let journal = journal

@@ -1,0 +1,61 @@
+import Foundation
+
+extension ConfigFile {
+    /// Where each table header and key stands in the file's text, so a message about a key
+    /// can name its line: the TOML library says where a syntax error is, but not where a
+    /// valid document holds a given key.
+    ///
+    /// Only called on text the parser has accepted, so a light scan suffices: headers
+    /// (`[defaults]`, `[[endpoint]]`), `key =` lines, and multi-line strings skipped over.
+    struct KeyLines {
+        /// A table as the scan names it: "" for the top level, "defaults", "endpoint#0"...
+        private var headers: [String: Int] = [:]
+        private var keys: [String: Int] = [:]
+
+        init(_ text: String) {
+            var table = ""
+            var endpointCount = 0
+            var openQuote: Substring?
+            for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let number = index + 1
+                let line = rawLine.drop { $0 == " " || $0 == "\t" }
+                if let quote = openQuote {
+                    // Inside a multi-line string: nothing here is a key.
+                    if line.components(separatedBy: String(quote)).count % 2 == 0 { openQuote = nil }
+                    continue
+                }
+                if line.hasPrefix("[[") {
+                    let name = Self.headerName(line.dropFirst(2))
+                    table = name == "endpoint" ? "endpoint#\(endpointCount)" : name
+                    if name == "endpoint" { endpointCount += 1 }
+                    headers[table] = headers[table] ?? number
+                } else if line.hasPrefix("[") {
+                    table = Self.headerName(line.dropFirst())
+                    headers[table] = headers[table] ?? number
+                } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                    let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+                        .trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                    keys["\(table)\u{0}\(key)"] = keys["\(table)\u{0}\(key)"] ?? number
+                    let value = line[line.index(after: equals)...]
+                    for quote in ["\"\"\"", "'''"] where value.components(separatedBy: quote).count == 2 {
+                        openQuote = Substring(quote)
+                    }
+                }
+            }
+        }
+
+        /// The line of `key` in `table` ("" for the top level, "endpoint#N" for the Nth
+        /// endpoint), else the line of the table's header.
+        func line(of key: String, in table: String) -> Int? {
+            keys["\(table)\u{0}\(key)"] ?? headers[table] ?? headers[key]
+        }
+
+        /// The line of a table's header.
+        func line(ofTable table: String) -> Int? { headers[table] }
+
+        private static func headerName(_ rest: Substring) -> String {
+            let name = rest.prefix { $0 != "]" }
+            return name.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Audio
+import Foundation
+import Store
+import Transcription
+
+/// Where a setting's value came from.
+public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
+    /// A command-line option, e.g. `--model`.
+    case flag(String)
+    /// An environment variable, e.g. `VOICEJOURNAL_MODEL`.
+    case environment(String)
+    /// The config file at this path.
+    case configFile(String)
+    /// voicejournal's own default.
+    case builtIn
+
+    public var description: String {
+        switch self {
+        case .flag(let name): "flag \(name)"
+        case .environment(let name): "environment \(name)"
+        case .configFile(let path): "config file \(path)"
+        case .builtIn: "default"
+        }
+    }
+}
+
+/// One setting's value and where it came from.
+public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
+    public let value: Value
+    public let source: SettingSource
+
+    public init(_ value: Value, from source: SettingSource) {
+        self.value = value
+        self.source = source
+    }
+}
+
+/// The effective settings of one command: each resolved in one place by the same rule —
+/// command-line flag, then environment variable, then config file, then built-in default —
+/// and each knowing where its value came from (for `config show`).
+public struct Settings: Sendable {
+    /// The values given on the command line; nil for each option not given.
+    public struct Flags: Sendable {
+        public var home: String?
+        public var config: String?
+        public var journal: String?
+        public var device: String?
+        public var rate: Int?
+        public var model: String?
+        public var language: String?
+        public var baseURL: String?
+        public var uploadCodec: UploadCodec?
+        public var maxChunkSeconds: Double?
+        public var maxRequestBytes: Int64?
+        public var jobs: Int?
+
+        public init() {}
+    }
+
+    /// The endpoint a run talks to now, and where its base URL came from.
+    public struct Endpoint: Sendable {
+        public let baseURL: Setting<String>
+        /// The environment variable the key is read from; nil: no key.
+        public let keyVariable: String?
+        /// The config file's table, when the endpoint is the file's.
+        public let fromFile: EndpointConfig?
+    }
+
+    /// The config file that was read, if one was found.
+    public let file: ConfigFile?
+    /// Where the config file is (or would be), and what said so.
+    public let configPath: Setting<String>
+    public let home: Setting<String>
+    public let journal: Setting<String>
+    public let device: Setting<String>
+    public let rate: Setting<Int>
+    public let model: Setting<String>
+    /// nil: the server detects the language.
+    public let language: Setting<String?>
+    public let uploadCodec: Setting<UploadCodec>
+    public let maxChunkSeconds: Setting<Double>
+    public let maxRequestBytes: Setting<Int64>
+    public let endpoint: Endpoint
+    /// Uploads at a time: `--jobs`, else the endpoint's concurrency, else 4.
+    public let jobs: Setting<Int>
+
+    /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
+    public var endpoints: [EndpointConfig] { file?.endpoints ?? [] }
+
+    /// Built-in defaults.
+    public static let defaultDevice = "default"
+    public static let defaultRate = 16000
+    public static let defaultJobs = 4
+    /// The sample rates a capture may ask for, in Hz.
+    public static let rates = 1000...768_000
+
+    /// Reads the config file (`flags.config`, else the default place, where a missing file
+    /// is no error) and resolves every setting.
+    public static func load(flags: Flags, environment: [String: String]) throws(ConfigError) -> Settings {
+        let configPath: Setting<String>
+        if let given = flags.config {
+            configPath = Setting((given as NSString).expandingTildeInPath, from: .flag("--config"))
+        } else {
+            let xdg = environment["XDG_CONFIG_HOME"].map { !$0.isEmpty } ?? false
+            configPath = Setting(ConfigFile.defaultURL(environment: environment).path,
+                                 from: xdg ? .environment("XDG_CONFIG_HOME") : .builtIn)
+        }
+        let file = try ConfigFile.load(URL(fileURLWithPath: configPath.value), required: flags.config != nil)
+        return Settings(flags: flags, environment: environment, file: file, configPath: configPath)
+    }
+
+    /// Resolves every setting from what was given.
+    public init(flags: Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>) {
+        self.file = file
+        self.configPath = configPath
+        let resolver = Resolver(environment: environment, file: file)
+        let defaults = file?.defaults ?? ConfigFile.Defaults()
+
+        // DataHome.resolve has the home's own rule (the config file has no say in it, and
+        // $XDG_DATA_HOME only moves the default); here it is only told where it came from.
+        let homeValue = DataHome.resolve(flag: flags.home, environment: environment).url.path
+        home = resolver.pick(flags.home.map { _ in homeValue }, "--home",
+                             env: "VOICEJOURNAL_HOME", { _ in homeValue }, file: nil, default: homeValue)
+        journal = resolver.pick(flags.journal, "--journal", file: defaults.journal, default: Journal.defaultName)
+        device = resolver.pick(flags.device, "--device", file: defaults.device, default: Self.defaultDevice)
+        rate = resolver.pick(flags.rate, "--rate", file: defaults.rate, default: Self.defaultRate)
+        language = resolver.pickOptional(flags.language?.lowercased(), "--language", file: defaults.language)
+        uploadCodec = resolver.pick(flags.uploadCodec, "--upload-codec", file: defaults.uploadCodec, default: .flac)
+        maxChunkSeconds = resolver.pick(flags.maxChunkSeconds, "--max-chunk-seconds",
+                                        file: defaults.maxChunkSeconds, default: UploadPlan.defaultMaxChunkSeconds)
+        maxRequestBytes = resolver.pick(flags.maxRequestBytes, "--max-request-bytes",
+                                        file: defaults.maxRequestBytes, default: UploadPlan.defaultMaxRequestBytes)
+
+        // The endpoint: one named on the command line or in the environment wins over the
+        // file's preferred one (the first of the highest priority), else OpenAI's.
+        let preferred = EndpointConfig.preferred(file?.endpoints ?? []).first
+        let baseURL = resolver.pick(flags.baseURL, "--base-url", env: "OPENAI_BASE_URL", { $0 },
+                                    file: preferred?.baseURL, default: WhisperClient.Configuration.openAIBaseURL)
+        let fromFile = baseURL.source == .configFile(file?.path ?? "") ? preferred : nil
+        endpoint = Endpoint(baseURL: baseURL, keyVariable: fromFile == nil ? "OPENAI_API_KEY" : fromFile?.apiKeyVariable,
+                            fromFile: fromFile)
+        // The endpoint's own model before the file's default one: it is what that server runs.
+        model = resolver.pick(flags.model, "--model", env: "VOICEJOURNAL_MODEL", { $0 },
+                              file: fromFile?.model ?? defaults.model, default: TranscriptionOptions.defaultModel)
+        jobs = resolver.pick(flags.jobs, "--jobs", file: fromFile?.concurrency, default: Self.defaultJobs)
+    }
+
+    /// The client configuration of the endpoint, its key read from the variable it names;
+    /// a missing key for a remote server is an error (exit 3).
+    public func clientConfiguration(environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
+        if let fromFile = endpoint.fromFile { return try fromFile.clientConfiguration(environment: environment) }
+        return try WhisperClient.Configuration.resolve(baseURL: endpoint.baseURL.value, keyVariable: endpoint.keyVariable,
+                                                       environment: environment, origin: "--base-url / OPENAI_BASE_URL")
+    }
+
+    /// The options every upload of a run uses (`prompt` has no setting of its own).
+    public func transcriptionOptions(prompt: String?) -> TranscriptionOptions {
+        TranscriptionOptions(model: model.value, language: language.value, prompt: prompt)
+    }
+
+    /// How a run's uploads are planned.
+    public func uploadSettings(trim: Bool) -> UploadSettings {
+        UploadSettings(maxRequestBytes: maxRequestBytes.value, maxChunkSeconds: maxChunkSeconds.value,
+                       codec: uploadCodec.value, trim: trim)
+    }
+}
+
+/// The one rule every setting follows: flag, environment, config file, default.
+private struct Resolver {
+    let environment: [String: String]
+    let file: ConfigFile?
+
+    func pick<Value: Sendable & Equatable>(_ flag: Value?, _ flagName: String, env: String? = nil, _ parse: (String) -> Value? = { _ in nil },
+                     file value: Value?, default builtIn: Value) -> Setting<Value> {
+        if let flag { return Setting(flag, from: .flag(flagName)) }
+        if let env, let text = environment[env], !text.isEmpty, let parsed = parse(text) {
+            return Setting(parsed, from: .environment(env))
+        }
+        if let value, let file { return Setting(value, from: .configFile(file.path)) }
+        return Setting(builtIn, from: .builtIn)
+    }
+
+    func pickOptional<Value: Sendable & Equatable>(_ flag: Value?, _ flagName: String, file value: Value?) -> Setting<Value?> {
+        pick(flag.map(Optional.some), flagName, file: value.map(Optional.some), default: nil)
+    }
+}

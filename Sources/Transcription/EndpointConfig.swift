@@ -1,0 +1,71 @@
+import Foundation
+
+/// One OpenAI-compatible transcription server as the config file's `[[endpoint]]` table
+/// describes it: where it is, which model it runs, how many uploads it takes at once, and
+/// the name of the environment variable that holds its key (never the key itself).
+public struct EndpointConfig: Sendable, Equatable {
+    /// The API base, e.g. `http://127.0.0.1:8000/v1`. It may hold credentials: show
+    /// `shownBaseURL` instead.
+    public var baseURL: String
+    /// The model this server is asked for; nil: the run's model.
+    public var model: String?
+    /// The name of the environment variable holding this endpoint's key; nil: no key (a
+    /// server on this machine needs none).
+    public var apiKeyVariable: String?
+    /// Uploads this server takes at once.
+    public var concurrency: Int
+    /// Higher numbers are used first; an endpoint with a lower number is overflow.
+    public var priority: Int
+    /// The line of the table's `[[endpoint]]` header in its file, for messages.
+    public var line: Int?
+
+    /// Uploads at once when the table does not say.
+    public static let defaultConcurrency = 4
+
+    public init(baseURL: String, model: String? = nil, apiKeyVariable: String? = nil,
+                concurrency: Int = EndpointConfig.defaultConcurrency, priority: Int = 0, line: Int? = nil) {
+        self.baseURL = baseURL
+        self.model = model
+        self.apiKeyVariable = apiKeyVariable
+        self.concurrency = concurrency
+        self.priority = priority
+        self.line = line
+    }
+
+    /// The base URL as it may be shown: credentials in it (`user:pass@`) replaced by `***`.
+    public var shownBaseURL: String { Secrets(apiKey: nil, baseURL: baseURL).redact(baseURL) }
+
+    /// Whether this endpoint's key variable is named and set to something (the key itself
+    /// is read only by `clientConfiguration`).
+    public func hasKey(environment: [String: String]) -> Bool {
+        apiKeyVariable.map { Self.isKeySet($0, environment: environment) } ?? false
+    }
+
+    /// Whether the variable `name` holds something other than whitespace.
+    public static func isKeySet(_ name: String, environment: [String: String]) -> Bool {
+        guard let key = environment[name] else { return false }
+        return !WhisperClient.Configuration.trimmedKey(key).isEmpty
+    }
+
+    /// The client configuration for this endpoint, its key read from its variable.
+    public func clientConfiguration(environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
+        try WhisperClient.Configuration.resolve(
+            baseURL: baseURL, keyVariable: apiKeyVariable, environment: environment,
+            origin: "the config file's endpoint \(shownBaseURL)")
+    }
+
+    /// The endpoints in the order a run prefers them: highest priority first, file order
+    /// within one priority.
+    public static func preferred(_ endpoints: [EndpointConfig]) -> [EndpointConfig] {
+        endpoints.enumerated()
+            .sorted { $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset }
+            .map(\.element)
+    }
+
+    /// Whether `name` can be an environment variable's name: letters, digits and `_`, not
+    /// starting with a digit.
+    public static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Pipeline
+import Testing
+import Transcription
+
+/// The config file's reading and the one precedence rule, without running the binary.
+@Suite struct SettingsTests {
+    private let path = "/etc/example/config.toml"
+
+    @Test func readsEveryDefaultAndEndpointKey() throws {
+        let file = try ConfigFile.parse("""
+            [defaults]
+            journal = "Oral history"
+            device = "hw:1,0"
+            rate = 48000
+            model = "whisper-1"
+            language = "DE"
+            upload_codec = "opus"
+            max_chunk_seconds = 300   # an integer is a number of seconds too
+            max_request_bytes = 1000000
+
+            [[endpoint]]
+            base_url = "http://127.0.0.1:8178/v1"
+            model = "tiny.en"
+            concurrency = 2
+            priority = 1
+
+            [[endpoint]]
+            base_url = "https://api.openai.com/v1"
+            api_key_env = "OPENAI_API_KEY"
+            """, path: path)
+        var defaults = ConfigFile.Defaults()
+        defaults.journal = "Oral history"
+        defaults.device = "hw:1,0"
+        defaults.rate = 48000
+        defaults.model = "whisper-1"
+        defaults.language = "de"
+        defaults.uploadCodec = .opus
+        defaults.maxChunkSeconds = 300
+        defaults.maxRequestBytes = 1_000_000
+        #expect(file.defaults == defaults)
+        #expect(file.endpoints == [
+            EndpointConfig(baseURL: "http://127.0.0.1:8178/v1", model: "tiny.en", concurrency: 2, priority: 1, line: 11),
+            EndpointConfig(baseURL: "https://api.openai.com/v1", apiKeyVariable: "OPENAI_API_KEY", line: 17),
+        ])
+    }
+
+    @Test func linesAreCountedPastMultiLineStringsAndArrays() throws {
+        let text = """
+            [defaults]
+            model = \"\"\"
+            modle = "inside a string, not a key"
+            \"\"\"
+            modle = "y"
+            """
+        #expect(throws: ConfigError(kind: .unknownKey, path: path, line: 5, message: "unknown key \"modle\" in [defaults]")) {
+            try ConfigFile.parse(text, path: path)
+        }
+    }
+
+    @Test(arguments: [
+        ("[defaults]\nrate = 12\n", ConfigError.Kind.invalidValue, 2),
+        ("[defaults]\nlanguage = \"english\"\n", .invalidValue, 2),
+        ("[defaults]\nupload_codec = \"wav\"\n", .invalidValue, 2),
+        ("[[endpoint]]\nbase_url = \"ftp://x\"\n", .invalidValue, 2),
+        ("[[endpoint]]\nbase_url = \"http://x\"\napi_key_env = \"sk-abc\"\n", .invalidValue, 3),
+        ("[[endpoint]]\nbase_url = \"http://x\"\ntoken = \"abc\"\n", .keyInFile, 3),
+        ("endpoint = 3\n", .wrongType, 1),
+        ("[defaults\n", .syntax, 1),
+    ])
+    func refusesValuesThatCannotWork(text: String, kind: ConfigError.Kind, line: Int) {
+        do {
+            _ = try ConfigFile.parse(text, path: path)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.kind == kind)
+            #expect(error.line == line)
+        }
+    }
+
+    @Test func flagBeatsEnvironmentBeatsFileBeatsDefault() {
+        var file = ConfigFile(path: path)
+        file.defaults.model = "file-model"
+        file.defaults.rate = 44100
+        var flags = Settings.Flags()
+        flags.model = "flag-model"
+        let configPath = Setting(path, from: .flag("--config"))
+        let environment = ["VOICEJOURNAL_MODEL": "env-model"]
+
+        let all = Settings(flags: flags, environment: environment, file: file, configPath: configPath)
+        #expect(all.model == Setting("flag-model", from: .flag("--model")))
+        let noFlag = Settings(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath)
+        #expect(noFlag.model == Setting("env-model", from: .environment("VOICEJOURNAL_MODEL")))
+        let fileOnly = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        #expect(fileOnly.model == Setting("file-model", from: .configFile(path)))
+        #expect(fileOnly.rate == Setting(44100, from: .configFile(path)))
+        let nothing = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath)
+        #expect(nothing.model == Setting("whisper-1", from: .builtIn))
+        #expect(nothing.jobs == Setting(4, from: .builtIn))
+    }
+
+    @Test func theRunUsesTheFirstEndpointOfTheHighestPriorityUnlessTheEnvironmentNamesOne() throws {
+        let file = ConfigFile(path: path, endpoints: [
+            EndpointConfig(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY", concurrency: 8, priority: -1),
+            EndpointConfig(baseURL: "http://127.0.0.1:1/v1", model: "first-local", concurrency: 2, priority: 1),
+            EndpointConfig(baseURL: "http://127.0.0.1:2/v1", concurrency: 3, priority: 1),
+        ])
+        let configPath = Setting(path, from: .builtIn)
+        let settings = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        #expect(settings.endpoint.baseURL.value == "http://127.0.0.1:1/v1")
+        #expect(settings.model == Setting("first-local", from: .configFile(path)))
+        #expect(settings.jobs == Setting(2, from: .configFile(path)))
+        #expect(try settings.clientConfiguration(environment: [:]).baseURL == "http://127.0.0.1:1/v1")
+
+        let overridden = Settings(flags: Settings.Flags(), environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"],
+                                  file: file, configPath: configPath)
+        #expect(overridden.endpoint.fromFile == nil)
+        #expect(overridden.endpoint.keyVariable == "OPENAI_API_KEY")
+        #expect(overridden.model == Setting("whisper-1", from: .builtIn))
+        #expect(overridden.jobs == Setting(4, from: .builtIn))
+    }
+
+    @Test func aRemoteEndpointWhoseKeyVariableIsUnsetIsAConfigurationError() {
+        let remote = EndpointConfig(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY")
+        #expect(throws: TranscriptionError.self) { try remote.clientConfiguration(environment: [:]) }
+        #expect(throws: Never.self) { try remote.clientConfiguration(environment: ["OVERFLOW_KEY": "sk-1"]) }
+        let keyless = EndpointConfig(baseURL: "https://overflow.example/v1")
+        #expect(throws: TranscriptionError.self) { try keyless.clientConfiguration(environment: ["OPENAI_API_KEY": "sk-1"]) }
+    }
+}
