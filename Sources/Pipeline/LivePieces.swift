@@ -198,7 +198,9 @@ final class LivePieces: Sendable {
             }
             if state.gone { return .gone }
             var last: [PlannedChunk] = []
-            if state.broken {
+            if state.queued == 0 {
+                // Never cut (a short take): the file goes as it is, as a take without pieces.
+            } else if state.broken {
                 last = try LiveTail.pieces(of: url, after: state.cursor, jobId: jobId, firstIndex: state.queued,
                                            files: files, cutter: cutter)
             } else {

@@ -55,8 +55,9 @@ enum LiveTail {
         guard let id = recording.id, let plan = try store.livePlan(recordingId: id), plan.isOpen else { return nil }
         let files = ChunkFiles(home: store.home, owner: LeaseOwner.current())
         let cursor = Int64((plan.coveredSeconds * Double(ChunkFiles.sampleRate)).rounded())
-        let pieces = try Self.pieces(of: url, after: cursor, jobId: plan.jobId, firstIndex: plan.pieceCount,
-                                     files: files, cutter: LivePieceCutter())
+        // With no piece yet the file goes as it is, as a take that was never cut.
+        let pieces = plan.pieceCount == 0 ? [] : try Self.pieces(of: url, after: cursor, jobId: plan.jobId,
+                                                                 firstIndex: plan.pieceCount, files: files, cutter: LivePieceCutter())
         logger.info("queued the rest of an interrupted live recording",
                     metadata: ["id": "\(id)", "after": "\(plan.coveredSeconds)", "pieces": "\(pieces.count)"])
         return try end(jobId: plan.jobId, recordingId: id, lastPieces: pieces, durationSeconds: durationSeconds, store: store)

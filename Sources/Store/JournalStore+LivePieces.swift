@@ -13,6 +13,13 @@ public struct LivePlan: Sendable, Equatable {
     /// Where the last piece ends on the recording's timeline (0 with no piece): audio after
     /// this is covered by no piece yet.
     public var coveredSeconds: Double
+
+    public init(jobId: Int64, isOpen: Bool, pieceCount: Int, coveredSeconds: Double) {
+        self.jobId = jobId
+        self.isOpen = isOpen
+        self.pieceCount = pieceCount
+        self.coveredSeconds = coveredSeconds
+    }
 }
 
 /// How ending a live plan left it.
