@@ -192,13 +192,19 @@ public final class RecordingSession: Sendable {
         let result = await capture.result()
         let id = recording.id ?? 0
         let writer = self.writer, url = self.url
-        try await Self.onOwnThread { try writer.close() }
         let durationSeconds = Double(result.frames) / Double(format.sampleRate)
         var ending: LivePlanEnding?
         if let pieces {
-            // The last piece is queued before the file is hashed: its upload starts at once.
-            ending = try await Self.onOwnThread { try pieces.finish(recording: url, durationSeconds: durationSeconds) }
+            // The last piece is queued before the file is even closed and hashed: its upload
+            // starts at once. (The writer has brought the header up to date by now.)
+            do {
+                ending = try await Self.onOwnThread { try pieces.finish(recording: url, durationSeconds: durationSeconds) }
+            } catch {
+                _ = try? await Self.onOwnThread { try writer.close() }
+                throw error
+            }
         }
+        try await Self.onOwnThread { try writer.close() }
         guard result.frames > 0 else {
             try? FileManager.default.removeItem(at: url)
             try store.discardRecording(id: id)
