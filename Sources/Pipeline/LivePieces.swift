@@ -21,7 +21,6 @@ final class LivePieces: Sendable {
     private let files: ChunkFiles
     private let cutter: LivePieceCutter
     private let channels: Int
-    private let sourceRate: Int
     private let logger: Logger
     private let onPiece: @Sendable (Int64) -> Void
     private let inbox = Mutex(Inbox())
@@ -59,7 +58,6 @@ final class LivePieces: Sendable {
         self.logger = logger
         self.onPiece = onPiece
         channels = format.channels
-        sourceRate = format.sampleRate
         files = ChunkFiles(home: store.home, owner: owner)
         var state = Cutting()
         if format.sampleRate != ChunkFiles.sampleRate {
