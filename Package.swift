@@ -21,6 +21,8 @@ let package = Package(
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // FTS5's bm25 with a cheaper way to each row's length (same scores); on SQLite's own library.
+        .target(name: "CSearchRank", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
 
         .target(name: "Audio", dependencies: [
@@ -32,7 +34,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Store", dependencies: [
-            "CCrypto",
+            "CCrypto", "CSearchRank",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -45,6 +47,11 @@ let package = Package(
             "Audio", "Transcription", "Store", "Pipeline", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ], linkerSettings: [
+            // The Swift runtime and Foundation linked in, not loaded: every command starts
+            // about 10 ms sooner (no dynamic symbol binding for them), which is most of a
+            // search's start-up and of a batch's wait before its first upload.
+            .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm"], .when(configuration: .release)),
         ]),
 
         // Shared by the test targets: temporary homes, running the built binary, fixtures.

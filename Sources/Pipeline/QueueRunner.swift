@@ -176,6 +176,8 @@ final class Run: Sendable {
     let summary = Mutex(QueueRunner.Summary())
     /// Pauses every worker while the server cannot be reached.
     let endpoint: EndpointWatch
+    /// Stores the workers' transcripts and claims their next jobs ahead.
+    let bookkeeper: Bookkeeper
     private let remainingWorkers: Mutex<Int>
     private let keeperWake = NSConditionLock(condition: 0)
 
@@ -185,6 +187,7 @@ final class Run: Sendable {
         self.onEvent = onEvent
         remainingWorkers = Mutex(runner.workers)
         endpoint = EndpointWatch(policy: runner.options.retry, probes: runner.options.unreachableProbes)
+        bookkeeper = Bookkeeper(workers: runner.workers)
     }
 
     /// The batch the run is limited to, if any.
@@ -212,6 +215,7 @@ final class Run: Sendable {
             keeperWake.unlock()
         }
         keeper.start()
+        bookkeeper.start(for: self)
         for index in 0..<runner.workers {
             let thread = Thread { [self] in
                 Worker(run: self, index: index).work()
@@ -220,6 +224,7 @@ final class Run: Sendable {
                     return count == 0
                 }
                 guard last else { return }
+                bookkeeper.close() // the last transcripts stored, the jobs claimed ahead handed back
                 keeperWake.lock()
                 keeperWake.unlock(withCondition: 1)
                 finished(outcome())

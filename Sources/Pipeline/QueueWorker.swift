@@ -21,29 +21,20 @@ struct Worker {
             runner.requestStop(.refused(error))
             return
         }
-        // The job claimed together with the last one's completion, if any, with its recording.
-        var next: (job: Job, recording: Recording?)?
-        func handBackTheJobClaimedAhead() throws {
-            guard let id = next?.job.id else { return }
-            next = nil
-            try store.releaseJob(id: id, owner: owner)
-        }
         do {
-            defer { try? handBackTheJobClaimedAhead() }
             while runner.stopReason == nil {
                 let turn = run.endpoint.turn(worker: index)
                 if case .wait(let seconds) = turn {
-                    // Paused (the server is unreachable): a job claimed in advance goes back.
-                    try handBackTheJobClaimedAhead()
+                    // Paused (the server is unreachable): the jobs claimed in advance go back.
+                    try run.bookkeeper.handBackReserve(to: runner)
                     Thread.sleep(forTimeInterval: max(0.005, min(seconds, runner.options.idlePoll)))
                     continue
                 }
                 defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
                 let rings = run.doorbell.rings
-                let ahead = next
-                next = nil
+                let ahead = run.bookkeeper.take()
                 if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
-                    next = try process(job, knownRecording: ahead?.recording, on: connection)
+                    try process(job, knownRecording: ahead?.recording, on: connection)
                     run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
                     continue // a dead runner's jobs are due now: claim them
@@ -70,8 +61,9 @@ struct Worker {
             return try closed && store.unfinishedJobCount(scope: scope) == 0
         case .drainQueue:
             let counts = try store.queueCounts()
-            // Running jobs belong to live workers (ours or others'); theirs to finish.
-            return counts.queued == 0
+            // Running jobs belong to live workers (ours or others'); theirs to finish. Ours
+            // include the ones claimed ahead and the answers not yet stored.
+            return counts.queued == 0 && run.bookkeeper.isIdle
         }
     }
 
@@ -85,48 +77,35 @@ struct Worker {
         run.doorbell.wait(after: rings, seconds: wait)
     }
 
-    /// Uploads the job's recording (or chunk) and records the outcome. A successful upload's
-    /// completion also claims the next job, in the same transaction; it is returned.
+    /// Uploads the job's recording (or chunk) and records the outcome; a transcript is handed
+    /// to the bookkeeper to be stored while this worker goes on to its next file.
     /// `knownRecording` is the job's recording when it was read with the claim (nil: look it up).
-    private func process(_ job: Job, knownRecording: Recording?, on connection: WhisperConnection) throws
-        -> (job: Job, recording: Recording?)? {
-        guard let jobId = job.id else { return nil }
+    private func process(_ job: Job, knownRecording: Recording?, on connection: WhisperConnection) throws {
+        guard let jobId = job.id else { return }
         if job.isChunk, let chunk = try store.chunk(jobId: jobId) {
             try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
-            return nil
+            return
         }
         guard let recording = try knownRecording ?? store.recording(id: job.recordingId) else {
             try store.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
-            return nil
+            return
         }
         let path = recording.path
         run.onEvent(.started(jobId: jobId, path: path))
-        guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return nil }
+        guard case .upload(let stamp) = try checkFile(of: recording, jobId: jobId) else { return }
         let preparation = goesAsIsByItsRow(recording)
             ? try prepareShortUpload(of: recording, jobId: jobId)
             : try prepareUpload(of: recording, jobId: jobId)
-        if preparation == .handled { return nil }
+        if preparation == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: runner.options.transcription)
-        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return nil }
-        if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return nil }
+        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }
+        if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
             language: result.language, model: result.model,
             segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
-        // Claiming ahead only while the run goes on: a stopping run takes nothing new.
-        let claimAhead = runner.stopReason == nil && run.endpoint.isAnswering
-        let (kept, next) = claimAhead
-            ? try store.completeJobAndClaimNext(id: jobId, owner: owner, transcript: transcript,
-                                                lease: runner.options.lease, scope: run.scope)
-            : (try store.completeJob(id: jobId, owner: owner, transcript: transcript), nil)
-        if kept {
-            run.summary.withLock { $0.transcribed += 1 }
-            run.onEvent(.transcribed(jobId: jobId, path: path, seconds: ProcessInfo.processInfo.systemUptime - started))
-        } else {
-            runner.logger.warning("dropped a result: the job was cancelled or taken over", metadata: ["job": "\(jobId)"])
-        }
-        return next
+        run.bookkeeper.store(.init(completion: .init(jobId: jobId, transcript: transcript), path: path, started: started))
     }
 
     /// Uploads the job's audio; nil when it failed, after the job was retried, failed or

@@ -105,7 +105,8 @@ struct SearchRanking {
                 SELECT e.id FROM entry e JOIN journal j ON j.id = e.journalId WHERE \(entryCondition)),
             """ : ""
         // `+rowid` keeps SQLite from handing the set to FTS5 as rowid lookups (one MATCH per
-        // row); bm25() ordered outside FTS5 is computed only for the rows in the set.
+        // row); the rank ordered outside FTS5 is computed only for the rows in the set.
+        // journal_rank is bm25 (the same scores) made cheap on common words: see CSearchRank.
         let restriction = restricted ? """
             AND +rowid IN (SELECT id * 2 FROM picked
                            UNION ALL
@@ -118,7 +119,7 @@ struct SearchRanking {
         let sql = """
             WITH \(picked)
             best AS MATERIALIZED (
-                SELECT rowid AS indexRow, bm25(search_index) AS rank FROM search_index
+                SELECT rowid AS indexRow, journal_rank(search_index) AS rank FROM search_index
                 WHERE search_index MATCH ? \(restriction)
                 ORDER BY rank LIMIT ?)
             SELECT best.indexRow, best.rank,

@@ -79,17 +79,31 @@ extension JournalStore {
         try immediateWrite { db in try Self.complete(db, id: id, owner: owner, transcript: transcript, now: now) }
     }
 
-    /// Stores the transcript like `completeJob` and, in the same transaction, claims the
-    /// next job for `owner` like `claimNextJob`: a worker going through a batch of short
-    /// files commits once per file instead of twice. `next` is nil when nothing is due; it
-    /// comes with its recording (nil if that was deleted), read in the same transaction.
-    public func completeJobAndClaimNext(id: Int64, owner: String, transcript: Transcript, lease: TimeInterval,
-                                        scope: JobScope?, now: Date = Date()) throws
-        -> (kept: Bool, next: (job: Job, recording: Recording?)?) {
+    /// A finished upload's result for `completeJobsAndClaim`.
+    public struct Completion: Sendable {
+        public var jobId: Int64
+        public var transcript: Transcript
+        public init(jobId: Int64, transcript: Transcript) {
+            self.jobId = jobId
+            self.transcript = transcript
+        }
+    }
+
+    /// Stores each transcript like `completeJob` and then claims up to `claim` jobs for
+    /// `owner` like `claimNextJob`, all in one transaction: a run going through a batch of
+    /// short files commits once for several files instead of twice for each. `kept` says,
+    /// per completion, whether its result was kept; each claimed job comes with its
+    /// recording (nil if that was deleted), read in the same transaction.
+    public func completeJobsAndClaim(_ completions: [Completion], owner: String, claim: Int, lease: TimeInterval,
+                                     scope: JobScope?, now: Date = Date()) throws
+        -> (kept: [Bool], claimed: [(job: Job, recording: Recording?)]) {
         try immediateWrite { db in
-            let kept = try Self.complete(db, id: id, owner: owner, transcript: transcript, now: now)
-            guard let next = try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now) else { return (kept, nil) }
-            return (kept, (next, try Self.recording(db, id: next.recordingId)))
+            let kept = try completions.map { try Self.complete(db, id: $0.jobId, owner: owner, transcript: $0.transcript, now: now) }
+            var claimed: [(job: Job, recording: Recording?)] = []
+            while claimed.count < claim, let next = try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now) {
+                claimed.append((next, try Self.recording(db, id: next.recordingId)))
+            }
+            return (kept, claimed)
         }
     }
 

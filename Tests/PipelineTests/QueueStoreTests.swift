@@ -117,25 +117,30 @@ import TestSupport
         #expect(hits == 1)
     }
 
-    @Test func aCompletionClaimsTheNextJobWithItsRecordingInTheSameTransaction() throws {
-        let queued = try queue(3)
+    @Test func completionsClaimTheNextJobsWithTheirRecordingsInTheSameTransaction() throws {
+        let queued = try queue(5)
         let first = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
-        let transcript = Transcript(recordingId: queued[0].recordingId, text: "one", language: nil, model: "whisper-1", segments: [])
-        let (kept, next) = try store.completeJobAndClaimNext(id: try #require(first.id), owner: "test:1:a", transcript: transcript,
-                                                             lease: 60, scope: JobScope(Set(queued.map(\.jobId))))
-        #expect(kept)
-        #expect(next?.job.id == queued[1].jobId && next?.job.state == .running && next?.job.leaseOwner == "test:1:a")
-        #expect(next?.recording?.id == queued[1].recordingId)
-        #expect(try store.transcript(recordingId: queued[0].recordingId)?.text == "one")
+        let second = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
+        let done = [first, second].map { job in
+            JournalStore.Completion(jobId: job.id!, transcript: Transcript(
+                recordingId: job.recordingId, text: "said \(job.id!)", language: nil, model: "whisper-1", segments: []))
+        }
+        let (kept, claimed) = try store.completeJobsAndClaim(done, owner: "test:1:a", claim: 2, lease: 60,
+                                                             scope: JobScope(Set(queued.map(\.jobId))))
+        #expect(kept == [true, true])
+        #expect(claimed.map(\.job.id) == [queued[2].jobId, queued[3].jobId])
+        #expect(claimed.allSatisfy { $0.job.state == .running && $0.job.leaseOwner == "test:1:a" })
+        #expect(claimed.map(\.recording?.id) == [queued[2].recordingId, queued[3].recordingId])
+        #expect(try store.transcript(recordingId: queued[0].recordingId)?.text == "said \(first.id!)")
+        #expect(try store.transcript(recordingId: queued[1].recordingId)?.text == "said \(second.id!)")
 
         // A result for a job no longer held is dropped, but the claim still happens; the scope holds.
-        let (keptAgain, third) = try store.completeJobAndClaimNext(
-            id: try #require(first.id), owner: "test:1:a", transcript: transcript, lease: 60, scope: JobScope([queued[2].jobId]))
-        #expect(!keptAgain)
-        #expect(third?.job.id == queued[2].jobId)
-        let (_, none) = try store.completeJobAndClaimNext(id: queued[1].jobId, owner: "test:1:a", transcript: transcript,
-                                                          lease: 60, scope: JobScope([]))
-        #expect(none == nil, "an empty scope claims nothing but live recordings")
+        let (keptAgain, third) = try store.completeJobsAndClaim(
+            [done[0]], owner: "test:1:a", claim: 3, lease: 60, scope: JobScope([queued[4].jobId]))
+        #expect(keptAgain == [false])
+        #expect(third.map(\.job.id) == [queued[4].jobId])
+        let (_, none) = try store.completeJobsAndClaim([], owner: "test:1:a", claim: 1, lease: 60, scope: JobScope([]))
+        #expect(none.isEmpty, "an empty scope claims nothing but live recordings")
     }
 
     @Test func aScopeOfScatteredJobsClaimsOnlyThemInQueueOrder() throws {

@@ -1,0 +1,19 @@
+#ifndef VOICEJOURNAL_SEARCH_RANK_H
+#define VOICEJOURNAL_SEARCH_RANK_H
+
+#include <sqlite3.h>
+
+/* Registers the FTS5 ranking function `journal_rank(table, weights...)` on `db`: the same
+   score as FTS5's own bm25() (same formula, same arguments, bit for bit the same result),
+   made faster on words found in many rows. bm25() looks up every matching row's length in
+   the table's `<table>_docsize` shadow table with a fresh statement step and seek per row,
+   which is nearly all of its time on a word in half the journal; journal_rank walks one
+   cursor over that table forward alongside the match scan (which visits rows in rowid
+   order), so each row's length costs a step instead of a seek. Rows visited out of order
+   still get the right length (the cursor seeks again).
+
+   `docsize_table` is the shadow table of the one FTS5 table this will rank (it is read by
+   name, so the function must only be used on that table). Returns an SQLite result code. */
+int search_rank_register(sqlite3 *db, const char *docsize_table);
+
+#endif
