@@ -14,9 +14,10 @@ struct Record: AsyncParsableCommand {
         abstract: "Record from the microphone with a live level meter",
         discussion: """
             Stops on Enter, Ctrl-C (the file is still saved; exit 130), --max-duration, or \
-            --stop-on-silence. The file goes to <home>/audio/YYYY/MM/, a voice entry is created \
-            and its transcription queued: `queue run` uploads it, or --wait does it at once \
-            and prints the transcript.
+            --stop-on-silence. The file goes to <home>/audio/YYYY/MM/ and a voice entry is \
+            created. While you speak, the take is cut at pauses into pieces queued for \
+            transcription: `queue run` uploads them, or --live does it as they come, shows \
+            their text and prints the transcript when you stop.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -46,7 +47,7 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "The same as --live.")
     var wait = false
 
-    @OptionGroup(title: "Transcription (with --wait)") var transcription: TranscriptionFlags
+    @OptionGroup(title: "Transcription (with --live)") var transcription: TranscriptionFlags
 
     /// Benchmarks only (scripts/bench-capture): capture, meter and write to this file, no store.
     @Option(help: ArgumentHelp(visibility: .hidden))
