@@ -104,6 +104,12 @@ extension JournalStore {
         }
     }
 
+    /// How many recordings are being made with live pieces (their plans are open): their
+    /// jobs stay queued until they end.
+    public func openLivePlanCount() throws -> Int {
+        try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM chunked_job WHERE open") ?? 0 }
+    }
+
     /// The text of each transcribed piece of a recording's job, by piece index (for showing
     /// the transcript as it grows).
     public func pieceTexts(jobId: Int64) throws -> [Int: String] {
