@@ -77,6 +77,8 @@ public final class CaptureSession: Sendable {
     private let queue: BlockQueue
     private let format: CaptureFormat
     private let logger: Logger
+    /// Handed each written block on the writer thread (live transcription copies it away).
+    private let tap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)?
     /// What both threads and the callers share; everything else is immutable after init
     /// (the device is used only by the capture thread, the writer only by the writer thread).
     private let shared: Mutex<Shared>
@@ -101,9 +103,12 @@ public final class CaptureSession: Sendable {
 
     /// Prepares a capture from `device`, writing to `writer` if given (the session owns both
     /// from here on). `queueSeconds` of audio can wait for the writer before capture waits.
+    /// `tap`, if given, sees every block of the take (interleaved samples) on the writer
+    /// thread after it is written; it must return at once (copy, never wait).
     public init(device: CaptureDevice, writer: SoundFileWriter?, limits: CaptureLimits,
-                queueSeconds: Double = 4, logger: Logger) {
+                queueSeconds: Double = 4, tap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)? = nil, logger: Logger) {
         self.device = device
+        self.tap = tap
         self.writer = writer
         self.limits = limits
         self.logger = logger
@@ -226,6 +231,7 @@ public final class CaptureSession: Sendable {
                     continue
                 }
             }
+            tap?(UnsafeBufferPointer(start: queue.samples(block), count: kept * format.channels))
             if endedInSilence {
                 // Whatever capture read after this point is past the end of the take. Capture
                 // may already have reached its frame limit further ahead, but in the audio the

@@ -41,7 +41,8 @@ public final class QueueRunner: Sendable {
 
     /// When a run ends.
     public enum Goal: Sendable {
-        /// When nothing is queued any more (jobs waiting on backoff are waited for).
+        /// When nothing is queued any more (jobs waiting on backoff are waited for); the job
+        /// of a recording still being made counts only by the pieces queued so far.
         case drainQueue
         /// When each of the scope's jobs is done, failed or cancelled (by whichever runner),
         /// and the scope is closed. Live recordings that turn up meanwhile are taken too:

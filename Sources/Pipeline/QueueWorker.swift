@@ -62,8 +62,9 @@ struct Worker {
         case .drainQueue:
             let counts = try store.queueCounts()
             // Running jobs belong to live workers (ours or others'); theirs to finish. Ours
-            // include the ones claimed ahead and the answers not yet stored.
-            return counts.queued == 0 && run.bookkeeper.isIdle
+            // include the ones claimed ahead and the answers not yet stored. A recording still
+            // being made waits for pieces to come: the run does not wait for it to end.
+            return counts.queued <= (try store.openLivePlanCount()) && run.bookkeeper.isIdle
         }
     }
 

@@ -63,6 +63,13 @@ public enum RecordingRecovery {
             try store.discardRecording(id: id)
             return .discarded(recordingId: id)
         }
+        do {
+            // A live recording's pieces: the audio after the last one is queued as pieces too.
+            _ = try LiveTail.complete(recording, url: url, durationSeconds: summary.info.durationSeconds, store: store, logger: logger)
+        } catch {
+            logger.debug("cannot queue the rest of a live recording", metadata: ["id": "\(id)", "error": "\(error)"])
+            return .failed(recordingId: id, reason: "its last pieces could not be queued: \(error)")
+        }
         let stamp = FileStamp.current(path: url.path) // before hashing, as every stamp
         let facts = RecordingFacts(
             sha256: try ContentDigest.sha256(fileAt: url), durationSeconds: summary.info.durationSeconds,

@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import Logging
 import Store
+import Transcription
 
 /// What to record and where it belongs.
 public struct RecordingRequest: Sendable {
@@ -19,12 +20,15 @@ public struct RecordingRequest: Sendable {
     public var owner: RecordingOwner
     /// Stored with the recording, so the same submission made again finds it (`answer --idempotency-key`).
     public var idempotencyKey: String?
+    /// Where the take is cut into pieces that are queued for transcription while it is
+    /// recorded (nil: none; the whole file is queued when it ends).
+    public var livePieces: LivePieceCutter?
 
     public init(device: String = "default", deviceConfiguration: ALSAConfiguration? = nil,
                 format: CaptureFormat = CaptureFormat(), container: AudioContainer = .wav,
                 maxSeconds: Double? = 180, stopOnSilenceSeconds: Double? = nil,
                 silenceThresholdDBFS: Double = SilenceDetector.defaultThresholdDBFS, owner: RecordingOwner,
-                idempotencyKey: String? = nil) {
+                livePieces: LivePieceCutter? = LivePieceCutter(), idempotencyKey: String? = nil) {
         self.idempotencyKey = idempotencyKey
         self.device = device
         self.deviceConfiguration = deviceConfiguration
@@ -34,6 +38,7 @@ public struct RecordingRequest: Sendable {
         self.stopOnSilenceSeconds = stopOnSilenceSeconds
         self.silenceThresholdDBFS = silenceThresholdDBFS
         self.owner = owner
+        self.livePieces = livePieces
     }
 }
 
@@ -48,9 +53,12 @@ public struct RecordingOutcome: Sendable {
     public var waitsForWriter: Int
     /// A device or disk failure that cut the take short; what was captured before it is saved.
     public var captureError: (any Error)?
+    /// How the take's live pieces ended (nil: it had none).
+    public var livePieces: LivePlanEnding?
 
     public init(recording: Recording, job: Job, stopReason: StopReason? = nil, overruns: Int = 0,
-                waitsForWriter: Int = 0, captureError: (any Error)? = nil) {
+                waitsForWriter: Int = 0, captureError: (any Error)? = nil, livePieces: LivePlanEnding? = nil) {
+        self.livePieces = livePieces
         self.recording = recording
         self.job = job
         self.stopReason = stopReason
@@ -81,9 +89,11 @@ public final class RecordingSession: Sendable {
     private let writer: SoundFileWriter
     private let store: JournalStore
     private let logger: Logger
+    private let pieces: LivePieces?
 
     private init(recording: Recording, capture: CaptureSession, format: CaptureFormat, writer: SoundFileWriter,
-                 store: JournalStore, logger: Logger) {
+                 store: JournalStore, pieces: LivePieces?, logger: Logger) {
+        self.pieces = pieces
         self.recording = recording
         self.capture = capture
         self.format = format
@@ -93,8 +103,13 @@ public final class RecordingSession: Sendable {
         self.logger = logger
     }
 
-    /// Opens the device, creates the file and rows, and starts capturing.
+    /// The recording's transcription job while live pieces are queued for it (nil: none).
+    public var liveJobId: Int64? { pieces?.jobId }
+
+    /// Opens the device, creates the file and rows, and starts capturing. With live pieces,
+    /// `onPiece` is told each piece's job id as it is queued.
     public static func start(_ request: RecordingRequest, store: JournalStore, now: Date = Date(),
+                             onPiece: @escaping @Sendable (Int64) -> Void = { _ in },
                              logger: Logger) throws -> RecordingSession {
         try store.checkOwner(request.owner)
         let device = try CaptureDevice(name: request.device, format: request.format, configuration: request.deviceConfiguration)
@@ -116,11 +131,35 @@ public final class RecordingSession: Sendable {
                                              channels: format.channels, comment: "voicejournal recording \(id) \(stamp)")
             return (url.path, writer)
         }
-        let capture = CaptureSession(device: device, writer: writer, limits: limits(request, format: format), logger: logger)
+        let pieces = request.livePieces.flatMap { cutter in
+            livePieces(for: recording, format: format, cutter: cutter, store: store, now: now, onPiece: onPiece, logger: logger)
+        }
+        var tap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)?
+        if let pieces { tap = { pieces.take($0) } }
+        let capture = CaptureSession(device: device, writer: writer, limits: limits(request, format: format),
+                                     tap: tap, logger: logger)
         capture.start()
         logger.info("recording", metadata: ["id": "\(recording.id ?? 0)", "path": "\(writer.url.path)"])
         return RecordingSession(recording: recording, capture: capture, format: format, writer: writer,
-                                store: store, logger: logger)
+                                store: store, pieces: pieces, logger: logger)
+    }
+
+    /// Queues the recording's job as an open plan of live pieces and starts cutting them. A
+    /// failure here costs the live transcription only: the whole file is queued at the end.
+    private static func livePieces(for recording: Recording, format: CaptureFormat, cutter: LivePieceCutter,
+                                   store: JournalStore, now: Date, onPiece: @escaping @Sendable (Int64) -> Void,
+                                   logger: Logger) -> LivePieces? {
+        guard let id = recording.id else { return nil }
+        var jobId: Int64?
+        do {
+            jobId = try store.beginLivePieces(recordingId: id, now: now).id
+            return try LivePieces(jobId: jobId ?? 0, recordingId: id, store: store, format: format, owner: LeaseOwner.current(),
+                                  cutter: cutter, logger: logger, onPiece: onPiece)
+        } catch {
+            logger.warning("no live transcription for this take", metadata: ["error": "\(error)"])
+            if let jobId { _ = try? LiveTail.end(jobId: jobId, recordingId: id, lastPieces: [], durationSeconds: 0, store: store) }
+            return nil
+        }
     }
 
     /// The same capture, metering and file writing as `start`, into `url`, without the store
@@ -156,6 +195,18 @@ public final class RecordingSession: Sendable {
         let result = await capture.result()
         let id = recording.id ?? 0
         let writer = self.writer, url = self.url
+        let durationSeconds = Double(result.frames) / Double(format.sampleRate)
+        var ending: LivePlanEnding?
+        if let pieces {
+            // The last piece is queued before the file is even closed and hashed: its upload
+            // starts at once. (The writer has brought the header up to date by now.)
+            do {
+                ending = try await Self.onOwnThread { try pieces.finish(recording: url, durationSeconds: durationSeconds) }
+            } catch {
+                _ = try? await Self.onOwnThread { try writer.close() }
+                throw error
+            }
+        }
         try await Self.onOwnThread { try writer.close() }
         guard result.frames > 0 else {
             try? FileManager.default.removeItem(at: url)
@@ -166,7 +217,7 @@ public final class RecordingSession: Sendable {
         let facts = try await Self.onOwnThread {
             let stamp = FileStamp.current(path: url.path) // before hashing, as every stamp
             return RecordingFacts(sha256: try ContentDigest.sha256(fileAt: url),
-                                  durationSeconds: Double(result.frames) / Double(self.format.sampleRate),
+                                  durationSeconds: durationSeconds,
                                   sizeBytes: try stamp?.sizeBytes ?? Self.fileSize(url),
                                   modifiedNanoseconds: stamp?.modifiedNanoseconds,
                                   peakDBFS: result.levels.peakDBFS, rmsDBFS: result.levels.rmsDBFS)
@@ -175,7 +226,8 @@ public final class RecordingSession: Sendable {
             throw RecordingError(description: "recording \(id) was completed by another process")
         }
         return RecordingOutcome(recording: completed.recording, job: completed.job, stopReason: result.stopReason,
-                                overruns: result.overruns, waitsForWriter: result.waitsForWriter, captureError: result.error)
+                                overruns: result.overruns, waitsForWriter: result.waitsForWriter, captureError: result.error,
+                                livePieces: ending)
     }
 
     static func fileSize(_ url: URL) throws -> Int64 {

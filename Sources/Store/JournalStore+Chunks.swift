@@ -23,10 +23,13 @@ public struct PlannedChunk: Sendable, Equatable {
     public var startSeconds: Double
     /// Its encoded file (under `<home>/tmp/`).
     public var path: String
+    /// Where it ends on the recording's timeline (nil: not recorded, as for older plans).
+    public var endSeconds: Double?
 
-    public init(startSeconds: Double, path: String) {
+    public init(startSeconds: Double, path: String, endSeconds: Double? = nil) {
         self.startSeconds = startSeconds
         self.path = path
+        self.endSeconds = endSeconds
     }
 }
 
@@ -76,12 +79,7 @@ extension JournalStore {
             guard var parent = try Job.fetchOne(db, key: id), parent.state == .running, parent.leaseOwner == owner else { return false }
             try Self.removeChunks(db, parentJobId: id)
             for (index, chunk) in chunks.enumerated() {
-                var child = Job(recordingId: parent.recordingId, kind: Self.chunkKind(index: index), priority: parent.priority,
-                                maxAttempts: parent.maxAttempts, runAfter: now, createdAt: now, updatedAt: now)
-                try child.insert(db)
-                try db.execute(sql: """
-                    INSERT INTO job_chunk (jobId, parentJobId, chunkIndex, startSeconds, path) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [child.id, id, index, chunk.startSeconds, chunk.path])
+                _ = try Self.insertChunk(db, chunk, index: index, parent: parent, now: now)
             }
             try db.execute(sql: "INSERT INTO chunked_job (jobId, chunkCount, durationSeconds) VALUES (?, ?, ?)",
                            arguments: [id, chunks.count, durationSeconds])
@@ -113,23 +111,43 @@ extension JournalStore {
             job.release(to: .done, now: now)
             try job.update(db)
 
-            let chunks = try Row.fetchAll(db, sql: "SELECT * FROM job_chunk WHERE parentJobId = ? ORDER BY chunkIndex",
-                                          arguments: [chunk.parentJobId]).map(JobChunk.init)
-            let done = chunks.count { $0.result != nil }
-            guard done == chunks.count,
-                  var parent = try Job.fetchOne(db, key: chunk.parentJobId), parent.state == .queued
-            else { return .stored(parentJobId: chunk.parentJobId, done: done, total: chunks.count) }
-            if try Transcript.filter(Transcript.Columns.recordingId == parent.recordingId).fetchCount(db) == 0 {
-                var transcript = assemble(chunks)
-                transcript.recordingId = parent.recordingId
-                transcript.createdAt = now
-                try transcript.insert(db)
-            }
-            try Self.removeChunks(db, parentJobId: chunk.parentJobId)
-            parent.release(to: .done, now: now)
-            try parent.update(db)
-            return .assembled(parentJobId: chunk.parentJobId, chunkPaths: chunks.map(\.path))
+            return try Self.assembleIfComplete(db, parentJobId: chunk.parentJobId, assemble: assemble, now: now)
         }
+    }
+
+    /// Inserts one chunk's child job (with its parent's priority and attempts) and its row.
+    static func insertChunk(_ db: Database, _ chunk: PlannedChunk, index: Int, parent: Job, now: Date) throws -> Job {
+        var child = Job(recordingId: parent.recordingId, kind: chunkKind(index: index), priority: parent.priority,
+                        maxAttempts: parent.maxAttempts, runAfter: now, createdAt: now, updatedAt: now)
+        try child.insert(db)
+        try db.execute(sql: """
+            INSERT INTO job_chunk (jobId, parentJobId, chunkIndex, startSeconds, endSeconds, path) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [child.id, parent.id, index, chunk.startSeconds, chunk.endSeconds, chunk.path])
+        return child
+    }
+
+    /// When every chunk of the waiting parent has its result and its plan is closed (a live
+    /// recording's stays open while pieces are added), stores the recording's transcript,
+    /// drops the plan and marks the parent done; otherwise says how far it is.
+    static func assembleIfComplete(_ db: Database, parentJobId: Int64, assemble: ([JobChunk]) -> Transcript,
+                                   now: Date) throws -> ChunkCompletion {
+        let chunks = try Row.fetchAll(db, sql: "SELECT * FROM job_chunk WHERE parentJobId = ? ORDER BY chunkIndex",
+                                      arguments: [parentJobId]).map(JobChunk.init)
+        let done = chunks.count { $0.result != nil }
+        let open = try Bool.fetchOne(db, sql: "SELECT open FROM chunked_job WHERE jobId = ?", arguments: [parentJobId]) ?? false
+        guard done == chunks.count, !open,
+              var parent = try Job.fetchOne(db, key: parentJobId), parent.state == .queued
+        else { return .stored(parentJobId: parentJobId, done: done, total: chunks.count) }
+        if try Transcript.filter(Transcript.Columns.recordingId == parent.recordingId).fetchCount(db) == 0 {
+            var transcript = assemble(chunks)
+            transcript.recordingId = parent.recordingId
+            transcript.createdAt = now
+            try transcript.insert(db)
+        }
+        try removeChunks(db, parentJobId: parentJobId)
+        parent.release(to: .done, now: now)
+        try parent.update(db)
+        return .assembled(parentJobId: parentJobId, chunkPaths: chunks.map(\.path))
     }
 
     /// Fails a chunk's child job that `owner` holds, and with it the recording's job (with

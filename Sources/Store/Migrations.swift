@@ -19,6 +19,7 @@ public enum Migrations {
         migrator.registerMigration(chunks, migrate: createChunkTables)
         migrator.registerMigration(searchByRowid, migrate: keySearchIndexByRowid)
         migrator.registerMigration(jobDueIndex, migrate: createJobDueIndex)
+        migrator.registerMigration(livePieces, migrate: addLivePieces)
         migrator.registerMigration(journalFind, migrate: addCorrectionsAndVocabulary)
         return migrator
     }

@@ -96,29 +96,35 @@ struct LiveMeter {
         self.hint = hint
     }
 
-    func run(_ session: CaptureSession) async {
+    /// Shows the meter until the capture ends; `below` gives lines (escaped) to show under it
+    /// as they come: on a terminal wrapped under the meter line, elsewhere as plain lines.
+    func run(_ session: CaptureSession, below: (() -> [String])? = nil) async {
         let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
         let stderr = FileHandle.standardError
         if showing, terminal.isTTY {
             stderr.write(Data("\(TerminalText.escaped(hint)) — press Enter to stop\n".utf8))
         }
+        var area = TranscriptArea()
         while true {
             let finished = session.isFinished
-            if showing {
-                if terminal.isTTY {
-                    let status = session.status()
-                    let line = MeterLine.render(
-                        MeterLine.State(seconds: status.seconds, peakDBFS: status.latest.peakDBFS, rmsDBFS: status.latest.rmsDBFS,
-                                        holdDBFS: status.holdDBFS, clipped: status.clippedRecently),
-                        width: terminal.width - 1, color: terminal.color)
-                    stderr.write(Data((ANSI.redrawLine + line + (finished ? "\n" : "")).utf8))
-                } else {
-                    let lines = session.takeSecondSummaries().map {
-                        MeterLine.plain(seconds: Double($0.second), peakDBFS: $0.level.peakDBFS,
-                                        rmsDBFS: $0.level.rmsDBFS, clipped: $0.level.clipped) + "\n"
-                    }
-                    if !lines.isEmpty { stderr.write(Data(lines.joined().utf8)) }
+            let extra = below?() ?? []
+            if showing, terminal.isTTY {
+                let status = session.status()
+                let line = MeterLine.render(
+                    MeterLine.State(seconds: status.seconds, peakDBFS: status.latest.peakDBFS, rmsDBFS: status.latest.rmsDBFS,
+                                    holdDBFS: status.holdDBFS, clipped: status.clippedRecently),
+                    width: terminal.width - 1, color: terminal.color)
+                let wrapped = extra.flatMap { TranscriptArea.wrap($0, width: terminal.width - 1) }
+                stderr.write(Data((area.append(wrapped) + ANSI.redrawLine + line + (finished ? area.leave() : "")).utf8))
+            } else if !extra.isEmpty {
+                stderr.write(Data(extra.map { $0 + "\n" }.joined().utf8))
+            }
+            if showing, !terminal.isTTY {
+                let lines = session.takeSecondSummaries().map {
+                    MeterLine.plain(seconds: Double($0.second), peakDBFS: $0.level.peakDBFS,
+                                    rmsDBFS: $0.level.rmsDBFS, clipped: $0.level.clipped) + "\n"
                 }
+                if !lines.isEmpty { stderr.write(Data(lines.joined().utf8)) }
             }
             if finished { return }
             try? await Task.sleep(for: .milliseconds(50))

@@ -5,6 +5,7 @@ import Logging
 import Pipeline
 import Store
 import Terminal
+import Transcription
 
 /// `record` — capture from the microphone into a new voice entry (or an assignment's answer).
 struct Record: AsyncParsableCommand {
@@ -13,9 +14,10 @@ struct Record: AsyncParsableCommand {
         abstract: "Record from the microphone with a live level meter",
         discussion: """
             Stops on Enter, Ctrl-C (the file is still saved; exit 130), --max-duration, or \
-            --stop-on-silence. The file goes to <home>/audio/YYYY/MM/, a voice entry is created \
-            and its transcription queued: `queue run` uploads it, or --wait does it at once \
-            and prints the transcript.
+            --stop-on-silence. The file goes to <home>/audio/YYYY/MM/ and a voice entry is \
+            created. While you speak, the take is cut at pauses into pieces queued for \
+            transcription: `queue run` uploads them, or --live does it as they come, shows \
+            their text and prints the transcript when you stop.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -39,10 +41,13 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "Print the saved recording as JSON.")
     var json = false
 
-    @Flag(help: "Transcribe right away and print the transcript (needs the endpoint and key, see 'transcribe').")
+    @Flag(help: "Transcribe while recording, show the text as it comes and print the transcript at the end (needs the endpoint and key, see 'transcribe').")
+    var live = false
+
+    @Flag(help: "The same as --live.")
     var wait = false
 
-    @OptionGroup(title: "Transcription (with --wait)") var transcription: TranscriptionFlags
+    @OptionGroup(title: "Transcription (with --live)") var transcription: TranscriptionFlags
 
     /// Benchmarks only (scripts/bench-capture): capture, meter and write to this file, no store.
     @Option(help: ArgumentHelp(visibility: .hidden))
@@ -69,17 +74,28 @@ struct Record: AsyncParsableCommand {
             owner = .entry(journal: settings.journal.value, title: title, mood: mood, theme: theme)
         }
         let environment = ProcessInfo.processInfo.environment
-        // With --wait, a missing key or bad endpoint is found before anyone speaks.
-        if wait { _ = try transcription.clientConfiguration(settings, environment: environment) }
+        let live = self.live || wait
+        // With --live, a missing key or bad endpoint is found before anyone speaks.
+        if live { _ = try transcription.clientConfiguration(settings, environment: environment) }
         let store = try global.openStore()
-        let outcome = try await capture.record(owner: owner, store: store)
+        let uploader = live
+            ? LiveTranscription(runner: try transcription.makeRunner(store: store, settings: settings, jobs: 2, environment: environment), store: store)
+            : nil
+        let outcome = try await capture.record(owner: owner, store: store, live: uploader, showTexts: !json)
         var interrupted = false
         if case .interrupted = outcome.stopReason { interrupted = true }
-        guard wait, outcome.captureError == nil, !interrupted else {
+        guard let uploader, outcome.captureError == nil, !interrupted else {
+            await uploader?.stop()
             return try RecordingReport.finish(outcome, json: json)
         }
         if !json { try RecordingReport.finish(outcome, json: false) }
-        let transcript = try await transcribe(outcome, store: store, settings: settings, environment: environment)
+        guard let transcript = try await transcribe(outcome, with: uploader, store: store) else {
+            // The server went away: the take is saved and its pieces stay queued.
+            RecordingReport.stderr("voicejournal: the server cannot be reached; the transcription is queued (job \(outcome.jobId)): "
+                + "run `voicejournal queue run` when it is back")
+            if json { print(try RecordingReport.jsonText(outcome)) }
+            return
+        }
         if json {
             print(try RecordingReport.jsonText(outcome, transcript: transcript))
         } else {
@@ -87,13 +103,31 @@ struct Record: AsyncParsableCommand {
         }
     }
 
-    /// Runs the queue until this recording's job ends (a live recording outranks any batch
-    /// waiting) and returns its transcript; a job that failed for good exits 1 with its error.
-    func transcribe(_ outcome: RecordingOutcome, store: JournalStore, settings: Settings,
-                    environment: [String: String]) async throws -> Transcript {
+    /// Waits for the live uploader to finish this recording's job (the pieces not done yet,
+    /// or the whole file for a take too short to be cut) and returns its transcript; nil when
+    /// the server cannot be reached (the jobs stay queued). A job that failed for good exits
+    /// 1 with its error; a refused key exits 3.
+    func transcribe(_ outcome: RecordingOutcome, with uploader: LiveTranscription, store: JournalStore) async throws -> Transcript? {
         let jobId = outcome.job.id ?? 0
-        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: 1, environment: environment)
-        try await runQueue(runner, until: .finish([jobId]), display: BatchProgressDisplay(total: 1, scope: BatchScope(closed: [jobId])))
+        if case .assembled = outcome.livePieces {
+            await uploader.stop()
+        } else {
+            if uploader.jobId == nil { uploader.start(jobId: jobId) }
+            uploader.nudge()
+            let error = await uploader.wait(texts: !json, giveUp: { uploader.serverUnreachable }) { lines in
+                if !lines.isEmpty { FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8)) }
+            }
+            if uploader.serverUnreachable { return nil }
+            if let error = error as? TranscriptionError {
+                if error.kind == .unreachable { return nil }
+                throw CLIError.configuration(error.description)
+            }
+            if error is CancellationError {
+                throw CLIError(message: "interrupted; the transcription stays queued: run `voicejournal queue run` to finish it",
+                               exitCode: CLIError.interrupted)
+            }
+            if let error { throw error }
+        }
         if let transcript = try store.transcript(recordingId: outcome.recordingId) { return transcript }
         let job = try store.jobs(ids: [jobId])[jobId]
         throw CLIError.failure("recording \(outcome.recordingId) was saved but not transcribed: "
@@ -153,13 +187,20 @@ struct CaptureOptions: ParsableArguments {
     }
 
     /// Captures one take with the live meter, Enter and signal handling, and completes it.
-    func record(owner: RecordingOwner, store: JournalStore, idempotencyKey: String? = nil) async throws -> RecordingOutcome {
-        let session = try RecordingSession.start(request(owner: owner, idempotencyKey: idempotencyKey), store: store, logger: Logger(label: "voicejournal.record"))
+    /// With `live`, its pieces are transcribed while it is recorded (their text shown under
+    /// the meter with `showTexts`).
+    func record(owner: RecordingOwner, store: JournalStore, live: LiveTranscription? = nil,
+                showTexts: Bool = true, idempotencyKey: String? = nil) async throws -> RecordingOutcome {
+        let session = try RecordingSession.start(request(owner: owner, idempotencyKey: idempotencyKey), store: store,
+                                                 onPiece: { live?.pieceQueued($0) }, logger: Logger(label: "voicejournal.record"))
+        if let live, let jobId = session.liveJobId { live.start(jobId: jobId) }
         let stopSignals = StopSignals { session.stop($0) }
         defer { stopSignals.restore() }
         await LiveMeter(showing: !noMeter, hint: "Recording from \(input.device) to \(session.url.path)")
-            .run(session.capture)
-        return try await session.finish()
+            .run(session.capture, below: live.map { live in { live.newLines(texts: showTexts) } })
+        let outcome = try await session.finish()
+        live?.nudge()
+        return outcome
     }
 }
 

@@ -1,0 +1,219 @@
+import Audio
+import Foundation
+import Logging
+import Store
+import Synchronization
+import Transcription
+
+/// Cuts a recording in progress into pieces at its pauses and queues each as a chunk job of
+/// the recording, so they are transcribed while the speaker goes on.
+///
+/// The capture's writer thread hands each block over (`take`: a copy, never a wait); a
+/// thread of its own downmixes it to 16 kHz mono, measures it into a `SpeechMap`, asks a
+/// `LivePieceCutter` where to cut, encodes each piece as FLAC under `<home>/tmp/` and queues
+/// it (`JournalStore.addLivePiece`). Nothing here can hold up capture: a slow disk or store
+/// only makes pieces late. A failure stops the pieces, never the recording: the next command
+/// (or `finish`) plans the part no piece covers from the file.
+final class LivePieces: Sendable {
+    let jobId: Int64
+    private let recordingId: Int64
+    private let store: JournalStore
+    private let files: ChunkFiles
+    private let cutter: LivePieceCutter
+    private let channels: Int
+    private let logger: Logger
+    private let onPiece: @Sendable (Int64) -> Void
+    private let inbox = Mutex(Inbox())
+    private let arrived = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
+    /// The thread's own state; `finish` reads it only after the thread has ended.
+    private let cutting: Mutex<Cutting>
+
+    private struct Inbox {
+        var blocks: [[Int16]] = []
+        var closed = false
+    }
+
+    /// What the piece thread keeps: the map, and the samples from `cursor` on.
+    struct Cutting {
+        var map = SpeechMap(sampleRate: ChunkFiles.sampleRate)
+        var resampler: Resampler?
+        /// The first sample not yet in a piece (16 kHz, from the start of the recording).
+        var cursor: Int64 = 0
+        /// Samples from `bufferStart` to the end of what was measured.
+        var buffer: [Float] = []
+        var bufferStart: Int64 = 0
+        var queued = 0
+        /// The pieces stopped: the store or the disk failed (`broken`), or the plan is gone.
+        var broken = false
+        var gone = false
+    }
+
+    init(jobId: Int64, recordingId: Int64, store: JournalStore, format: CaptureFormat, owner: LeaseOwner, cutter: LivePieceCutter,
+         logger: Logger, onPiece: @escaping @Sendable (Int64) -> Void) throws {
+        self.jobId = jobId
+        self.recordingId = recordingId
+        self.store = store
+        self.cutter = cutter
+        self.logger = logger
+        self.onPiece = onPiece
+        channels = format.channels
+        files = ChunkFiles(home: store.home, owner: owner)
+        var state = Cutting()
+        if format.sampleRate != ChunkFiles.sampleRate {
+            state.resampler = try Resampler(from: format.sampleRate, to: ChunkFiles.sampleRate, channels: 1)
+        }
+        cutting = Mutex(state)
+        try files.createFolder()
+        let thread = Thread { [self] in
+            run()
+            ended.signal()
+        }
+        thread.name = "voicejournal live pieces"
+        thread.start()
+    }
+
+    /// Takes a copy of a captured block (interleaved 16-bit): called on the writer thread.
+    func take(_ samples: UnsafeBufferPointer<Int16>) {
+        guard !samples.isEmpty else { return }
+        let copy = Array(samples)
+        inbox.withLock { $0.blocks.append(copy) }
+        arrived.signal()
+    }
+
+    private func run() {
+        while true {
+            arrived.wait()
+            let (blocks, closed) = inbox.withLock { inbox in
+                defer { inbox.blocks.removeAll() }
+                return (inbox.blocks, inbox.closed)
+            }
+            cutting.withLock { state in
+                for block in blocks { absorb(block, into: &state) }
+                cutReadyPieces(&state)
+            }
+            if closed { return }
+        }
+    }
+
+    private func absorb(_ block: [Int16], into state: inout Cutting) {
+        let floats = block.map { Float($0) / 32768 }
+        var mono = floats.withUnsafeBufferPointer { downmixToMono($0, channels: channels) }
+        if let resampler = state.resampler {
+            do {
+                mono = try mono.withUnsafeBufferPointer { try resampler.process($0) }
+            } catch {
+                stop(&state, because: error)
+                return
+            }
+        }
+        state.map.append(mono)
+        state.buffer += mono
+    }
+
+    private func cutReadyPieces(_ state: inout Cutting) {
+        guard !state.broken, !state.gone else { return forget(upTo: state.map.sampleCount, &state) }
+        let speech = state.map.speechRanges
+        while let piece = cutter.nextPiece(speech: speech, cursor: state.cursor, sampleCount: state.map.sampleCount,
+                                           sampleRate: ChunkFiles.sampleRate) {
+            guard queue(piece, &state) else { return }
+            state.cursor = piece.endSample
+        }
+        // A long silence is never a piece: keep only its last second, where speech may begin.
+        if cutter.lastPieces(speech: speech, cursor: state.cursor, sampleCount: state.map.sampleCount,
+                             sampleRate: ChunkFiles.sampleRate).isEmpty {
+            state.cursor = max(state.cursor, state.map.sampleCount - Int64(ChunkFiles.sampleRate))
+        }
+        forget(upTo: state.cursor, &state)
+    }
+
+    /// Drops buffered samples before `sample`.
+    private func forget(upTo sample: Int64, _ state: inout Cutting) {
+        let drop = Int(min(max(sample - state.bufferStart, 0), Int64(state.buffer.count)))
+        guard drop >= ChunkFiles.sampleRate else { return } // in whole seconds: cheap
+        state.buffer.removeFirst(drop)
+        state.bufferStart += Int64(drop)
+    }
+
+    /// Encodes a piece and queues it; false when the pieces stopped.
+    @discardableResult
+    private func queue(_ piece: AudioChunk, _ state: inout Cutting) -> Bool {
+        guard let planned = encode(piece, index: state.queued, &state) else { return false }
+        do {
+            guard let job = try store.addLivePiece(jobId: jobId, piece: planned) else {
+                ChunkFiles.remove(path: planned.path)
+                state.gone = true
+                logger.info("live pieces stopped: the recording's job is no longer waiting for them", metadata: ["job": "\(jobId)"])
+                return false
+            }
+            state.queued += 1
+            logger.debug("live piece queued", metadata: ["job": "\(jobId)", "piece": "\(state.queued)",
+                                                         "start": "\(planned.startSeconds)", "end": "\(planned.endSeconds ?? 0)"])
+            onPiece(job.id ?? 0)
+            return true
+        } catch {
+            ChunkFiles.remove(path: planned.path)
+            stop(&state, because: error)
+            return false
+        }
+    }
+
+    private func encode(_ piece: AudioChunk, index: Int, _ state: inout Cutting) -> PlannedChunk? {
+        let url = files.url(jobId: jobId, index: index, codec: .flac)
+        let from = Int(piece.startSample - state.bufferStart), to = Int(piece.endSample - state.bufferStart)
+        do {
+            guard from >= 0, to <= state.buffer.count, from < to else {
+                throw RecordingError(description: "piece \(piece.startSample)..<\(piece.endSample) is not in the buffer")
+            }
+            let encoder = try ChunkEncoder(creating: url, codec: .flac, sampleRate: ChunkFiles.sampleRate)
+            try state.buffer[from..<to].withUnsafeBufferPointer { try encoder.write($0) }
+            try encoder.close()
+        } catch {
+            ChunkFiles.remove(url)
+            stop(&state, because: error)
+            return nil
+        }
+        return PlannedChunk(startSeconds: piece.startSeconds, path: url.path, endSeconds: piece.endSeconds)
+    }
+
+    private func stop(_ state: inout Cutting, because error: any Error) {
+        state.broken = true
+        logger.warning("live pieces stopped; the rest is planned from the file when the recording ends",
+                       metadata: ["job": "\(jobId)", "error": "\(error)"])
+    }
+
+    /// Ends the pieces once capture has ended: the thread takes what is left, the last pieces
+    /// are queued and the plan closed (`JournalStore.endLivePieces`). Blocking: call it off
+    /// the cooperative pool.
+    func finish(recording url: URL, durationSeconds: Double) throws -> LivePlanEnding {
+        inbox.withLock { $0.closed = true }
+        arrived.signal()
+        ended.wait()
+        return try cutting.withLock { state -> LivePlanEnding in
+            if let resampler = state.resampler, !state.broken, let tail = try? resampler.process(UnsafeBufferPointer(start: nil, count: 0), endOfInput: true) {
+                state.map.append(tail)
+                state.buffer += tail
+            }
+            if state.gone { return .gone }
+            var last: [PlannedChunk] = []
+            if state.queued == 0 {
+                // Never cut (a short take): the file goes as it is, as a take without pieces.
+            } else if state.broken {
+                last = try LiveTail.pieces(of: url, after: state.cursor, jobId: jobId, firstIndex: state.queued,
+                                           files: files, cutter: cutter)
+            } else {
+                for piece in cutter.lastPieces(speech: state.map.speechRanges, cursor: state.cursor,
+                                               sampleCount: state.map.sampleCount, sampleRate: ChunkFiles.sampleRate) {
+                    guard let planned = encode(piece, index: state.queued + last.count, &state) else {
+                        last.forEach { ChunkFiles.remove(path: $0.path) }
+                        last = try LiveTail.pieces(of: url, after: state.cursor, jobId: jobId, firstIndex: state.queued,
+                                                   files: files, cutter: cutter)
+                        break
+                    }
+                    last.append(planned)
+                }
+            }
+            return try LiveTail.end(jobId: jobId, recordingId: recordingId, lastPieces: last, durationSeconds: durationSeconds, store: store)
+        }
+    }
+}
