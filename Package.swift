@@ -52,7 +52,9 @@ let package = Package(
         ], linkerSettings: [
             // The Swift runtime and Foundation linked in, not loaded: every command starts
             // about 10 ms sooner (no dynamic symbol binding for them), which is most of a
-            // search's start-up and of a batch's wait before its first upload.
+            // search's start-up and of a batch's wait before its first upload. `-static-stdlib`
+            // at link time alone leaves the static Foundation libraries' own dependencies
+            // (ICU, CoreFoundation) unresolved, so they are named, in one group for any order.
             .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm"], .when(configuration: .release)),
         ]),
 

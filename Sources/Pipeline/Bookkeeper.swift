@@ -90,26 +90,25 @@ final class Bookkeeper: Sendable {
 
     private func work(for run: Run) {
         let runner = run.runner, store = runner.store
-        while let answers = nextAnswers() {
+        while let (answers, room) = nextAnswers() {
             // New claims only while the run goes on and the server answers.
-            let claim = runner.stopReason == nil && run.endpoint.isAnswering ? max(0, reserveSize - reserveCount) : 0
+            let claim = runner.stopReason == nil && run.endpoint.isAnswering ? room : 0
+            var claimed: [(job: Job, recording: Recording?)] = []
             do {
-                let (kept, claimed) = try store.completeJobsAndClaim(
+                let stored = try store.completeJobsAndClaim(
                     answers.map(\.completion), owner: runner.owner.description, claim: claim,
                     lease: runner.options.lease, scope: run.scope)
-                report(answers, kept: kept, to: run)
-                condition.lock()
-                reserve += claimed
-                storing = false
-                condition.unlock()
+                claimed = stored.claimed
+                report(answers, kept: stored.kept, to: run)
             } catch {
                 runner.logger.debug("queue store failed", metadata: ["error": "\(error)"])
                 runner.requestStop(.storeFailed(StoreError.classify(error, home: store.home)
                     ?? StoreError(.storageFailure, "the journal database failed while storing a transcript: \(error)")))
-                condition.lock()
-                storing = false
-                condition.unlock()
             }
+            condition.lock()
+            reserve += claimed
+            storing = false
+            condition.unlock()
             run.doorbell.ring() // the run may be finished; claimed jobs are waiting
         }
         do {
@@ -123,21 +122,16 @@ final class Bookkeeper: Sendable {
         condition.unlock()
     }
 
-    /// The answers waiting (at least one), or nil when closing with none left.
-    private func nextAnswers() -> [Answer]? {
+    /// The answers waiting (at least one) and how many jobs the reserve lacks, or nil when
+    /// closing with no answer left.
+    private func nextAnswers() -> (answers: [Answer], room: Int)? {
         condition.lock()
         defer { condition.unlock() }
         while answers.isEmpty && !closing { condition.wait() }
         if answers.isEmpty { return nil }
         storing = true
         defer { answers = [] }
-        return answers
-    }
-
-    private var reserveCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return reserve.count
+        return (answers, max(0, reserveSize - reserve.count))
     }
 
     private func report(_ answers: [Answer], kept: [Bool], to run: Run) {

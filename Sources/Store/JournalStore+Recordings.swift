@@ -141,7 +141,8 @@ extension JournalStore {
     /// when the key is new (or nil). A key used for another recording is a conflict.
     public func earlierAnswer(assignmentId: Int64, idempotencyKey: String?) throws -> CompletedRecording? {
         guard idempotencyKey != nil else { return nil }
-        return try pool.read { db in try Self.earlierAnswer(db, assignmentId: assignmentId, idempotencyKey: idempotencyKey) }
+        // A write: an earlier answer whose job is gone gets it queued again.
+        return try pool.write { db in try Self.earlierAnswer(db, assignmentId: assignmentId, idempotencyKey: idempotencyKey) }
     }
 
     static func earlierAnswer(_ db: Database, assignmentId: Int64, idempotencyKey: String?) throws -> CompletedRecording? {

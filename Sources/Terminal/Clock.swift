@@ -11,6 +11,9 @@ public enum Clock {
         case tenths
         /// `HH:MM:SS` + separator + `mmm`, hours always shown; rounded to the millisecond.
         case subtitle(separator: Character)
+        /// `mm:ss`, or `h:mm:ss` from an hour on; whole seconds cut: a place in a recording
+        /// (`@12:03` in search hits, `[00:05]` before a transcript's lines).
+        case position
     }
 
     /// `seconds` (negative counts as 0) as clock text in `style`.
@@ -25,6 +28,10 @@ public enum Clock {
             let tenths = Int((seconds * 10).rounded(.down))
             let body = "\(pad(tenths / 600 % 60)):\(pad(tenths / 10 % 60)).\(tenths % 10)"
             return tenths >= 36000 ? "\(tenths / 36000):\(body)" : body
+        case .position:
+            let total = Int(seconds)
+            let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+            return hours > 0 ? "\(hours):\(pad(minutes)):\(pad(secs))" : "\(pad(minutes)):\(pad(secs))"
         case .subtitle(let separator):
             let ms = Int((seconds * 1000).rounded())
             let millis = ms % 1000

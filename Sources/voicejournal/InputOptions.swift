@@ -30,15 +30,15 @@ struct InputOptions: ParsableArguments {
     /// The sample format to ask the device for.
     var format: CaptureFormat { CaptureFormat(sampleRate: rate, channels: channels) }
 
-    /// Adds the options given on the command line to a command's settings flags.
-    func apply(to flags: inout Settings.Flags) {
+    /// Resolves the command's settings with this device and rate among `flags` (flag, then
+    /// environment, config file, default), and takes the device and rate they settle on.
+    mutating func resolve(_ flags: Settings.Flags, with global: GlobalOptions) throws -> Settings {
+        var flags = flags
         flags.device = deviceFlag
         flags.rate = rateFlag
-    }
-
-    /// Takes device and rate from the resolved settings (flag, config file or default).
-    mutating func use(_ settings: Settings) {
+        let settings = try global.settings(flags)
         deviceFlag = settings.device.value
         rateFlag = settings.rate.value
+        return settings
     }
 }

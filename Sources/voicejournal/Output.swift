@@ -19,13 +19,6 @@ func shortDate(_ date: Date) -> String {
     shortDateFormatter.string(from: date)
 }
 
-/// A place in a recording: "12:03" (minutes and seconds), "1:02:03" from an hour on.
-func timecode(_ seconds: Double) -> String {
-    let whole = max(0, Int(seconds))
-    let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
-    return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%02d:%02d", minutes, rest)
-}
-
 /// Made once: making a formatter (an ICU one underneath) costs more than formatting a
 /// table's every date with it. Foundation's formatter is Sendable and locks its own state.
 private let shortDateFormatter: DateFormatter = {

@@ -40,15 +40,14 @@ struct Answer: AsyncParsableCommand {
 
     func run() async throws {
         let store = try global.openStore()
+        // A key made here is new: only a key the user gave can find an earlier answer.
         let key = idempotencyKey ?? UUID().uuidString
-        if let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: key) {
+        if let given = idempotencyKey, let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: given) {
             return try Self.finishEarlier(earlier, key: key, json: json)
         }
         guard let file else {
             var capture = capture
-            var flags = Settings.Flags()
-            capture.input.apply(to: &flags)
-            capture.input.use(try global.settings(flags))
+            _ = try capture.input.resolve(Settings.Flags(), with: global)
             let outcome = try await capture.record(owner: .assignment(assignmentId), store: store, idempotencyKey: key)
             return try RecordingReport.finish(outcome, json: json)
         }

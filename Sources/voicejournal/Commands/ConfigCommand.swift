@@ -33,9 +33,9 @@ struct ConfigCommand: AsyncParsableCommand {
 
         func run() async throws {
             var flags = transcription.flags(jobs: jobs)
-            input.apply(to: &flags)
             flags.journal = journal
-            let settings = try global.settings(flags)
+            var input = input
+            let settings = try input.resolve(flags, with: global)
             let shown = ShownSettings(settings, environment: ProcessInfo.processInfo.environment)
             if output.json { return try printJSON(shown) }
             for line in shown.lines() { print(line) }

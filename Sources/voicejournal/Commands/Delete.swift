@@ -82,8 +82,11 @@ struct DeleteOptions: ParsableArguments {
             return output.json ? try printJSON(plan) : print(DeletionText.describe(plan))
         }
         let store = try global.openStore()
-        let plan = try store.deletionPlan(target)
+        // With --yes nothing is shown, and the delete reads its rows once, inside its write.
+        var expected: DeletionPlan?
         if !yes {
+            let plan = try store.deletionPlan(target)
+            expected = plan
             guard isatty(STDIN_FILENO) == 1 else {
                 throw CLIError.usage("deleting \(plan.target) removes \(DeletionText.summary(plan)); "
                     + "nothing was deleted: add --yes to delete without being asked (or --dry-run to see the list)")
@@ -97,7 +100,7 @@ struct DeleteOptions: ParsableArguments {
                 return output.json ? printNotice("nothing was deleted") : print("Nothing was deleted.")
             }
         }
-        let outcome = try Deletion.run(target, store: store, expecting: yes ? nil : plan,
+        let outcome = try Deletion.run(target, store: store, expecting: expected,
                                        logger: Logger(label: "voicejournal.delete"))
         if output.json { return try printJSON(DeletedJSON(outcome)) }
         let files = outcome.removedFiles.count

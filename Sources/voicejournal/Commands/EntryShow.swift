@@ -104,7 +104,7 @@ extension EntryCommand {
 
         /// One line per segment: `[00:01] text`.
         static func timedLines(_ segments: [Transcript.Segment]) -> String {
-            segments.map { "[\(timecode($0.start))] " + TerminalText.escaped($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            segments.map { "[\(Clock.text($0.start, .position))] " + TerminalText.escaped($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
                 .joined(separator: "\n")
         }
     }

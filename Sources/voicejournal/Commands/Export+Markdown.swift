@@ -48,7 +48,7 @@ struct MarkdownExport {
                 text += "## \(shortDate(entry.createdAt))" + (entry.title.map { " — \($0)" } ?? "")
                     + " (\(tags.joined(separator: ", ")))\n\n"
                 if let recordingId = entry.recordingId, let path = entry.audioPath, !path.isEmpty {
-                    text += try audioLine(path: path, recordingId: recordingId, at: entry.createdAt,
+                    text += audioLine(path: path, recordingId: recordingId, at: entry.createdAt,
                                           seconds: entry.durationSeconds, copies: &copies)
                 }
                 text += (entry.text.isEmpty ? "_(not transcribed yet)_" : entry.text) + "\n\n"
@@ -58,7 +58,7 @@ struct MarkdownExport {
             for answer in answered {
                 text += "### \(answer.question)\n\n\(answer.person), \(answer.answeredAt.map(shortDate) ?? "")\n\n"
                 if let recordingId = answer.recordingId, let recording = try store.recording(id: recordingId) {
-                    text += try audioLine(path: recording.path, recordingId: recordingId, at: answer.answeredAt ?? recording.createdAt,
+                    text += audioLine(path: recording.path, recordingId: recordingId, at: answer.answeredAt ?? recording.createdAt,
                                           seconds: recording.durationSeconds, copies: &copies)
                 }
                 text += (answer.transcript.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
@@ -70,7 +70,7 @@ struct MarkdownExport {
     /// "Audio: [name](link) (12.5 s)": to a copy under `audio/` (noted in `copies`), or to
     /// the file where it is, relative to the export folder.
     private func audioLine(path: String, recordingId: Int64, at date: Date, seconds: Double?,
-                           copies: inout [AudioCopy]) throws -> String {
+                           copies: inout [AudioCopy]) -> String {
         let file = URL(fileURLWithPath: path)
         let link: String
         if copyAudio {

@@ -64,10 +64,8 @@ struct Meter: AsyncParsableCommand {
     }
 
     private func live() async throws {
-        var flags = Settings.Flags()
-        input.apply(to: &flags)
         var input = input
-        input.use(try global.settings(flags))
+        _ = try input.resolve(Settings.Flags(), with: global)
         // A device ALSA does not know is a configuration error (exit 3): ErrorReport says so.
         let captureDevice = try CaptureDevice(name: input.device, format: input.format)
         let limits = CaptureLimits(maxFrames: duration.map { captureDevice.format.frames(seconds: $0) },

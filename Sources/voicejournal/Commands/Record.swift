@@ -59,11 +59,9 @@ struct Record: AsyncParsableCommand {
             return
         }
         var flags = transcription.flags()
-        capture.input.apply(to: &flags)
         flags.journal = journal
-        let settings = try global.settings(flags)
         var capture = capture
-        capture.input.use(settings)
+        let settings = try capture.input.resolve(flags, with: global)
         let owner: RecordingOwner
         if let assignment {
             guard title == nil, mood == nil, theme == nil else {
@@ -198,9 +196,7 @@ struct CaptureOptions: ParsableArguments {
         defer { stopSignals.restore() }
         await LiveMeter(showing: !noMeter, hint: "Recording from \(input.device) to \(session.url.path)")
             .run(session.capture, below: live.map { live in { live.newLines(texts: showTexts) } })
-        let outcome = try await session.finish()
-        live?.nudge()
-        return outcome
+        return try await session.finish()
     }
 }
 

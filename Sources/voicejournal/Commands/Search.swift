@@ -37,7 +37,7 @@ struct Search: AsyncParsableCommand {
         guard !hits.isEmpty else { return print("No matches.") }
         let table = Table(headers: ["ENTRY", "DATE", "JOURNAL", "MATCH"], rows: hits.map { hit in
             [Self.owner(of: hit), shortDate(hit.createdAt), hit.journal ?? "-",
-             (hit.segmentStart.map { "@\(timecode($0)) " } ?? "") + hit.snippet]
+             (hit.segmentStart.map { "@\(Clock.text($0, .position)) " } ?? "") + hit.snippet]
         }, maxColumnWidth: 80).render()
         guard bold else { return print(table) }
         // The match column is the last: a cut cell may leave bold open, so each line ends plain.
