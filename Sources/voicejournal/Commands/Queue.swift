@@ -52,12 +52,11 @@ extension Queue {
             let environment = ProcessInfo.processInfo.environment
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
-            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: settings.jobs.value,
-                                                      environment: environment)
+            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
             let pending = try store.unfinishedJobCount()
             let started = ProcessInfo.processInfo.systemUptime
             let summary = try await runQueue(runner, until: .drainQueue,
-                                             display: BatchProgressDisplay(total: pending, scope: nil))
+                                             display: BatchProgressDisplay(total: pending, scope: nil, endpoints: runner.endpoints.count))
             print("Transcribed \(summary.transcribed) file\(summary.transcribed == 1 ? "" : "s"), \(summary.failed) failed, in \(ProgressBar.clock(ProcessInfo.processInfo.systemUptime - started)).")
             if summary.failed > 0 {
                 print("see `voicejournal queue list --state failed`")

@@ -60,7 +60,7 @@ struct Transcribe: AsyncParsableCommand {
         let settings = try global.settings(transcription.flags(jobs: jobs))
         let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? nil
         // Check the endpoint and key before touching anything, unless we only queue.
-        if !noWait { _ = try transcription.clientConfiguration(settings, environment: environment) }
+        if !noWait { _ = try transcription.endpoints(settings, jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.check")) }
         let store = try global.openStore()
         let logger = Logger(label: "voicejournal.batch")
         // An unknown journal is a usage error before any file is touched (exit 2).
@@ -113,10 +113,9 @@ struct Transcribe: AsyncParsableCommand {
     private func queueAndTranscribe(_ files: [WalkedFile], store: JournalStore, logger: Logger,
                                     settings: Settings, environment: [String: String]) async throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
         guard !files.isEmpty else { return ([], []) }
-        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: settings.jobs.value,
-                                                   environment: environment)
+        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
         let batch = BatchScope()
-        let display = BatchProgressDisplay(total: files.count, scope: batch)
+        let display = BatchProgressDisplay(total: files.count, scope: batch, endpoints: runner.endpoints.count)
         let journal = journal
         let feeding = Task {
             try await onThread {
