@@ -33,7 +33,7 @@ public struct PoolEndpoint: Sendable {
     public static func workers(for concurrencies: [(concurrency: Int, priority: Int)], cappedAt total: Int?) -> [Int] {
         guard var left = total else { return concurrencies.map { max(1, $0.concurrency) } }
         var result = Array(repeating: 0, count: concurrencies.count)
-        let order = concurrencies.indices.sorted { concurrencies[$0].priority > concurrencies[$1].priority }
+        let order = concurrencies.indices.sorted { (concurrencies[$0].priority, $1) > (concurrencies[$1].priority, $0) }
         for index in order {
             let share = min(max(1, concurrencies[index].concurrency), left)
             result[index] = share

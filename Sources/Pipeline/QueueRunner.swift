@@ -87,6 +87,8 @@ public final class QueueRunner: Sendable {
         public var retried = 0
         /// Per endpoint, in the order the runner was given them.
         public var endpoints: [EndpointFigures] = []
+        /// The jobs that failed for good in this run.
+        public var failedJobs: Set<Int64> = []
         public init() {}
     }
 

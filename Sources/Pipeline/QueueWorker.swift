@@ -261,7 +261,10 @@ struct Worker {
         } else {
             guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         }
-        run.summary.withLock { $0.failed += 1 }
+        run.summary.withLock { summary in
+            summary.failed += 1
+            summary.failedJobs.insert(reported)
+        }
         run.onEvent(.failed(jobId: reported, path: path, message: shown))
     }
 }
