@@ -47,12 +47,13 @@ struct Worker {
                 if turn == .work && run.prefersOthers(over: server) {
                     // Overflow: a preferred server has a worker free for the next job.
                     if try isFinished() { return }
-                    try idle(after: rings)
+                    try idle(after: rings, leavingDueJobs: true)
                     continue
                 }
                 let ahead = run.bookkeeper.take(for: server)
+                let minimum = turn == .probe ? 0 : run.tailMinimum(for: server)
                 if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope,
-                                                                  endpoint: endpoint.name) {
+                                                                  endpoint: endpoint.name, whileAtLeast: minimum) {
                     endpoint.beganUpload()
                     defer { endpoint.endedUpload() }
                     try process(job, knownRecording: ahead?.recording, on: connection)
@@ -62,7 +63,7 @@ struct Worker {
                 } else if try isFinished() {
                     return
                 } else {
-                    try idle(after: rings)
+                    try idle(after: rings, leavingDueJobs: minimum > 1)
                 }
             }
         } catch {
@@ -90,10 +91,11 @@ struct Worker {
     }
 
     /// Waits a little for work to become due (a backoff ending, another runner's job), or
-    /// until the doorbell rings (jobs queued, a job of this run ended).
-    private func idle(after rings: Int) throws {
+    /// until the doorbell rings (jobs queued, a job of this run ended). A worker that leaves
+    /// due jobs to faster servers waits for the doorbell, not for those jobs to be due.
+    private func idle(after rings: Int, leavingDueJobs: Bool = false) throws {
         var wait = runner.options.idlePoll
-        if let due = try store.queueCounts().nextDue {
+        if !leavingDueJobs, let due = try store.queueCounts().nextDue {
             wait = min(wait, max(0.005, due.timeIntervalSinceNow))
         }
         run.doorbell.wait(after: rings, seconds: wait)

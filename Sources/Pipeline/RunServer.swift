@@ -14,6 +14,8 @@ final class Server: Sendable {
     private struct Tally {
         var figures: EndpointFigures
         var latencies: [Double] = []
+        /// A moving average of recent upload times: what the next one will likely take.
+        var typicalLatency: Double?
     }
     private let slots: Mutex<Slots>
     private let tally: Mutex<Tally>
@@ -46,8 +48,12 @@ final class Server: Sendable {
             tally.figures.files += 1
             tally.figures.audioSeconds += audioSeconds
             tally.latencies.append(latency)
+            tally.typicalLatency = tally.typicalLatency.map { 0.8 * $0 + 0.2 * latency } ?? latency
         }
     }
+
+    /// What an upload to this server takes these days; nil before the first one came back.
+    var typicalLatency: Double? { tally.withLock { $0.typicalLatency } }
 
     /// An upload failed on this server.
     func uploadFailed() { tally.withLock { $0.figures.failures += 1 } }
@@ -81,6 +87,24 @@ extension Run {
     func prefersOthers(over server: Int) -> Bool {
         let priority = servers[server].endpoint.priority
         return servers.contains { $0.endpoint.priority > priority && $0.freeSlots > 0 }
+    }
+
+    /// How many due jobs must be left for a worker of `server` to claim one: the jobs the
+    /// faster servers that take uploads now get through in the time this one takes for one
+    /// (their workers over their typical upload time, times this one's). Below that, the
+    /// faster ones finish the rest sooner than this server would finish one more: the run
+    /// ends when its fastest servers do, not after a slow one's last upload. The fastest
+    /// server always claims (0), as does every server of a pool of one or while the upload
+    /// times are not known yet.
+    func tailMinimum(for server: Int) -> Int {
+        guard servers.count > 1, let own = servers[server].typicalLatency else { return 0 }
+        var fasterPerSecond = 0.0
+        for (index, other) in servers.enumerated() where index != server && other.watch.isAnswering {
+            guard let latency = other.typicalLatency, latency > 0, latency < own else { continue }
+            fasterPerSecond += Double(other.endpoint.workers) / latency
+        }
+        let minimum = own * fasterPerSecond
+        return minimum.isFinite ? Int(min(minimum, 1_000_000).rounded(.up)) : 0
     }
 
     /// Whether some server is neither out for good nor cooling down.

@@ -11,10 +11,27 @@ extension JournalStore {
     /// recordings first (priority), then the oldest due. A running job whose lease has
     /// expired is due again (its worker died). With `scope`, only those jobs and live ones
     /// are taken. `endpoint` names the server it is claimed for (shown by `queue status`).
-    /// Nil when nothing is due.
+    /// With `whileAtLeast`, nothing is claimed unless at least that many jobs are queued and
+    /// due (a slow server of a pool leaves the last few to faster ones). Nil when nothing is due.
     public func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
-                             now: Date = Date()) throws -> Job? {
-        try pool.write { db in try Self.claimNext(db, owner: owner, lease: lease, scope: scope, endpoint: endpoint, now: now) }
+                             whileAtLeast: Int = 0, now: Date = Date()) throws -> Job? {
+        try pool.write { db in
+            guard try Self.dueJobsLeft(db, atLeast: whileAtLeast, now: now) else { return nil }
+            return try Self.claimNext(db, owner: owner, lease: lease, scope: scope, endpoint: endpoint, now: now)
+        }
+    }
+
+    /// Whether at least `count` queued jobs are due: a walk of at most `count` rows of the
+    /// `job_due` index (a waiting parent of chunks does not count).
+    static func dueJobsLeft(_ db: Database, atLeast count: Int, now: Date) throws -> Bool {
+        guard count > 1 else { return true } // the claim itself finds whether there is one
+        let found = try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT count(*) FROM (
+                SELECT 1 FROM job INDEXED BY job_due
+                WHERE state = 'queued' AND runAfter <= ? AND id NOT IN (SELECT jobId FROM chunked_job)
+                LIMIT ?)
+            """), arguments: [now, count]) ?? 0
+        return found >= count
     }
 
     /// The claim, inside a caller's transaction.

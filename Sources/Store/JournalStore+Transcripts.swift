@@ -89,13 +89,16 @@ extension JournalStore {
         }
     }
 
-    /// Jobs to claim ahead for one server of a run: `count` of them, claimed for `endpoint`.
+    /// Jobs to claim ahead for one server of a run: `count` of them, claimed for `endpoint`,
+    /// each only while at least `whileAtLeast` jobs are queued and due (see `claimNextJob`).
     public struct Claim: Sendable, Equatable {
         public var endpoint: String?
         public var count: Int
-        public init(endpoint: String?, count: Int) {
+        public var whileAtLeast: Int
+        public init(endpoint: String?, count: Int, whileAtLeast: Int = 0) {
             self.endpoint = endpoint
             self.count = count
+            self.whileAtLeast = whileAtLeast
         }
     }
 
@@ -116,6 +119,7 @@ extension JournalStore {
             for claim in claims {
                 var jobs: [ClaimedJob] = []
                 while !exhausted && jobs.count < claim.count {
+                    guard try Self.dueJobsLeft(db, atLeast: claim.whileAtLeast, now: now) else { break }
                     guard let next = try Self.claimNext(db, owner: owner, lease: lease, scope: scope,
                                                         endpoint: claim.endpoint, now: now) else {
                         exhausted = true // nothing due for this claim is due for the next either

@@ -163,6 +163,27 @@ import TestSupport
         #expect(states.map { $0[0] as? String } == ["queued"], "no file failed: each stays queued for a later run")
     }
 
+    @Test func anOverflowEndpointTakesWorkOnlyWhileThePreferredOneIsBusy() throws {
+        let harness = try TranscribeHarness()
+        let preferred = Member(server: try StubWhisperServer(delay: 0.1), concurrency: 4, delay: 0.1)
+        let overflow = Member(server: try StubWhisperServer(delay: 0.1), concurrency: 2, delay: 0.1)
+        var binary = harness.binary
+        binary.environment["OPENAI_BASE_URL"] = ""
+        // The overflow endpoint comes first in the file: the priority, not the order, decides.
+        try binary.writeConfig(Self.config([overflow]) + "priority = -1\n\n" + Self.config([preferred]))
+
+        let few = try harness.audio(3, in: "few", prefix: "few")
+        #expect(try binary.run(["transcribe", few.path]).status == 0)
+        #expect(try preferred.server.requests().count == 3)
+        #expect(try overflow.server.requests().count == 0, "the preferred endpoint had room for all three")
+
+        let many = try harness.audio(60, in: "many", prefix: "many")
+        #expect(try binary.run(["transcribe", many.path]).status == 0)
+        let overflowed = try overflow.server.requests().count
+        #expect(overflowed > 0 && overflowed < 30, "with the preferred endpoint busy the overflow helps: \(overflowed)")
+        try Self.transcribedOnce(harness, files: 63)
+    }
+
     @Test func anEndpointWithoutItsKeySetIsLeftOutBeforeTheRun() throws {
         let harness = try TranscribeHarness()
         // A remote endpoint needs a key: one whose variable is not set cannot work at all.
