@@ -81,7 +81,8 @@ public struct Settings: Sendable {
     public let maxChunkSeconds: Setting<Double>
     public let maxRequestBytes: Setting<Int64>
     public let endpoint: Endpoint
-    /// Uploads at a time: `--jobs`, else the endpoint's concurrency, else 4.
+    /// Uploads at a time: `--jobs`, else (a pool of the config file's endpoints) their
+    /// concurrencies added up, else 4.
     public let jobs: Setting<Int>
 
     /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
@@ -142,7 +143,8 @@ public struct Settings: Sendable {
         // The endpoint's own model before the file's default one: it is what that server runs.
         model = resolver.pick(flags.model, "--model", env: "VOICEJOURNAL_MODEL", { $0 },
                               file: fromFile?.model ?? defaults.model, default: TranscriptionOptions.defaultModel)
-        jobs = resolver.pick(flags.jobs, "--jobs", file: fromFile?.concurrency, default: Self.defaultJobs)
+        let poolJobs = fromFile == nil ? nil : (file?.endpoints ?? []).reduce(0) { $0 + max(1, $1.concurrency) }
+        jobs = resolver.pick(flags.jobs, "--jobs", file: poolJobs, default: Self.defaultJobs)
     }
 
     /// The client configuration of the endpoint, its key read from the variable it names;

@@ -89,9 +89,9 @@ import TestSupport
             "model": ("from-env", "environment", "VOICEJOURNAL_MODEL"),
             "upload_codec": ("opus", "config file", path),
             "device": ("default", "default", nil),
-            // The first endpoint of the highest priority, and its concurrency.
+            // The first endpoint of the highest priority; the pool's concurrency in all.
             "base_url": ("http://127.0.0.1:8000/v1", "config file", path),
-            "jobs": ("2", "config file", path),
+            "jobs": ("10", "config file", path),
         ]
         for (name, want) in expected {
             let got = try setting(name, in: result)

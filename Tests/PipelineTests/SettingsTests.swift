@@ -99,7 +99,7 @@ import Transcription
         #expect(nothing.jobs == Setting(4, from: .builtIn))
     }
 
-    @Test func theRunUsesTheFirstEndpointOfTheHighestPriorityUnlessTheEnvironmentNamesOne() throws {
+    @Test func theFileEndpointsArePooledWithTheFirstOfTheHighestPriorityShownUnlessTheEnvironmentNamesOne() throws {
         let file = ConfigFile(path: path, endpoints: [
             EndpointConfig(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY", concurrency: 8, priority: -1),
             EndpointConfig(baseURL: "http://127.0.0.1:1/v1", model: "first-local", concurrency: 2, priority: 1),
@@ -109,7 +109,7 @@ import Transcription
         let settings = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
         #expect(settings.endpoint.baseURL.value == "http://127.0.0.1:1/v1")
         #expect(settings.model == Setting("first-local", from: .configFile(path)))
-        #expect(settings.jobs == Setting(2, from: .configFile(path)))
+        #expect(settings.jobs == Setting(13, from: .configFile(path)), "the pool's concurrency in all")
         #expect(try settings.clientConfiguration(environment: [:]).baseURL == "http://127.0.0.1:1/v1")
 
         let overridden = Settings(flags: Settings.Flags(), environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"],

@@ -104,7 +104,7 @@ struct ShownSettings: Encodable {
         endpoints = settings.endpoints.map { endpoint in
             Endpoint(baseURL: endpoint.shownBaseURL, model: endpoint.model, apiKeyEnv: endpoint.apiKeyVariable,
                      keySet: endpoint.hasKey(environment: environment), concurrency: endpoint.concurrency,
-                     priority: endpoint.priority, inUse: endpoint == settings.endpoint.fromFile)
+                     priority: endpoint.priority, inUse: settings.endpoint.fromFile != nil)
         }
     }
 
@@ -130,7 +130,9 @@ struct ShownSettings: Encodable {
         let key = apiKeyEnv.map { "\($0) " + (apiKeySet ? "set" : "unset") } ?? "none (no api_key_env)"
         lines.append(Self.pad("api key", width) + "  " + key)
         if !endpoints.isEmpty {
-            lines.append("endpoints in the config file (highest priority first is used):")
+            lines.append(endpoints.first?.inUse == true
+                ? "endpoints in the config file (runs spread their uploads over them, higher priority first):"
+                : "endpoints in the config file (not used: --base-url or OPENAI_BASE_URL names the server):")
             for (index, endpoint) in endpoints.enumerated() {
                 let key = endpoint.apiKeyEnv.map { "key \($0) " + (endpoint.keySet ? "set" : "unset") } ?? "no key"
                 lines.append("  \(index + 1). " + TerminalText.escaped(endpoint.baseURL)
