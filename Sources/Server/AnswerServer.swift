@@ -68,6 +68,8 @@ public struct AnswerServer: Sendable {
         router.get(RouterPath(PageAssets.stylePath)) { _, _ in
             Responses.asset(PageAssets.style, type: "text/css; charset=utf-8")
         }
+        // Browsers ask for it; an empty answer keeps their consoles free of 404s.
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         let host = configuration.host
         let app = Application(
             router: router,
