@@ -21,8 +21,8 @@ struct AnswerRoutes: Sendable {
         self.configuration = configuration
         self.uploads = uploads
         self.onEvent = onEvent
-        perAddress = RateLimiter(perMinute: configuration.requestsPerMinute, burst: configuration.requestsPerMinute)
-        perLink = RateLimiter(perMinute: max(1, configuration.uploadsPerHour / 60), burst: configuration.uploadsPerHour)
+        perAddress = RateLimiter(configuration.requestsPerMinute, per: 60, burst: configuration.requestsPerMinute)
+        perLink = RateLimiter(configuration.uploadsPerHour, per: 3600, burst: configuration.uploadsPerHour)
     }
 
     /// The answer page, the thank-you page once answered, or the one 404 page.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Token buckets, one per key (a client address, a link token): each holds up to `burst`
-/// requests and refills at `perMinute`. Keys unseen for a while are forgotten so the table
+/// requests and refills at `count` per `seconds`. Keys unseen for a while are forgotten so the table
 /// cannot grow without bound.
 final class RateLimiter: Sendable {
     private struct Bucket {
@@ -16,9 +16,9 @@ final class RateLimiter: Sendable {
     /// The most keys kept; past it, the full (idle) buckets are dropped.
     private let maxKeys = 10_000
 
-    init(perMinute: Int, burst: Int) {
+    init(_ count: Int, per seconds: TimeInterval, burst: Int) {
         self.burst = Double(max(1, burst))
-        perSecond = Double(max(1, perMinute)) / 60
+        perSecond = Double(max(1, count)) / max(1, seconds)
     }
 
     /// Takes one request from `key`'s bucket; nil when allowed, else the seconds until one is.

@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func rateLimitAllowsABurstThenRefillsOverTime() {
-        let limiter = RateLimiter(perMinute: 60, burst: 3)
+        let limiter = RateLimiter(60, per: 60, burst: 3)
         #expect((0..<3).allSatisfy { _ in limiter.take("a", now: 100) == nil })
         let wait = limiter.take("a", now: 100)
         #expect(wait.map { $0 > 0.9 && $0 <= 1 } == true)

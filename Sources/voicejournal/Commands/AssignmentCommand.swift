@@ -17,8 +17,8 @@ struct AssignmentCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this status: pending (not answered yet) or answered.") var status: Status?
 
-        /// What `--status` takes. `sent` is not offered: nothing hands a link out yet, so no
-        /// assignment is ever in that state; a pending one is simply waiting for its answer.
+        /// What `--status` takes. `sent` is not offered: voicejournal does not know when a link
+        /// is sent, so no assignment is ever in that state; a pending one is waiting for its answer.
         enum Status: String, ExpressibleByArgument, CaseIterable {
             case pending, answered
         }
