@@ -76,8 +76,18 @@ public struct AnswerServer: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in onEvent(.listening(host: host, port: channel.localAddress?.port ?? 0)) },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch let error as IOError {
+            throw ServeError(description: "cannot listen on \(host):\(configuration.port): "
+                + String(cString: strerror(error.errnoCode)).lowercased())
+        }
     }
+}
+
+/// The server could not start (the address is taken, or not this machine's).
+public struct ServeError: Error, CustomStringConvertible, Sendable {
+    public let description: String
 }
 
 /// Runs a short blocking store call on NIO's thread pool, off the cooperative pool.

@@ -77,9 +77,9 @@ struct Serve: AsyncParsableCommand {
                     Self.report(event, publicURL: publicURL, waiting: waiting)
                     if case .answered(_, _, _, false) = event { transcriber?.nudge() }
                 }
-            } catch {
+            } catch let error as ServeError {
                 group.cancelAll()
-                throw CLIError.configuration("cannot serve on \(host):\(port): \(error)")
+                throw CLIError.configuration(error.description)
             }
             // Stopped by a signal, after the uploads in flight: transcription in flight goes back to the queue.
             group.cancelAll()
