@@ -21,19 +21,22 @@ final class Bookkeeper: Sendable {
         var started: TimeInterval
     }
 
-    /// How many jobs are kept claimed ahead: one per worker, so every worker whose answer
-    /// comes in finds its next job waiting even when they all answer at once.
-    private let reserveSize: Int
+    /// How many jobs are kept claimed ahead for each server: one per worker, so every worker
+    /// whose answer comes in finds its next job waiting even when they all answer at once.
+    /// Each job is claimed for its server (`queue status` shows where it goes).
+    private let reserveSizes: [Int]
     private let condition = NSCondition()
     // Guarded by `condition`'s lock.
     nonisolated(unsafe) private var answers: [Answer] = []
-    nonisolated(unsafe) private var reserve: [(job: Job, recording: Recording?)] = []
+    nonisolated(unsafe) private var reserves: [[JournalStore.ClaimedJob]]
     nonisolated(unsafe) private var storing = false
     nonisolated(unsafe) private var closing = false
     nonisolated(unsafe) private var closed = false
 
-    init(workers: Int) {
-        reserveSize = workers
+    /// A bookkeeper for servers with these numbers of workers.
+    init(reserveSizes: [Int]) {
+        self.reserveSizes = reserveSizes
+        reserves = reserveSizes.map { _ in [] }
     }
 
     /// Starts the bookkeeper's thread, which works for `run` until `close()`.
@@ -51,11 +54,11 @@ final class Bookkeeper: Sendable {
         condition.unlock()
     }
 
-    /// A job claimed ahead, with its recording, if one is waiting.
-    func take() -> (job: Job, recording: Recording?)? {
+    /// A job claimed ahead for `server`, with its recording, if one is waiting.
+    func take(for server: Int) -> JournalStore.ClaimedJob? {
         condition.lock()
         defer { condition.unlock() }
-        return reserve.isEmpty ? nil : reserve.removeFirst()
+        return reserves[server].isEmpty ? nil : reserves[server].removeFirst()
     }
 
     /// Whether nothing is waiting to be stored, being stored or claimed ahead: a run whose
@@ -63,15 +66,18 @@ final class Bookkeeper: Sendable {
     var isIdle: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return answers.isEmpty && reserve.isEmpty && !storing
+        return answers.isEmpty && reserves.allSatisfy(\.isEmpty) && !storing
     }
 
-    /// Gives the jobs claimed ahead back to the queue (the run pauses: other runners may
-    /// take them meanwhile).
-    func handBackReserve(to runner: QueueRunner) throws {
+    /// Gives the jobs claimed ahead for `server` (nil: for every server) back to the queue
+    /// (the server is out: the other servers, and other runners, may take them meanwhile).
+    func handBackReserve(of server: Int?, to runner: QueueRunner) throws {
         condition.lock()
-        let held = reserve
-        reserve = []
+        var held: [JournalStore.ClaimedJob] = []
+        for index in reserves.indices where server == nil || server == index {
+            held += reserves[index]
+            reserves[index] = []
+        }
         condition.unlock()
         for (job, _) in held {
             if let id = job.id { try runner.store.releaseJob(id: id, owner: runner.owner.description) }
@@ -91,12 +97,11 @@ final class Bookkeeper: Sendable {
     private func work(for run: Run) {
         let runner = run.runner, store = runner.store
         while let (answers, room) = nextAnswers() {
-            // New claims only while the run goes on and the server answers.
-            let claim = runner.stopReason == nil && run.endpoint.isAnswering ? room : 0
-            var claimed: [(job: Job, recording: Recording?)] = []
+            let claims = self.claims(room: room, for: run)
+            var claimed: [[JournalStore.ClaimedJob]] = []
             do {
                 let stored = try store.completeJobsAndClaim(
-                    answers.map(\.completion), owner: runner.owner.description, claim: claim,
+                    answers.map(\.completion), owner: runner.owner.description, claims: claims.map(\.claim),
                     lease: runner.options.lease, scope: run.scope)
                 claimed = stored.claimed
                 report(answers, kept: stored.kept, to: run)
@@ -106,13 +111,13 @@ final class Bookkeeper: Sendable {
                     ?? StoreError(.storageFailure, "the journal database failed while storing a transcript: \(error)")))
             }
             condition.lock()
-            reserve += claimed
+            for (server, jobs) in zip(claims.map(\.server), claimed) { reserves[server] += jobs }
             storing = false
             condition.unlock()
             run.doorbell.ring() // the run may be finished; claimed jobs are waiting
         }
         do {
-            try handBackReserve(to: runner)
+            try handBackReserve(of: nil, to: runner)
         } catch {
             runner.logger.warning("could not hand back jobs claimed ahead", metadata: ["error": "\(error)"])
         }
@@ -122,16 +127,27 @@ final class Bookkeeper: Sendable {
         condition.unlock()
     }
 
-    /// The answers waiting (at least one) and how many jobs the reserve lacks, or nil when
-    /// closing with no answer left.
-    private func nextAnswers() -> (answers: [Answer], room: Int)? {
+    /// The answers waiting (at least one) and how many jobs each server's reserve lacks, or
+    /// nil when closing with no answer left.
+    private func nextAnswers() -> (answers: [Answer], room: [Int])? {
         condition.lock()
         defer { condition.unlock() }
         while answers.isEmpty && !closing { condition.wait() }
         if answers.isEmpty { return nil }
         storing = true
         defer { answers = [] }
-        return (answers, max(0, reserveSize - reserve.count))
+        return (answers, zip(reserveSizes, reserves).map { max(0, $0 - $1.count) })
+    }
+
+    /// What to claim ahead: only while the run goes on, and only for servers that take
+    /// uploads now, the preferred ones first (so the last jobs of a run go to them). An
+    /// overflow server gets jobs ahead only when no preferred one has a worker free.
+    private func claims(room: [Int], for run: Run) -> [(server: Int, claim: JournalStore.Claim)] {
+        guard run.runner.stopReason == nil else { return [] }
+        return run.servers.indices
+            .filter { room[$0] > 0 && run.servers[$0].watch.isAnswering && !run.prefersOthers(over: $0) }
+            .sorted { (run.servers[$0].endpoint.priority, $1) > (run.servers[$1].endpoint.priority, $0) }
+            .map { ($0, JournalStore.Claim(endpoint: run.servers[$0].name, count: room[$0])) }
     }
 
     private func report(_ answers: [Answer], kept: [Bool], to run: Run) {

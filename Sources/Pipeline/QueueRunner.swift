@@ -5,10 +5,13 @@ import Store
 import Synchronization
 import Transcription
 
-/// Works through the transcription queue with N workers, each on a thread of its own with
-/// its own connection (libcurl blocks). Jobs are claimed with a lease in SQLite, so other
-/// runners (another `queue run`, a `record --wait`) can share the queue safely; a lease
-/// keeper renews the leases while uploads run.
+/// Works through the transcription queue with workers, each on a thread of its own with
+/// its own connection (libcurl blocks). The workers belong to endpoints: one server, or a
+/// pool of them, each with its own number of workers (its concurrency), the preferred ones
+/// taking work first; a server that fails or cannot be reached is taken out for a cool-down
+/// while the others go on (`EndpointWatch`). Jobs are claimed with a lease in SQLite, so
+/// other runners (another `queue run`, a `record --wait`) can share the queue safely; a
+/// lease keeper renews the leases while uploads run.
 ///
 /// `transcribe`, `queue run` and `record --wait` all use this one runner.
 public final class QueueRunner: Sendable {
@@ -22,7 +25,8 @@ public final class QueueRunner: Sendable {
         /// How often an idle worker looks for due work.
         public var idlePoll: TimeInterval
         /// How often an unreachable server is tried again, with `retry`'s backoff between
-        /// tries, before the run gives up (the whole run pauses meanwhile).
+        /// tries, before it is given up (its uploads pause meanwhile; the run gives up when
+        /// no server is left).
         public var unreachableProbes: Int
         /// How recordings the API cannot take as they are get sent.
         public var upload: UploadSettings
@@ -62,11 +66,18 @@ public final class QueueRunner: Sendable {
         case chunksDone(jobId: Int64, path: String, done: Int, total: Int)
         case willRetry(jobId: Int64, path: String, error: TranscriptionError, after: TimeInterval)
         case failed(jobId: Int64, path: String, message: String)
-        /// The server cannot be reached: every upload pauses (jobs stay queued, no attempt
-        /// is spent) and it is tried again for up to `retryingFor` seconds. Sent once per outage.
-        case endpointUnreachable(message: String, retryingFor: TimeInterval)
-        /// The server answered again after an outage; uploads resume.
-        case endpointBack
+        /// An endpoint is out: it cannot be reached (`retryingFor` is how long it is tried
+        /// again at most), or it failed several uploads in a row (`retryingFor` nil: it is
+        /// tried again after a cool-down that grows while it keeps failing). Its uploads
+        /// pause (jobs stay queued, no attempt is spent) and the other endpoints take them.
+        /// Sent once per outage.
+        case endpointDown(endpoint: String, message: String, retryingFor: TimeInterval?)
+        /// The endpoint answered again after an outage; its uploads resume.
+        case endpointBack(endpoint: String)
+        /// The endpoint is left out for the rest of the run: its key or quota was refused,
+        /// or it stayed out of reach. Sent only while other endpoints go on; when it was the
+        /// last, the run ends with the error instead.
+        case endpointDropped(endpoint: String, message: String)
     }
 
     /// What a run did.
@@ -74,12 +85,18 @@ public final class QueueRunner: Sendable {
         public var transcribed = 0
         public var failed = 0
         public var retried = 0
+        /// Per endpoint, in the order the runner was given them.
+        public var endpoints: [EndpointFigures] = []
+        /// The jobs that failed for good in this run.
+        public var failedJobs: Set<Int64> = []
         public init() {}
     }
 
     let store: JournalStore
-    let client: WhisperClient
-    let workers: Int
+    /// The servers uploads go to, each with its workers.
+    public let endpoints: [PoolEndpoint]
+    /// Workers in all.
+    var workers: Int { endpoints.reduce(0) { $0 + $1.workers } }
     let options: Options
     let logger: Logger
     /// The lease owner every claim of this runner uses.
@@ -93,19 +110,25 @@ public final class QueueRunner: Sendable {
         case storeFailed(StoreError)
     }
 
-    /// A runner with `jobs` workers (at least one).
-    public init(store: JournalStore, client: WhisperClient, jobs: Int, options: Options = .init(), logger: Logger) {
+    /// A runner with `jobs` workers (at least one) on one server.
+    public convenience init(store: JournalStore, client: WhisperClient, jobs: Int, options: Options = .init(), logger: Logger) {
+        self.init(store: store, endpoints: [PoolEndpoint(client: client, workers: jobs)], options: options, logger: logger)
+    }
+
+    /// A runner over a pool of servers (at least one), each with its own workers.
+    public init(store: JournalStore, endpoints: [PoolEndpoint], options: Options = .init(), logger: Logger) {
+        precondition(!endpoints.isEmpty, "a runner needs an endpoint")
         self.store = store
-        self.client = client
-        workers = max(1, jobs)
+        self.endpoints = endpoints
         self.options = options
         self.logger = logger
         owner = LeaseOwner.current()
     }
 
     /// Runs until `goal` is met (a runner runs once; make a new one for another run). Throws
-    /// the server's refusal (`TranscriptionError` whose disposition is `.stopRun`: bad key, no
-    /// quota), `.unreachable` when the server stayed out of reach for the whole pause, and
+    /// the last server's refusal (`TranscriptionError` whose disposition is `.stopRun`: bad
+    /// key, no quota) or `.unreachable` when it stayed out of reach for the whole pause, once
+    /// no server is left, and
     /// `CancellationError` after `stop()` or task cancellation; claimed jobs go back to the
     /// queue either way.
     @discardableResult
@@ -175,8 +198,8 @@ final class Run: Sendable {
     let goal: QueueRunner.Goal
     let onEvent: @Sendable (QueueRunner.Event) -> Void
     let summary = Mutex(QueueRunner.Summary())
-    /// Pauses every worker while the server cannot be reached.
-    let endpoint: EndpointWatch
+    /// The run's servers, in the runner's order.
+    let servers: [Server]
     /// Stores the workers' transcripts and claims their next jobs ahead.
     let bookkeeper: Bookkeeper
     private let remainingWorkers: Mutex<Int>
@@ -187,8 +210,9 @@ final class Run: Sendable {
         self.goal = goal
         self.onEvent = onEvent
         remainingWorkers = Mutex(runner.workers)
-        endpoint = EndpointWatch(policy: runner.options.retry, probes: runner.options.unreachableProbes)
-        bookkeeper = Bookkeeper(workers: runner.workers)
+        servers = runner.endpoints.map { Server($0, watch: EndpointWatch(policy: runner.options.retry,
+                                                                         probes: runner.options.unreachableProbes)) }
+        bookkeeper = Bookkeeper(reserveSizes: runner.endpoints.map(\.workers))
     }
 
     /// The batch the run is limited to, if any.
@@ -217,9 +241,11 @@ final class Run: Sendable {
         }
         keeper.start()
         bookkeeper.start(for: self)
-        for index in 0..<runner.workers {
+        let assignments = servers.indices.flatMap { server in Array(repeating: server, count: servers[server].endpoint.workers) }
+        for (index, server) in assignments.enumerated() {
             let thread = Thread { [self] in
-                Worker(run: self, index: index).work()
+                Worker(run: self, index: index, server: server).work()
+                servers[server].workerEnded()
                 let last = remainingWorkers.withLock { count -> Bool in
                     count -= 1
                     return count == 0
@@ -237,7 +263,10 @@ final class Run: Sendable {
 
     private func outcome() -> Result<QueueRunner.Summary, Error> {
         switch runner.stopReason {
-        case nil: .success(summary.withLock { $0 })
+        case nil: .success(summary.withLock { summary in
+            summary.endpoints = servers.map(\.figuresAtEnd)
+            return summary
+        })
         case .interrupted: .failure(CancellationError())
         case .refused(let error): .failure(error)
         case .storeFailed(let error): .failure(error)

@@ -13,7 +13,7 @@ extension Worker {
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: file, filename: "\(name).part\(chunk.index + 1).\(file.pathExtension)",
                                            options: try options(for: job.recordingId))
-        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }
+        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path, audioSeconds: nil) else { return }
         let stored = ChunkResult(text: result.text, language: result.language, model: result.model,
                                  segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
         let completion = try store.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in

@@ -3,37 +3,58 @@ import Logging
 import Store
 import Transcription
 
-/// One worker of a run, on its own thread: claim a job, upload, record the outcome, repeat.
-/// Every call here blocks (SQLite, libcurl), which is why it never runs on the cooperative pool.
+/// One worker of a run, on its own thread, uploading to one server of the run: claim a job,
+/// upload, record the outcome, repeat. Every call here blocks (SQLite, libcurl), which is
+/// why it never runs on the cooperative pool.
 struct Worker {
     let run: Run
     let index: Int
+    /// Which of the run's servers this worker uploads to.
+    let server: Int
 
     var runner: QueueRunner { run.runner }
     var store: JournalStore { runner.store }
     var owner: String { runner.owner.description }
+    var endpoint: Server { run.servers[server] }
 
     func work() {
         let connection: WhisperConnection
         do {
-            connection = try runner.client.makeConnection(abort: runner.abortSignal)
+            connection = try endpoint.endpoint.client.makeConnection(abort: runner.abortSignal)
         } catch {
             runner.requestStop(.refused(error))
             return
         }
         do {
             while runner.stopReason == nil {
-                let turn = run.endpoint.turn(worker: index)
-                if case .wait(let seconds) = turn {
-                    // Paused (the server is unreachable): the jobs claimed in advance go back.
-                    try run.bookkeeper.handBackReserve(to: runner)
+                let turn = endpoint.watch.turn(worker: index)
+                switch turn {
+                case .out:
+                    try run.bookkeeper.handBackReserve(of: server, to: runner)
+                    return
+                case .wait(let seconds):
+                    // The server is out for now: the jobs claimed ahead for it go back, and the
+                    // run may end meanwhile if the other servers did the rest.
+                    try run.bookkeeper.handBackReserve(of: server, to: runner)
+                    if try isFinished() { return }
                     Thread.sleep(forTimeInterval: max(0.005, min(seconds, runner.options.idlePoll)))
                     continue
+                case .work, .probe:
+                    break
                 }
-                defer { if turn == .probe { run.endpoint.endTurn(worker: index) } }
+                defer { if turn == .probe { endpoint.watch.endTurn(worker: index) } }
                 let rings = run.doorbell.rings
-                let ahead = run.bookkeeper.take()
-                if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope) {
+                if turn == .work && run.prefersOthers(over: server) {
+                    // Overflow: a preferred server has a worker free for the next job.
+                    if try isFinished() { return }
+                    try idle(after: rings)
+                    continue
+                }
+                let ahead = run.bookkeeper.take(for: server)
+                if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope,
+                                                                  endpoint: endpoint.name) {
+                    endpoint.beganUpload()
+                    defer { endpoint.endedUpload() }
                     try process(job, knownRecording: ahead?.recording, on: connection)
                     run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
@@ -100,7 +121,8 @@ struct Worker {
         if preparation == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: try options(for: job.recordingId))
-        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path) else { return }
+        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path,
+                                      audioSeconds: recording.durationSeconds) else { return }
         if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -109,25 +131,42 @@ struct Worker {
         run.bookkeeper.store(.init(completion: .init(jobId: jobId, transcript: transcript), path: path, started: started))
     }
 
-    /// The run's options with the vocabulary of the recording's journal in the prompt.
+    /// The run's options with the vocabulary of the recording's journal in the prompt, and
+    /// the model of this worker's server when it names one.
     func options(for recordingId: Int64) throws -> TranscriptionOptions {
-        runner.options.transcription.adding(vocabulary: try store.vocabulary(forRecording: recordingId))
+        var options = runner.options.transcription.adding(vocabulary: try store.vocabulary(forRecording: recordingId))
+        if let model = endpoint.endpoint.model { options.model = model }
+        return options
     }
 
-    /// Uploads the job's audio; nil when it failed, after the job was retried, failed or
-    /// handed back (an unreachable server pauses the run).
+    /// Uploads the job's audio (`audioSeconds` long, when known); nil when it failed, after
+    /// the job was retried, failed or handed back (a server that is out takes no attempt).
     func upload(_ request: TranscriptionRequest, on connection: WhisperConnection, job: Job, jobId: Int64,
-                path: String) throws -> TranscriptionResult? {
+                path: String, audioSeconds: Double?) throws -> TranscriptionResult? {
+        let started = ProcessInfo.processInfo.systemUptime
         do {
             let result = try connection.transcribe(request)
             serverAnswered()
+            endpoint.transcribed(audioSeconds: audioSeconds ?? result.durationSeconds ?? result.segments.last?.end ?? 0,
+                                 latency: ProcessInfo.processInfo.systemUptime - started)
             return result
         } catch {
-            if error.kind == .unreachable {
+            var error = error
+            if error.kind != .cancelled { endpoint.uploadFailed() }
+            // A connection that broke or timed out, to a server that takes no new one either,
+            // is the server gone (killed, switched off), not this file's fault.
+            if (error.kind == .connection || error.kind == .timeout) && runner.stopReason == nil && !connection.canConnect() {
+                error = TranscriptionError(kind: .unreachable, description: "\(error.description); \(endpoint.name) takes no new connection")
+            }
+            switch error.kind {
+            case .unreachable:
                 try pause(for: error, jobId: jobId)
                 return nil
+            case .serverError, .timeout, .connection, .malformedResponse:
+                serverFailed(error)
+            default:
+                if error.status != nil { serverAnswered() } // it refused the file: the server itself works
             }
-            if error.status != nil || error.kind == .connection || error.kind == .malformedResponse { serverAnswered() }
             try handle(error, job: job, jobId: jobId, path: path)
             return nil
         }
@@ -137,9 +176,12 @@ struct Worker {
         runner.logger.debug("upload failed", metadata: ["job": "\(jobId)", "error": "\(error.kind)", "attempt": "\(job.attempts)"])
         switch error.disposition {
         case .stopRun:
-            // Every other file would fail the same way: hand the job back untouched and stop.
+            // Every other file would fail the same way on this server: hand the job back
+            // untouched and leave the server out (the run stops when it was the last).
             try store.releaseJob(id: jobId, owner: owner, note: error.kind == .cancelled ? nil : error.description)
-            if error.kind != .cancelled { runner.requestStop(.refused(error)) }
+            if error.kind != .cancelled && endpoint.watch.drop() {
+                run.serverIsOut(server, because: refusal(error), stopError: lastServerError(error, refusal(error)))
+            }
         case .failFile:
             try fail(jobId: jobId, path: path, message: error.description)
         case .retry where job.attempts < job.maxAttempts:
@@ -153,26 +195,54 @@ struct Worker {
     }
 
     /// The server could not be reached: not this file's fault, so the job goes back untouched
-    /// and the whole run pauses (or, after the last probe, gives up with one summary).
+    /// and the server's uploads pause (or, after the last probe, it is given up; when it was
+    /// the last server, the run stops with one summary).
     private func pause(for error: TranscriptionError, jobId: Int64) throws {
         try store.releaseJob(id: jobId, owner: owner, note: error.description)
-        switch run.endpoint.unreachable(worker: index) {
+        switch endpoint.watch.unreachable(worker: index) {
         case .paused:
-            runner.logger.debug("server unreachable; pausing the run", metadata: ["error": "\(error.description)"])
-            run.onEvent(.endpointUnreachable(message: error.description, retryingFor: run.endpoint.patience))
-        case .stillPaused:
+            runner.logger.debug("server unreachable; pausing its uploads", metadata: ["endpoint": "\(endpoint.name)", "error": "\(error.description)"])
+            endpoint.noteProblem(error.description)
+            run.onEvent(.endpointDown(endpoint: endpoint.name, message: error.description, retryingFor: endpoint.watch.patience))
+        case .stillPaused, .stillUp:
             break
         case .givesUp(let seconds):
             let left = try store.unfinishedJobCount(scope: run.scope)
-            runner.requestStop(.refused(TranscriptionError(kind: .unreachable, description:
-                "the server could not be reached for \(Self.seconds(seconds)) s: \(error.description); "
-                + "\(left) file\(left == 1 ? "" : "s") stay\(left == 1 ? "s" : "") queued: run `voicejournal queue run` when it is back")))
+            let outage = "could not be reached for \(Self.seconds(seconds)) s: \(error.description)"
+            let stop = TranscriptionError(kind: .unreachable, description: (run.servers.count > 1 ? "no endpoint is left: the last, \(endpoint.name), " : "the server ")
+                + outage + "; \(left) file\(left == 1 ? "" : "s") stay\(left == 1 ? "s" : "") queued: run `voicejournal queue run` when it is back")
+            run.serverIsOut(server, because: outage, stopError: stop)
         }
     }
 
-    /// An answer came back: a pause, if there was one, is over.
+    /// An answer came back: an outage, if there was one, is over.
     private func serverAnswered() {
-        if run.endpoint.answered() { run.onEvent(.endpointBack) }
+        if endpoint.watch.answered() { run.onEvent(.endpointBack(endpoint: endpoint.name)) }
+    }
+
+    /// A server error, timeout or broken connection: several in a row take the server out
+    /// for a cool-down.
+    private func serverFailed(_ error: TranscriptionError) {
+        guard endpoint.watch.serverFailed(worker: index) == .paused else { return }
+        runner.logger.debug("server failing; cooling down", metadata: ["endpoint": "\(endpoint.name)", "error": "\(error.description)"])
+        endpoint.noteProblem(error.description)
+        run.onEvent(.endpointDown(endpoint: endpoint.name, message: error.description, retryingFor: nil))
+    }
+
+    /// Why the server refused the run, in words that name where its key came from (never the key).
+    private func refusal(_ error: TranscriptionError) -> String {
+        guard error.kind == .unauthorized else { return error.description }
+        let said = error.serverMessage.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
+        let key = endpoint.endpoint.keyVariable.map { "the key in \($0)" } ?? "the request (no key was sent)"
+        return "the server refused \(key) (HTTP \(error.status ?? 401)\(said))"
+    }
+
+    /// The error a run ends with when this server, refused, was the last one: as it is for
+    /// one server, naming the server in a pool.
+    private func lastServerError(_ error: TranscriptionError, _ refusal: String) -> TranscriptionError {
+        guard run.servers.count > 1 else { return error }
+        return TranscriptionError(kind: error.kind, status: error.status, serverMessage: error.serverMessage,
+                                  description: "no endpoint is left: the last, \(endpoint.name): \(refusal)")
     }
 
     private static func seconds(_ value: TimeInterval) -> String {
@@ -191,7 +261,10 @@ struct Worker {
         } else {
             guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         }
-        run.summary.withLock { $0.failed += 1 }
+        run.summary.withLock { summary in
+            summary.failed += 1
+            summary.failedJobs.insert(reported)
+        }
         run.onEvent(.failed(jobId: reported, path: path, message: shown))
     }
 }

@@ -10,13 +10,16 @@ extension JournalStore {
     /// Claims the most urgent job that is due, for `owner`, until `now + lease`: live
     /// recordings first (priority), then the oldest due. A running job whose lease has
     /// expired is due again (its worker died). With `scope`, only those jobs and live ones
-    /// are taken. Nil when nothing is due.
-    public func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, now: Date = Date()) throws -> Job? {
-        try pool.write { db in try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now) }
+    /// are taken. `endpoint` names the server it is claimed for (shown by `queue status`).
+    /// Nil when nothing is due.
+    public func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
+                             now: Date = Date()) throws -> Job? {
+        try pool.write { db in try Self.claimNext(db, owner: owner, lease: lease, scope: scope, endpoint: endpoint, now: now) }
     }
 
     /// The claim, inside a caller's transaction.
-    static func claimNext(_ db: Database, owner: String, lease: TimeInterval, scope: JobScope?, now: Date) throws -> Job? {
+    static func claimNext(_ db: Database, owner: String, lease: TimeInterval, scope: JobScope?, endpoint: String?,
+                          now: Date) throws -> Job? {
         // A job whose workers keep dying (a file that crashes us) must not loop forever.
         try db.cachedStatement(sql: """
             UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now,
@@ -31,7 +34,7 @@ extension JournalStore {
         // queue; and the scope is a short list of id ranges, encoded once per run.
         let statement = try db.cachedStatement(sql: """
             UPDATE job SET state = 'running', leaseOwner = :owner, leaseExpiresAt = :expires,
-                attempts = attempts + 1, updatedAt = :now
+                attempts = attempts + 1, updatedAt = :now, endpoint = :endpoint
             WHERE id = (
                 SELECT id FROM (
                     SELECT * FROM (
@@ -48,7 +51,7 @@ extension JournalStore {
             """)
         return try Job.fetchOne(statement, arguments: [
             "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
-            "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority,
+            "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority, "endpoint": endpoint,
         ])
     }
 

@@ -27,7 +27,34 @@ public struct JobListing: Sendable, Equatable {
     public var chunksTotal: Int?
 }
 
+/// A job being worked on now, for `queue status`: which file, and which server it went to.
+public struct RunningJob: Sendable, Equatable, Codable {
+    public var jobId: Int64
+    public var path: String
+    /// The server the job was claimed for (its base URL, credentials hidden); nil when the
+    /// runner did not say (an older voicejournal).
+    public var endpoint: String?
+    /// For a chunk of a long recording: which one (1-based).
+    public var chunk: Int?
+}
+
 extension JournalStore {
+    /// The running jobs (chunks included), oldest claim first.
+    public func runningJobs() throws -> [RunningJob] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT job.id, job.endpoint, recording.path, job_chunk.chunkIndex AS chunk
+                FROM job JOIN recording ON recording.id = job.recordingId
+                LEFT JOIN job_chunk ON job_chunk.jobId = job.id
+                WHERE job.state = 'running' AND job.id NOT IN (SELECT jobId FROM chunked_job)
+                ORDER BY job.updatedAt, job.id
+                """).map { row in
+                RunningJob(jobId: row["id"], path: row["path"], endpoint: row["endpoint"],
+                           chunk: (row["chunk"] as Int?).map { $0 + 1 })
+            }
+        }
+    }
+
     /// Jobs per state.
     public func queueCounts() throws -> QueueCounts {
         try pool.read { db in

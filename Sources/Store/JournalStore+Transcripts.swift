@@ -89,19 +89,41 @@ extension JournalStore {
         }
     }
 
-    /// Stores each transcript like `completeJob` and then claims up to `claim` jobs for
-    /// `owner` like `claimNextJob`, all in one transaction: a run going through a batch of
-    /// short files commits once for several files instead of twice for each. `kept` says,
-    /// per completion, whether its result was kept; each claimed job comes with its
-    /// recording (nil if that was deleted), read in the same transaction.
-    public func completeJobsAndClaim(_ completions: [Completion], owner: String, claim: Int, lease: TimeInterval,
-                                     scope: JobScope?, now: Date = Date()) throws
-        -> (kept: [Bool], claimed: [(job: Job, recording: Recording?)]) {
+    /// Jobs to claim ahead for one server of a run: `count` of them, claimed for `endpoint`.
+    public struct Claim: Sendable, Equatable {
+        public var endpoint: String?
+        public var count: Int
+        public init(endpoint: String?, count: Int) {
+            self.endpoint = endpoint
+            self.count = count
+        }
+    }
+
+    /// A job claimed ahead, with its recording (nil if that was deleted).
+    public typealias ClaimedJob = (job: Job, recording: Recording?)
+
+    /// Stores each transcript like `completeJob` and then makes each of `claims` like
+    /// `claimNextJob`, all in one transaction: a run going through a batch of short files
+    /// commits once for several files instead of twice for each. `kept` says, per completion,
+    /// whether its result was kept; `claimed` holds, per claim in order, the jobs it got,
+    /// each with its recording read in the same transaction.
+    public func completeJobsAndClaim(_ completions: [Completion], owner: String, claims: [Claim], lease: TimeInterval,
+                                     scope: JobScope?, now: Date = Date()) throws -> (kept: [Bool], claimed: [[ClaimedJob]]) {
         try immediateWrite { db in
             let kept = try completions.map { try Self.complete(db, id: $0.jobId, owner: owner, transcript: $0.transcript, now: now) }
-            var claimed: [(job: Job, recording: Recording?)] = []
-            while claimed.count < claim, let next = try Self.claimNext(db, owner: owner, lease: lease, scope: scope, now: now) {
-                claimed.append((next, try Self.recording(db, id: next.recordingId)))
+            var claimed: [[ClaimedJob]] = []
+            var exhausted = false
+            for claim in claims {
+                var jobs: [ClaimedJob] = []
+                while !exhausted && jobs.count < claim.count {
+                    guard let next = try Self.claimNext(db, owner: owner, lease: lease, scope: scope,
+                                                        endpoint: claim.endpoint, now: now) else {
+                        exhausted = true // nothing due for this claim is due for the next either
+                        break
+                    }
+                    jobs.append((next, try Self.recording(db, id: next.recordingId)))
+                }
+                claimed.append(jobs)
             }
             return (kept, claimed)
         }

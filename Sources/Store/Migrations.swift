@@ -21,6 +21,7 @@ public enum Migrations {
         migrator.registerMigration(jobDueIndex, migrate: createJobDueIndex)
         migrator.registerMigration(livePieces, migrate: addLivePieces)
         migrator.registerMigration(journalFind, migrate: addCorrectionsAndVocabulary)
+        migrator.registerMigration(jobEndpoint, migrate: addJobEndpoint)
         return migrator
     }
 

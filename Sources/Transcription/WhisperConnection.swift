@@ -102,6 +102,25 @@ public final class WhisperConnection {
         try easy.set(CURLOPT_XFERINFODATA, pointer: context)
     }
 
+    /// Whether a new connection to the server can be made now (connect and TLS only, no
+    /// request): after an upload's connection broke it tells a server that went away (the
+    /// process died, the machine is off) from one that dropped this one request.
+    public func canConnect() -> Bool {
+        let configuration = client.configuration
+        do {
+            let probe = try CurlEasy()
+            try probe.set(CURLOPT_URL, configuration.endpoint)
+            try probe.set(CURLOPT_PROTOCOLS_STR, "http,https")
+            try probe.set(CURLOPT_NOSIGNAL, 1)
+            try probe.set(CURLOPT_CONNECT_ONLY, 1)
+            try probe.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(configuration.connectTimeout, 3) * 1000))
+            try probe.perform()
+            return true
+        } catch {
+            return false
+        }
+    }
+
     private func classify(_ failure: CurlFailure, transfer: Transfer, request: TranscriptionRequest,
                           configuration: WhisperClient.Configuration) -> TranscriptionError {
         let detail = configuration.redact(failure.description)

@@ -38,3 +38,65 @@ import Transcription
         #expect(watch.turn(worker: 1, now: 1) == .probe)
     }
 }
+
+/// The circuit breaker for a server that answers, but badly.
+@Suite struct EndpointBreakerTests {
+    let watch = EndpointWatch(policy: RetryPolicy(base: 1, cap: 4), probes: 2, tripAfter: 3)
+
+    @Test func failuresInARowTakeTheServerOutAndAGoodAnswerInBetweenStartsTheCountAgain() {
+        #expect(watch.serverFailed(worker: 0, now: 0) == .stillUp)
+        #expect(watch.serverFailed(worker: 1, now: 0) == .stillUp)
+        #expect(watch.answered() == false, "no outage was on")
+        #expect(watch.serverFailed(worker: 0, now: 0) == .stillUp)
+        #expect(watch.serverFailed(worker: 1, now: 0) == .stillUp)
+        #expect(watch.isAnswering)
+        #expect(watch.serverFailed(worker: 2, now: 0) == .paused)
+        #expect(!watch.isAnswering)
+        #expect(watch.turn(worker: 0, now: 0.5) == .wait(0.5))
+    }
+
+    @Test func theCoolDownGrowsWhileProbesFailAndAnAnsweringServerIsNeverGivenUp() {
+        for worker in 0..<3 { _ = watch.serverFailed(worker: worker, now: 0) }
+        var now = 0.0
+        var waits: [Double] = []
+        for _ in 0..<4 {
+            let start = now
+            while watch.turn(worker: 1, now: now) != .probe { now += 0.25 }
+            waits.append(now - start)
+            #expect(watch.serverFailed(worker: 1, now: now) == .stillPaused, "more probes than `probes`, never given up")
+        }
+        #expect(waits == [1, 2, 4, 4], "the cool-down doubles up to the policy's cap")
+        #expect(watch.turn(worker: 0, now: now + 4) == .probe)
+        #expect(watch.answered())
+        #expect(watch.turn(worker: 0, now: now + 4) == .work)
+    }
+
+    @Test func aDroppedServerIsOutForTheRestOfTheRun() {
+        #expect(watch.drop())
+        #expect(!watch.drop(), "only the first drop is news")
+        #expect(watch.turn(worker: 0, now: 0) == .out)
+        #expect(watch.isOut && !watch.isAnswering)
+        #expect(!watch.answered(), "an answer in flight does not bring it back")
+        #expect(watch.turn(worker: 0, now: 100) == .out)
+    }
+
+    @Test func anUnreachableServerIsGivenUpAfterItsProbesAndThenIsOut() {
+        _ = watch.unreachable(worker: 0, now: 0)
+        var now = 0.0
+        var verdict = EndpointWatch.Verdict.paused
+        for _ in 0..<2 {
+            while watch.turn(worker: 1, now: now) != .probe { now += 0.25 }
+            verdict = watch.unreachable(worker: 1, now: now)
+        }
+        #expect(verdict == .givesUp(after: 3))
+        #expect(watch.turn(worker: 1, now: now + 10) == .out)
+    }
+
+    @Test func jobsCapFillsThePreferredEndpointsFirst() {
+        let endpoints = [(concurrency: 4, priority: 0), (concurrency: 2, priority: 0), (concurrency: 8, priority: -1), (concurrency: 3, priority: 5)]
+        #expect(PoolEndpoint.workers(for: endpoints, cappedAt: nil) == [4, 2, 8, 3])
+        #expect(PoolEndpoint.workers(for: endpoints, cappedAt: 8) == [4, 1, 0, 3])
+        #expect(PoolEndpoint.workers(for: endpoints, cappedAt: 2) == [0, 0, 0, 2])
+        #expect(PoolEndpoint.workers(for: endpoints, cappedAt: 100) == [4, 2, 8, 3])
+    }
+}

@@ -125,10 +125,15 @@ import TestSupport
             JournalStore.Completion(jobId: job.id!, transcript: Transcript(
                 recordingId: job.recordingId, text: "said \(job.id!)", language: nil, model: "whisper-1", segments: []))
         }
-        let (kept, claimed) = try store.completeJobsAndClaim(done, owner: "test:1:a", claim: 2, lease: 60,
-                                                             scope: JobScope(Set(queued.map(\.jobId))))
+        let claims = [JournalStore.Claim(endpoint: "http://a/v1", count: 1), JournalStore.Claim(endpoint: "http://b/v1", count: 1)]
+        let (kept, perEndpoint) = try store.completeJobsAndClaim(done, owner: "test:1:a", claims: claims, lease: 60,
+                                                                 scope: JobScope(Set(queued.map(\.jobId))))
         #expect(kept == [true, true])
+        #expect(perEndpoint.map(\.count) == [1, 1])
+        let claimed = perEndpoint.flatMap { $0 }
         #expect(claimed.map(\.job.id) == [queued[2].jobId, queued[3].jobId])
+        // Each job is claimed for its endpoint, which `queue status` shows while it runs.
+        #expect(try store.runningJobs().map(\.endpoint) == ["http://a/v1", "http://b/v1"])
         #expect(claimed.allSatisfy { $0.job.state == .running && $0.job.leaseOwner == "test:1:a" })
         #expect(claimed.map(\.recording?.id) == [queued[2].recordingId, queued[3].recordingId])
         #expect(try store.transcript(recordingId: queued[0].recordingId)?.text == "said \(first.id!)")
@@ -136,11 +141,12 @@ import TestSupport
 
         // A result for a job no longer held is dropped, but the claim still happens; the scope holds.
         let (keptAgain, third) = try store.completeJobsAndClaim(
-            [done[0]], owner: "test:1:a", claim: 3, lease: 60, scope: JobScope([queued[4].jobId]))
+            [done[0]], owner: "test:1:a", claims: [.init(endpoint: nil, count: 3)], lease: 60, scope: JobScope([queued[4].jobId]))
         #expect(keptAgain == [false])
-        #expect(third.map(\.job.id) == [queued[4].jobId])
-        let (_, none) = try store.completeJobsAndClaim([], owner: "test:1:a", claim: 1, lease: 60, scope: JobScope([]))
-        #expect(none.isEmpty, "an empty scope claims nothing but live recordings")
+        #expect(third.flatMap { $0 }.map(\.job.id) == [queued[4].jobId])
+        let (_, none) = try store.completeJobsAndClaim([], owner: "test:1:a", claims: [.init(endpoint: nil, count: 1)], lease: 60,
+                                                       scope: JobScope([]))
+        #expect(none.flatMap { $0 }.isEmpty, "an empty scope claims nothing but live recordings")
     }
 
     @Test func aScopeOfScatteredJobsClaimsOnlyThemInQueueOrder() throws {

@@ -328,8 +328,14 @@ class Handler(BaseHTTPRequestHandler):
         record.update(body_done_at=time.time(), fields=fields, file=file_info, problems=problems,
                       authorization_ok=not any("Authorization" in p for p in problems))
         filename = (file_info or {}).get("filename")
-        behaviour = {"kind": "error", "status": 400, "message": "; ".join(problems)} if problems \
-            else self.server.plan.behaviour_for(filename)
+        if problems == ["missing or wrong Authorization header"] and authorization is not None:
+            # Like OpenAI: a key that is not the right one is a 401 that quotes it (a client
+            # must not repeat what a server echoes).
+            behaviour = {"kind": "error", "status": 401, "code": "invalid_api_key",
+                         "message": f"Incorrect API key provided: {authorization.removeprefix('Bearer ')}"}
+        else:
+            behaviour = {"kind": "error", "status": 400, "message": "; ".join(problems)} if problems \
+                else self.server.plan.behaviour_for(filename)
         self.audio_seconds = (file_info or {}).get("audio_seconds")
         record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
         delay = self.delay_for(behaviour)

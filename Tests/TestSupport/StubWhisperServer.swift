@@ -123,6 +123,13 @@ public final class StubWhisperServer: @unchecked Sendable {
         }
     }
 
+    /// Kills the server at once (SIGKILL): connections in flight break, new ones are refused.
+    public func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// The requests once at least `count` have been answered (or after `timeout` seconds).
     public func waitForRequests(_ count: Int, timeout: Double = 10) throws -> [StubRequest] {
         let deadline = Date().addingTimeInterval(timeout)

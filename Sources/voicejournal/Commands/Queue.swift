@@ -16,22 +16,47 @@ struct Queue: AsyncParsableCommand {
 extension Queue {
     /// `queue status` — jobs per state.
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "How many jobs are queued, running, done, failed.")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "How many jobs are queued, running, done, failed; where the running ones are being sent.")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "One JSON document on stdout.") var json = false
 
+        /// Running jobs listed by name; a pool of big servers can run hundreds at once.
+        static let runningShown = 20
+
         func run() async throws {
-            let counts = try global.openStoreForReading().queueCounts()
+            let store = try global.openStoreForReading()
+            let counts = try store.queueCounts()
+            let running = counts.running > 0 ? try store.runningJobs() : []
             if json {
-                try printJSON(counts)
+                try printJSON(StatusJSON(counts: counts, runningJobs: running))
                 return
             }
             print("queued \(counts.queued) · running \(counts.running) · done \(counts.done) · failed \(counts.failed) · cancelled \(counts.cancelled)")
+            for job in running.prefix(Self.runningShown) {
+                let chunk = job.chunk.map { " (chunk \($0))" } ?? ""
+                print(TerminalText.escaped("  running \(job.jobId)\t\(job.path)\(chunk)\ton \(job.endpoint ?? "an unnamed endpoint")"))
+            }
+            if running.count > Self.runningShown { print("  … and \(running.count - Self.runningShown) more running (`queue status --json` lists them all)") }
             if let due = counts.nextDue, due.timeIntervalSinceNow > 1 {
                 print("next queued job is due in \(ProgressBar.clock(due.timeIntervalSinceNow)) (backoff)")
             }
             if counts.failed > 0 { print("see `voicejournal queue list --state failed`; retry with `voicejournal queue retry --failed`") }
+        }
+    }
+
+    /// `queue status --json`: the counts, and each running job with its endpoint.
+    struct StatusJSON: Encodable {
+        let counts: QueueCounts
+        let runningJobs: [RunningJob]
+
+        private enum Keys: String, CodingKey { case runningJobs }
+
+        func encode(to encoder: Encoder) throws {
+            try counts.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(runningJobs, forKey: .runningJobs)
         }
     }
 
@@ -45,6 +70,7 @@ extension Queue {
         @OptionGroup var global: GlobalOptions
         @Option(help: "Uploads at a time (default: the config file's endpoint's concurrency, else 4).") var jobs: Int?
         @OptionGroup var transcription: TranscriptionFlags
+        @Flag(help: "At the end, one JSON document on stdout: counts, failures, and what each endpoint did.") var json = false
 
         func validate() throws { if let jobs { try validateJobs(jobs) } }
 
@@ -52,17 +78,25 @@ extension Queue {
             let environment = ProcessInfo.processInfo.environment
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
-            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: settings.jobs.value,
-                                                      environment: environment)
+            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
             let pending = try store.unfinishedJobCount()
             let started = ProcessInfo.processInfo.systemUptime
             let summary = try await runQueue(runner, until: .drainQueue,
-                                             display: BatchProgressDisplay(total: pending, scope: nil))
-            print("Transcribed \(summary.transcribed) file\(summary.transcribed == 1 ? "" : "s"), \(summary.failed) failed, in \(ProgressBar.clock(ProcessInfo.processInfo.systemUptime - started)).")
-            if summary.failed > 0 {
-                print("see `voicejournal queue list --state failed`")
-                throw ExitCode(CLIError.failure)
+                                             display: BatchProgressDisplay(total: pending, scope: nil, endpoints: runner.endpoints.count))
+            let seconds = ProcessInfo.processInfo.systemUptime - started
+            if json {
+                let failed = try store.listJobs(state: .failed).filter { summary.failedJobs.contains($0.job.id ?? 0) }
+                try printJSON(RunJSON(
+                    files: pending, transcribed: summary.transcribed, failed: summary.failed, alreadyDone: nil, skipped: nil,
+                    retried: summary.retried, seconds: seconds,
+                    failures: failed.map { .init(path: $0.path, message: $0.job.lastError ?? "unknown error") },
+                    endpoints: summary.endpoints))
+            } else {
+                print("Transcribed \(summary.transcribed) file\(summary.transcribed == 1 ? "" : "s"), \(summary.failed) failed, in \(ProgressBar.clock(seconds)).")
+                if summary.endpoints.count > 1 { print(RunReport.endpointTable(summary.endpoints)) }
+                if summary.failed > 0 { print("see `voicejournal queue list --state failed`") }
             }
+            if summary.failed > 0 { throw ExitCode(CLIError.failure) }
         }
     }
 

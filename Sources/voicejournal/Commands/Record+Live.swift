@@ -22,7 +22,8 @@ final class LiveTranscription: Sendable {
         var shown = 0
         var changed = false
         /// The server stopped answering (and has not answered since).
-        var unreachable = false
+        /// The endpoints out now; the pieces wait when every one is.
+        var down: Set<String> = []
         var notices: [String] = []
     }
 
@@ -52,12 +53,19 @@ final class LiveTranscription: Sendable {
             switch event {
             case .chunksDone, .transcribed:
                 state.changed = true
-            case .endpointUnreachable(let message, _):
-                state.unreachable = true
-                state.notices.append("the server cannot be reached (\(message)); the pieces stay queued")
-            case .endpointBack:
-                state.unreachable = false
-                state.notices.append("the server answers again; transcribing the queued pieces")
+            case .endpointDown(let endpoint, let message, _):
+                state.down.insert(endpoint)
+                state.notices.append(runner.endpoints.count == 1
+                    ? "the server cannot be reached (\(message)); the pieces stay queued"
+                    : "\(endpoint) is out (\(message)); the other endpoints take the pieces")
+            case .endpointBack(let endpoint):
+                state.down.remove(endpoint)
+                state.notices.append(runner.endpoints.count == 1
+                    ? "the server answers again; transcribing the queued pieces"
+                    : "\(endpoint) answers again")
+            case .endpointDropped(let endpoint, let message):
+                state.down.insert(endpoint)
+                state.notices.append("\(endpoint) is left out of this recording: \(message)")
             default:
                 break
             }
@@ -68,7 +76,7 @@ final class LiveTranscription: Sendable {
     var jobId: Int64? { state.withLock { $0.jobId } }
 
     /// Whether the server stopped answering, or the uploader gave up on it.
-    var serverUnreachable: Bool { state.withLock { $0.unreachable } }
+    var serverUnreachable: Bool { state.withLock { $0.down.count >= runner.endpoints.count } }
 
     /// New lines to show: notices, and (with `texts`) the text of pieces transcribed since
     /// the last call (in order: a piece waits for the ones before it).

@@ -75,11 +75,54 @@ struct TranscriptionFlags: ParsableArguments {
         }
     }
 
-    /// A runner over `store` with `jobs` workers. `VOICEJOURNAL_RETRY_BASE` (seconds) and
-    /// `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
-    func makeRunner(store: JournalStore, settings: Settings, jobs: Int, environment: [String: String]) throws -> QueueRunner {
+    /// The servers a run uploads to. With `--base-url` or `$OPENAI_BASE_URL`, or no
+    /// `[[endpoint]]` in the config file, that is one server with `jobs` workers (default:
+    /// `settings.jobs`). Otherwise it is every endpoint of the file, each with its own
+    /// concurrency; `jobs` then caps the uploads at once, the preferred endpoints first. An
+    /// endpoint that cannot work at all (no key set, not an http(s) URL) is left out, with
+    /// its reason in `leftOut`; when none is left, that is a configuration error (exit 3).
+    func endpoints(_ settings: Settings, jobs: Int?, environment: [String: String],
+                   logger: Logger) throws -> (endpoints: [PoolEndpoint], leftOut: [String]) {
+        guard settings.endpoint.fromFile != nil else {
+            let client = WhisperClient(configuration: try clientConfiguration(settings, environment: environment), logger: logger)
+            return ([PoolEndpoint(client: client, workers: jobs ?? settings.jobs.value, keyVariable: settings.endpoint.keyVariable)], [])
+        }
+        // A model named on the command line or in the environment is for every endpoint;
+        // otherwise each asks for its own (what that server runs), else the file's default.
+        let modelGiven: Bool
+        switch settings.model.source {
+        case .flag, .environment: modelGiven = true
+        case .configFile, .builtIn: modelGiven = false
+        }
+        let tables = settings.endpoints
+        let workers = PoolEndpoint.workers(for: tables.map { ($0.concurrency, $0.priority) }, cappedAt: jobs)
+        var pool: [PoolEndpoint] = []
+        var leftOut: [String] = []
+        var firstProblem: TranscriptionError?
+        for (table, count) in zip(tables, workers) where count > 0 {
+            do {
+                let client = WhisperClient(configuration: try table.clientConfiguration(environment: environment), logger: logger)
+                let model = modelGiven ? nil : table.model ?? settings.file?.defaults.model ?? TranscriptionOptions.defaultModel
+                pool.append(PoolEndpoint(client: client, workers: count, priority: table.priority, model: model,
+                                         keyVariable: table.apiKeyVariable))
+            } catch {
+                firstProblem = firstProblem ?? error
+                leftOut.append("endpoint \(table.shownBaseURL) is left out of this run: \(error.description)")
+            }
+        }
+        if pool.isEmpty, let firstProblem {
+            throw CLIError.configuration(tables.count == 1 ? firstProblem.description
+                                         : "no endpoint of the config file can be used; the first: \(firstProblem.description)")
+        }
+        return (pool, leftOut)
+    }
+
+    /// A runner over `store` (see `endpoints` for `jobs`). `VOICEJOURNAL_RETRY_BASE` (seconds)
+    /// and `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
+    func makeRunner(store: JournalStore, settings: Settings, jobs: Int?, environment: [String: String]) throws -> QueueRunner {
         let logger = Logger(label: "voicejournal.queue")
-        let client = WhisperClient(configuration: try clientConfiguration(settings, environment: environment), logger: logger)
+        let (pool, leftOut) = try endpoints(settings, jobs: jobs, environment: environment, logger: logger)
+        for line in leftOut { printNotice("warning: " + line) }
         var options = QueueRunner.Options(transcription: settings.transcriptionOptions(prompt: prompt))
         options.upload = settings.uploadSettings(trim: !noTrim)
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
@@ -88,7 +131,7 @@ struct TranscriptionFlags: ParsableArguments {
         if let lease = environment["VOICEJOURNAL_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
             options.lease = lease
         }
-        return QueueRunner(store: store, client: client, jobs: jobs, options: options, logger: logger)
+        return QueueRunner(store: store, endpoints: pool, options: options, logger: logger)
     }
 }
 

@@ -27,8 +27,12 @@ final class BatchProgressDisplay: Sendable {
     /// Only jobs of the batch move the bar (a live recording taken meanwhile does not).
     private let scope: BatchScope?
 
-    init(total: Int, scope: BatchScope?, terminal: TerminalInfo = .detect(fileDescriptor: STDERR_FILENO)) {
+    /// Whether the run has several endpoints (messages then name the one they are about).
+    private let pooled: Bool
+
+    init(total: Int, scope: BatchScope?, endpoints: Int = 1, terminal: TerminalInfo = .detect(fileDescriptor: STDERR_FILENO)) {
         state = Mutex(State(progress: BatchProgress(total: total)))
+        pooled = endpoints > 1
         self.terminal = terminal
         self.scope = scope
     }
@@ -78,10 +82,15 @@ final class BatchProgressDisplay: Sendable {
             announce("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")failed \(path): \(message)")
         case let .willRetry(_, path, error, after):
             announce("retrying \(path) in \(ProgressBar.oneDecimal(after)) s: \(error.description)")
-        case let .endpointUnreachable(message, retryingFor):
-            announce("\(message); pausing all uploads and trying again for up to \(max(1, Int(retryingFor.rounded()))) s")
-        case .endpointBack:
-            announce("the server answers again; resuming uploads")
+        case let .endpointDown(endpoint, message, retryingFor):
+            let retrying = retryingFor.map { "trying again for up to \(max(1, Int($0.rounded()))) s" } ?? "trying again after a cool-down"
+            announce(pooled
+                ? "warning: endpoint \(endpoint) is out: \(message); its uploads go to the other endpoints, \(retrying)"
+                : "\(message); pausing all uploads and \(retrying)")
+        case let .endpointBack(endpoint):
+            announce(pooled ? "endpoint \(endpoint) answers again; it takes uploads again" : "the server answers again; resuming uploads")
+        case let .endpointDropped(endpoint, message):
+            announce("warning: endpoint \(endpoint) is left out of this run: \(message); the other endpoints go on")
         }
         redraw()
     }

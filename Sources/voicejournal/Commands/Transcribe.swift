@@ -45,8 +45,12 @@ struct Transcribe: AsyncParsableCommand {
     @Flag(help: "Only queue the files; `voicejournal queue run` transcribes them later.")
     var noWait = false
 
+    @Flag(help: "At the end, one JSON document on stdout: counts, failures, and what each endpoint did.")
+    var json = false
+
     func validate() throws {
         if let jobs { try validateJobs(jobs) }
+        if json && noWait { throw ValidationError("--json reports a run; --no-wait only queues.") }
         if let sidecar, case .failure(let error) = SidecarFormat.parseList(sidecar) {
             throw ValidationError("--sidecar: \(error.description).")
         }
@@ -60,7 +64,7 @@ struct Transcribe: AsyncParsableCommand {
         let settings = try global.settings(transcription.flags(jobs: jobs))
         let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? nil
         // Check the endpoint and key before touching anything, unless we only queue.
-        if !noWait { _ = try transcription.clientConfiguration(settings, environment: environment) }
+        if !noWait { _ = try transcription.endpoints(settings, jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.check")) }
         let store = try global.openStore()
         let logger = Logger(label: "voicejournal.batch")
         // An unknown journal is a usage error before any file is touched (exit 2).
@@ -88,8 +92,8 @@ struct Transcribe: AsyncParsableCommand {
         }
 
         let started = ProcessInfo.processInfo.systemUptime
-        let (queued, unreadable) = try await queueAndTranscribe(walk.files, store: store, logger: logger,
-                                                                 settings: settings, environment: environment)
+        let (queued, unreadable, run) = try await queueAndTranscribe(walk.files, store: store, logger: logger,
+                                                                      settings: settings, environment: environment)
         let skippedCount = walk.skipped.count + unreadable.count
         let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
@@ -98,12 +102,20 @@ struct Transcribe: AsyncParsableCommand {
         for problem in wrapUp.sidecarProblems {
             printNotice("cannot write sidecars for \(problem.url.path): \(problem.message)")
         }
-        for failure in wrapUp.failed {
-            print(TerminalText.escaped("failed: \(failure.url.path): \(failure.message)"))
-        }
         let seconds = ProcessInfo.processInfo.systemUptime - started
-        print(summary(files: queued.count, done: wrapUp.done, failed: wrapUp.failed.count, alreadyDone: alreadyDone,
-                      skipped: skippedCount, seconds: seconds))
+        if json {
+            try printJSON(RunJSON(
+                files: queued.count, transcribed: wrapUp.done, failed: wrapUp.failed.count, alreadyDone: alreadyDone,
+                skipped: skippedCount, retried: run?.retried ?? 0, seconds: seconds,
+                failures: wrapUp.failed.map { .init(path: $0.url.path, message: $0.message) }, endpoints: run?.endpoints ?? []))
+        } else {
+            for failure in wrapUp.failed {
+                print(TerminalText.escaped("failed: \(failure.url.path): \(failure.message)"))
+            }
+            print(summary(files: queued.count, done: wrapUp.done, failed: wrapUp.failed.count, alreadyDone: alreadyDone,
+                          skipped: skippedCount, seconds: seconds))
+            if let endpoints = run?.endpoints, endpoints.count > 1 { print(RunReport.endpointTable(endpoints)) }
+        }
         if !wrapUp.failed.isEmpty || badNamedPath { throw ExitCode(CLIError.failure) }
     }
 
@@ -111,12 +123,12 @@ struct Transcribe: AsyncParsableCommand {
     /// the first uploads start after a handful of files instead of after the whole folder is
     /// probed and hashed. The run ends when the last file is queued and every one is finished.
     private func queueAndTranscribe(_ files: [WalkedFile], store: JournalStore, logger: Logger,
-                                    settings: Settings, environment: [String: String]) async throws -> (queued: [QueuedFile], skipped: [SkippedFile]) {
-        guard !files.isEmpty else { return ([], []) }
-        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: settings.jobs.value,
-                                                   environment: environment)
+                                    settings: Settings, environment: [String: String]) async throws
+        -> (queued: [QueuedFile], skipped: [SkippedFile], run: QueueRunner.Summary?) {
+        guard !files.isEmpty else { return ([], [], nil) }
+        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
         let batch = BatchScope()
-        let display = BatchProgressDisplay(total: files.count, scope: batch)
+        let display = BatchProgressDisplay(total: files.count, scope: batch, endpoints: runner.endpoints.count)
         let journal = journal
         let feeding = Task {
             try await onThread {
@@ -139,15 +151,16 @@ struct Transcribe: AsyncParsableCommand {
             }
         }
         var runFailure: Error?
+        var summary: QueueRunner.Summary?
         do {
-            try await runQueue(runner, until: .finishBatch(batch), display: display)
+            summary = try await runQueue(runner, until: .finishBatch(batch), display: display)
         } catch {
             runFailure = error
         }
         // A store that failed while queueing says more than the stop it caused.
         let fed = try await feeding.value
         if let runFailure { throw runFailure }
-        return fed
+        return (fed.queued, fed.skipped, summary)
     }
 
     private static func report(_ skipped: SkippedFile) {

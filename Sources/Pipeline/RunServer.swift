@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import Transcription
+
+/// One endpoint during a run: its circuit breaker, how many of its workers are uploading or
+/// still there (for the preference of higher-priority endpoints), and its figures.
+final class Server: Sendable {
+    let endpoint: PoolEndpoint
+    let watch: EndpointWatch
+    private struct Slots {
+        var live: Int
+        var busy = 0
+    }
+    private struct Tally {
+        var figures: EndpointFigures
+        var latencies: [Double] = []
+    }
+    private let slots: Mutex<Slots>
+    private let tally: Mutex<Tally>
+
+    init(_ endpoint: PoolEndpoint, watch: EndpointWatch) {
+        self.endpoint = endpoint
+        self.watch = watch
+        slots = Mutex(Slots(live: endpoint.workers))
+        tally = Mutex(Tally(figures: EndpointFigures(endpoint: endpoint.name, workers: endpoint.workers)))
+    }
+
+    var name: String { endpoint.name }
+
+    /// A worker of this server took a job / is done with it.
+    func beganUpload() { slots.withLock { $0.busy += 1 } }
+    func endedUpload() { slots.withLock { $0.busy -= 1 } }
+
+    /// A worker of this server ended (the run is over for it).
+    func workerEnded() { slots.withLock { $0.live -= 1 } }
+
+    /// Workers that could take a job right now: none while the server is out.
+    var freeSlots: Int {
+        guard watch.isAnswering else { return 0 }
+        return slots.withLock { max(0, $0.live - $0.busy) }
+    }
+
+    /// An upload came back with a transcript after `latency` seconds.
+    func transcribed(audioSeconds: Double, latency: Double) {
+        tally.withLock { tally in
+            tally.figures.files += 1
+            tally.figures.audioSeconds += audioSeconds
+            tally.latencies.append(latency)
+        }
+    }
+
+    /// An upload failed on this server.
+    func uploadFailed() { tally.withLock { $0.figures.failures += 1 } }
+
+    /// Why the server went out (kept for the summary; no secret in it).
+    func noteProblem(_ message: String) { tally.withLock { $0.figures.problem = message } }
+
+    /// The figures as the run ends.
+    var figuresAtEnd: EndpointFigures {
+        let state: EndpointFigures.State = watch.isOut ? .dropped : watch.isAnswering ? .up : .coolingDown
+        return tally.withLock { tally in
+            var figures = tally.figures
+            figures.state = state
+            if state == .up { figures.problem = nil }
+            figures.medianLatency = Self.median(tally.latencies)
+            return figures
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+extension Run {
+    /// Whether a worker of `server` should leave the next job to a more preferred server
+    /// that has a worker free: lower priorities are overflow.
+    func prefersOthers(over server: Int) -> Bool {
+        let priority = servers[server].endpoint.priority
+        return servers.contains { $0.endpoint.priority > priority && $0.freeSlots > 0 }
+    }
+
+    /// Whether some server is neither out for good nor cooling down.
+    var anyServerAnswering: Bool { servers.contains { $0.watch.isAnswering } }
+
+    /// `server` is out for the rest of the run (its key was refused, or it stayed out of
+    /// reach; its watch says so already): the others go on without it, or, when it was the
+    /// last one left, the run stops with `stopError`.
+    func serverIsOut(_ server: Int, because message: String, stopError: TranscriptionError) {
+        let left = servers[server]
+        left.noteProblem(message)
+        if servers.allSatisfy(\.watch.isOut) {
+            runner.requestStop(.refused(stopError))
+        } else {
+            onEvent(.endpointDropped(endpoint: left.name, message: message))
+        }
+    }
+}

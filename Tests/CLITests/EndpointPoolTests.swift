@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A pool of Whisper endpoints from the config file: work spread by capacity, an endpoint
+/// that dies or refuses its key left out while the others finish, `queue status` naming the
+/// endpoint of each running job.
+@Suite struct EndpointPoolTests {
+    /// A stub server of the pool with the concurrency the config file gives it.
+    struct Member {
+        let server: StubWhisperServer
+        let concurrency: Int
+        let delay: Double
+        var keyVariable: String?
+
+        /// Uploads per second it can take: its workers over its latency.
+        var capacity: Double { Double(concurrency) / delay }
+    }
+
+    /// The config file naming each member as an `[[endpoint]]`.
+    static func config(_ members: [Member]) -> String {
+        members.map { member in
+            var table = """
+                [[endpoint]]
+                base_url = "\(member.server.baseURL)"
+                concurrency = \(member.concurrency)
+
+                """
+            if let variable = member.keyVariable { table += "api_key_env = \"\(variable)\"\n" }
+            return table
+        }.joined(separator: "\n")
+    }
+
+    /// A binary whose runs use the config file's pool (no base URL in the environment).
+    static func binary(_ harness: TranscribeHarness, pool members: [Member]) throws -> VoicejournalBinary {
+        var binary = harness.binary
+        binary.environment["OPENAI_BASE_URL"] = ""
+        try binary.writeConfig(config(members))
+        return binary
+    }
+
+    static func transcribedOnce(_ harness: TranscribeHarness, files: Int) throws {
+        let transcripts = try harness.transcripts()
+        #expect(transcripts.count == files)
+        #expect(transcripts.values.allSatisfy { $0.count == 1 }, "every file has exactly one transcript")
+    }
+
+    @Test func threeEndpointsShareABatchByCapacityNearTheIdealTime() throws {
+        let harness = try TranscribeHarness()
+        let members = [
+            Member(server: try StubWhisperServer(delay: 0.1), concurrency: 4, delay: 0.1),
+            Member(server: try StubWhisperServer(delay: 0.2), concurrency: 2, delay: 0.2),
+            Member(server: try StubWhisperServer(delay: 0.4), concurrency: 2, delay: 0.4),
+        ]
+        let files = 300
+        let folder = try harness.audio(files)
+        let binary = try Self.binary(harness, pool: members)
+
+        let started = Date()
+        let result = try binary.run(["transcribe", folder.path, "--json"])
+        let wall = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.transcribedOnce(harness, files: files)
+
+        let counts = try members.map { try $0.server.requests().count }
+        #expect(counts.reduce(0, +) == files, "each file uploaded exactly once: \(counts)")
+        let capacity = members.reduce(0) { $0 + $1.capacity }
+        for (member, count) in zip(members, counts) {
+            let expected = Double(files) * member.capacity / capacity
+            #expect(abs(Double(count) - expected) <= 0.2 * expected,
+                    "\(member.server.baseURL) took \(count) uploads, its capacity says \(expected)")
+        }
+        let ideal = Double(files) / capacity
+        #expect(wall <= ideal * 1.2, "wall \(wall) s against the ideal \(ideal) s")
+
+        // --json says what each endpoint did, the same as the servers saw.
+        let json = try #require(try result.json() as? [String: Any])
+        #expect(json["transcribed"] as? Int == files)
+        let endpoints = try #require(json["endpoints"] as? [[String: Any]])
+        #expect(endpoints.map { $0["endpoint"] as? String } == members.map(\.server.baseURL))
+        #expect(endpoints.map { $0["files"] as? Int } == counts)
+        #expect(endpoints.map { $0["workers"] as? Int } == members.map(\.concurrency))
+        for (figures, member) in zip(endpoints, members) {
+            let median = try #require(figures["medianLatency"] as? Double)
+            #expect(median >= member.delay && median < member.delay + 0.3)
+            #expect(figures["failures"] as? Int == 0)
+            #expect(figures["state"] as? String == "up")
+            #expect((figures["audioSeconds"] as? Double ?? 0) > 0)
+        }
+    }
+
+    @Test func aServerKilledHalfWayLeavesEveryFileTranscribedWithNoAttemptSpent() throws {
+        let harness = try TranscribeHarness()
+        let members = (0..<3).map { _ in Member(server: try! StubWhisperServer(delay: 0.05), concurrency: 2, delay: 0.05) }
+        let files = 120
+        let folder = try harness.audio(files)
+        let binary = try Self.binary(harness, pool: members)
+
+        let run = try binary.start(["transcribe", folder.path])
+        let victim = members[1].server
+        _ = try victim.waitForRequests(files / 6, timeout: 60)
+        victim.kill()
+        let result = run.wait()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.transcribedOnce(harness, files: files)
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning: endpoint \(victim.baseURL)") }
+        #expect(!warnings.isEmpty, "a warning names the dead endpoint: \(result.stderr)")
+        let fileLines = result.stderr.split(separator: "\n").filter { $0.contains("] failed ") || $0.hasPrefix("retrying ") }
+        #expect(fileLines.isEmpty, "no file failed or was retried because of the dead server: \(fileLines)")
+        let jobs = try queryDatabase(harness.database, "SELECT count(*), max(attempts) FROM job WHERE state = 'done'")
+        #expect(jobs.first?[0] as? Int64 == Int64(files))
+        #expect(jobs.first?[1] as? Int64 == 1, "no job spent an attempt on the dead server")
+        let survivors = try [members[0], members[2]].map { try $0.server.requests().count }
+        #expect(survivors.allSatisfy { $0 > files / 6 }, "the others took the rest: \(survivors)")
+    }
+
+    @Test func anEndpointWithAWrongKeyIsLeftOutAndTheOthersFinish() throws {
+        let harness = try TranscribeHarness()
+        let members = [
+            Member(server: try StubWhisperServer(delay: 0.02, expectedKey: "sk-good-alpha-0001"), concurrency: 2, delay: 0.02,
+                   keyVariable: "VJ_ALPHA_KEY"),
+            Member(server: try StubWhisperServer(delay: 0.02, expectedKey: "sk-good-bravo-0002"), concurrency: 2, delay: 0.02,
+                   keyVariable: "VJ_BRAVO_KEY"),
+            Member(server: try StubWhisperServer(delay: 0.02), concurrency: 1, delay: 0.02),
+        ]
+        let files = 40
+        let folder = try harness.audio(files)
+        let binary = try Self.binary(harness, pool: members)
+        let keys = ["VJ_ALPHA_KEY": "sk-good-alpha-0001", "VJ_BRAVO_KEY": "sk-wrong-bravo-9999"]
+
+        let result = try binary.run(["transcribe", folder.path, "--json"], environment: keys)
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.transcribedOnce(harness, files: files)
+        let bravo = members[1].server.baseURL
+        #expect(result.stderr.contains("warning: endpoint \(bravo) is left out of this run"), "\(result.stderr)")
+        #expect(result.stderr.contains("VJ_BRAVO_KEY"), "the warning says where the key came from")
+        for secret in ["sk-good-alpha-0001", "sk-wrong-bravo-9999", "sk-good-bravo-0002"] {
+            #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret))
+        }
+        let json = try #require(try result.json() as? [String: Any])
+        let endpoints = try #require(json["endpoints"] as? [[String: Any]])
+        #expect(endpoints[1]["state"] as? String == "dropped")
+        #expect(endpoints[1]["files"] as? Int == 0)
+        #expect((endpoints[0]["files"] as? Int ?? 0) + (endpoints[2]["files"] as? Int ?? 0) == files)
+    }
+
+    @Test func everyEndpointRefusingEndsTheRunWithExit3AndKeepsTheFilesQueued() throws {
+        let harness = try TranscribeHarness()
+        let members = ["sk-alpha-expected", "sk-bravo-expected"].enumerated().map { index, key in
+            Member(server: try! StubWhisperServer(expectedKey: key), concurrency: 2, delay: 0.01, keyVariable: "VJ_KEY_\(index)")
+        }
+        let folder = try harness.audio(6)
+        let binary = try Self.binary(harness, pool: members)
+
+        let result = try binary.run(["transcribe", folder.path], environment: ["VJ_KEY_0": "sk-alpha-wrong", "VJ_KEY_1": "sk-bravo-wrong"])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("no endpoint is left"), "\(result.stderr)")
+        for secret in ["sk-alpha-wrong", "sk-bravo-wrong", "sk-alpha-expected", "sk-bravo-expected"] {
+            #expect(!result.stderr.contains(secret))
+        }
+        let states = try queryDatabase(harness.database, "SELECT DISTINCT state FROM job")
+        #expect(states.map { $0[0] as? String } == ["queued"], "no file failed: each stays queued for a later run")
+    }
+
+    @Test func anEndpointWithoutItsKeySetIsLeftOutBeforeTheRun() throws {
+        let harness = try TranscribeHarness()
+        // A remote endpoint needs a key: one whose variable is not set cannot work at all.
+        let remote = "https://transcribe.example.invalid/v1"
+        let local = Member(server: try StubWhisperServer(), concurrency: 1, delay: 0.01)
+        let folder = try harness.audio(3)
+        var binary = harness.binary
+        binary.environment["OPENAI_BASE_URL"] = ""
+        try binary.writeConfig(Self.config([local]) + """
+
+            [[endpoint]]
+            base_url = "\(remote)"
+            api_key_env = "VJ_UNSET_KEY"
+            priority = 5
+            """)
+        let result = try binary.run(["transcribe", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: endpoint \(remote) is left out of this run: no API key: set VJ_UNSET_KEY"),
+                "\(result.stderr)")
+        #expect(try local.server.requests().count == 3)
+    }
+
+    @Test func queueStatusNamesTheEndpointOfEachRunningJob() throws {
+        let harness = try TranscribeHarness()
+        let members = [Member(server: try StubWhisperServer(delay: 3), concurrency: 1, delay: 3),
+                       Member(server: try StubWhisperServer(delay: 3), concurrency: 1, delay: 3)]
+        let folder = try harness.audio(2)
+        let binary = try Self.binary(harness, pool: members)
+        #expect(try binary.run(["transcribe", "--no-wait", folder.path]).status == 0)
+
+        let run = try binary.start(["queue", "run"])
+        defer { _ = run.wait() }
+        var running: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(20)
+        while running.count < 2 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            let status = try binary.run(["queue", "status", "--json"])
+            running = ((try? status.json() as? [String: Any])?["runningJobs"] as? [[String: Any]]) ?? []
+        }
+        #expect(Set(running.compactMap { $0["endpoint"] as? String }) == Set(members.map(\.server.baseURL)),
+                "one job on each endpoint: \(running)")
+        let text = try binary.run(["queue", "status"]).stdout
+        for member in members { #expect(text.contains("on \(member.server.baseURL)"), "\(text)") }
+        run.signal(SIGINT)
+    }
+}
