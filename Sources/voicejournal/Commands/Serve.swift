@@ -54,7 +54,7 @@ struct Serve: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // A missing key or bad endpoint is said now (exit 3), not after the first answer.
         let transcriber = transcribe ? ServeTranscriber(store: store) {
-            try transcription.makeRunner(store: store, settings: settings, jobs: settings.jobs.value, environment: environment)
+            try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
         } : nil
         _ = try transcriber?.makeRunner()
 
