@@ -106,6 +106,8 @@ import TestSupport
         let (id, token) = try serve.assignment(question: "What was your first job?")
         let before = try serve.request("/a/\(token)")
         #expect(before.status == 200 && before.body.contains("What was your first job?") && before.body.contains("id=\"record\""))
+        // Without JavaScript the page says what it needs.
+        #expect(before.body.contains("<noscript>") && before.body.contains("needs JavaScript"))
         #expect(try serve.upload(token, try serve.speechWebM()).status == 200)
         let after = try serve.request("/a/\(token)")
         #expect(after.status == 200 && after.body.contains("Thank you!") && !after.body.contains("id=\"record\""))
@@ -152,6 +154,17 @@ import TestSupport
         #expect(statuses.prefix(5).allSatisfy { $0 == 200 } && statuses.last == 429, "\(statuses)")
         let limited = try serve.request("/a/\(token)")
         #expect(limited.headers["retry-after"].flatMap(Int.init).map { $0 >= 1 } == true)
+    }
+
+    @Test func assignmentLinkPrintsThePublicURLFromTheConfigFile() throws {
+        let serve = try ServeHarness()
+        let (id, token) = try serve.assignment()
+        try serve.binary.writeConfig("[defaults]\npublic_url = \"https://journal.example.org/\"\n")
+        let link = try serve.binary.run(["assignment", "link", "\(id)"])
+        #expect(link.status == 0 && link.stdout == "https://journal.example.org/a/\(token)\n", "\(link.stderr)")
+        let flagged = try serve.binary.run(["assignment", "link", "\(id)", "--public-url", "https://tunnel.example.net"])
+        #expect(flagged.stdout == "https://tunnel.example.net/a/\(token)\n")
+        #expect(try serve.binary.run(["assignment", "link", "\(id)", "--public-url", "journal"]).status == 2)
     }
 
     static func median(_ values: [Double]) -> Double {
