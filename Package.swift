@@ -12,6 +12,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
@@ -45,8 +48,19 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "Terminal"),
+        // `serve`: the page that answers assignments. Its own target, so only it and the
+        // executable depend on SwiftNIO.
+        .target(name: "Server", dependencies: [
+            "Audio", "Store", "Pipeline",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "_NIOFileSystem", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "Audio", "Transcription", "Store", "Pipeline", "Terminal",
+            "Audio", "Transcription", "Store", "Pipeline", "Terminal", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -72,5 +86,7 @@ let package = Package(
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
         .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),
+        // `serve` over real HTTP (the built binary, curl) and its pure parts in-process.
+        .testTarget(name: "ServerTests", dependencies: ["Server", "voicejournal", "TestSupport"]),
     ]
 )

@@ -12,10 +12,13 @@ public struct AnswerAttachment: Sendable {
     public let sizeBytes: Int64
     /// Stored with the answer: the same key again gets this answer back, never a second one.
     public let idempotencyKey: String?
+    /// The longest answer taken, in seconds (an upload through `serve`); nil: any length.
+    public let maxDurationSeconds: Double?
     private let store: JournalStore
 
     /// Checks that the assignment is open and the file is a readable regular file, without reading it yet.
-    public init(file source: URL, assignmentId: Int64, idempotencyKey: String? = nil, store: JournalStore) throws {
+    public init(file source: URL, assignmentId: Int64, idempotencyKey: String? = nil, maxDurationSeconds: Double? = nil,
+                store: JournalStore) throws {
         try store.checkOwner(.assignment(assignmentId))
         // A pipe, device or folder is refused here, before anything opens it.
         let status = try RegularFile.check(source)
@@ -23,6 +26,7 @@ public struct AnswerAttachment: Sendable {
         self.assignmentId = assignmentId
         self.sizeBytes = status.sizeBytes
         self.idempotencyKey = idempotencyKey
+        self.maxDurationSeconds = maxDurationSeconds
         self.store = store
     }
 
@@ -43,6 +47,10 @@ public struct AnswerAttachment: Sendable {
                 + error.reason.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         guard summary.info.frames > 0 else { throw RecordingError(description: "\(source.path) holds no audio") }
+        if let limit = maxDurationSeconds, summary.info.durationSeconds > limit {
+            throw RecordingError(description: String(format: "%@ is %.0f s long; the longest answer taken is %.0f s",
+                                                     source.path, summary.info.durationSeconds, limit))
+        }
         let sha256 = try await RecordingSession.onOwnThread { try ContentDigest.sha256(fileAt: source) }
         let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,
                                    peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)

@@ -47,6 +47,13 @@ extension ConfigFile {
                     defaults.maxChunkSeconds = seconds
                 case "max_request_bytes":
                     defaults.maxRequestBytes = Int64(try integer(value, key, in: name, range: 65_536...Int.max, unit: " bytes"))
+                case "public_url":
+                    let url = try text(value, key, in: name)
+                    guard WhisperClient.Configuration.isHTTPURL(url) else {
+                        throw invalid(key, in: name, "must be an http(s) URL such as \"https://journal.example.org\"")
+                    }
+                    defaults.publicURL = Settings.trimmedURL(url)
+                case "asked_by": defaults.askedBy = try text(value, key, in: name)
                 default:
                     throw unknownKey(key, in: name, hint: "")
                 }

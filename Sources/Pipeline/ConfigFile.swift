@@ -28,6 +28,10 @@ public struct ConfigFile: Sendable, Equatable {
         public var uploadCodec: UploadCodec?
         public var maxChunkSeconds: Double?
         public var maxRequestBytes: Int64?
+        /// Where `serve` is reached from outside, e.g. "https://journal.example.org".
+        public var publicURL: String?
+        /// The name the answer page shows as the one asking.
+        public var askedBy: String?
 
         public init() {}
     }
@@ -114,5 +118,6 @@ extension ConfigFile.Defaults {
     /// The keys `[defaults]` takes.
     static let keys: Set<String> = [
         "journal", "device", "rate", "model", "language", "upload_codec", "max_chunk_seconds", "max_request_bytes",
+        "public_url", "asked_by",
     ]
 }

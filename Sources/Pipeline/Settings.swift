@@ -53,6 +53,8 @@ public struct Settings: Sendable {
         public var maxChunkSeconds: Double?
         public var maxRequestBytes: Int64?
         public var jobs: Int?
+        public var publicURL: String?
+        public var askedBy: String?
 
         public init() {}
     }
@@ -84,6 +86,11 @@ public struct Settings: Sendable {
     /// Uploads at a time: `--jobs`, else (a pool of the config file's endpoints) their
     /// concurrencies added up, else 4.
     public let jobs: Setting<Int>
+    /// Where `serve` is reached from outside (a reverse proxy or tunnel): links are
+    /// `<publicURL>/a/<token>`.
+    public let publicURL: Setting<String>
+    /// The name the answer page shows as the one asking; nil: none.
+    public let askedBy: Setting<String?>
 
     /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
     public var endpoints: [EndpointConfig] { file?.endpoints ?? [] }
@@ -92,6 +99,8 @@ public struct Settings: Sendable {
     public static let defaultDevice = "default"
     public static let defaultRate = 16000
     public static let defaultJobs = 4
+    /// Where `serve` listens by default, and so where links point unless told otherwise.
+    public static let defaultPublicURL = "http://127.0.0.1:8787"
     /// The sample rates a capture may ask for, in Hz.
     public static let rates = 1000...768_000
 
@@ -145,7 +154,21 @@ public struct Settings: Sendable {
                               file: fromFile?.model ?? defaults.model, default: TranscriptionOptions.defaultModel)
         let poolJobs = fromFile == nil ? nil : (file?.endpoints ?? []).reduce(0) { $0 + max(1, $1.concurrency) }
         jobs = resolver.pick(flags.jobs, "--jobs", file: poolJobs, default: Self.defaultJobs)
+        publicURL = resolver.pick(flags.publicURL.map(Self.trimmedURL), "--public-url", env: "VOICEJOURNAL_PUBLIC_URL",
+                                  { WhisperClient.Configuration.isHTTPURL($0) ? Self.trimmedURL($0) : nil },
+                                  file: defaults.publicURL, default: Self.defaultPublicURL)
+        askedBy = resolver.pickOptional(flags.askedBy, "--asked-by", file: defaults.askedBy)
     }
+
+    /// A base URL without the trailing slash, so `<url>/a/<token>` has one slash.
+    static func trimmedURL(_ url: String) -> String {
+        var url = url
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
+    /// The link that answers an assignment: `<public URL>/a/<token>`.
+    public func answerLink(token: String) -> String { "\(publicURL.value)/a/\(token)" }
 
     /// The client configuration of the endpoint, its key read from the variable it names;
     /// a missing key for a remote server is an error (exit 3).

@@ -8,13 +8,7 @@ final class SignalWatch {
     private let sources: [any DispatchSourceSignal]
 
     init(_ onSignal: @escaping @Sendable (Int32) -> Void) {
-        // A parent may have started us with these blocked (process supervisors, test runners);
-        // the signal would then never arrive.
-        var wanted = sigset_t()
-        sigemptyset(&wanted)
-        sigaddset(&wanted, SIGINT)
-        sigaddset(&wanted, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
+        Self.unblockStopSignals()
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -22,6 +16,16 @@ final class SignalWatch {
             source.resume()
             return source
         }
+    }
+
+    /// A parent may have started us with SIGINT and SIGTERM blocked (process supervisors,
+    /// test runners); they would then never arrive.
+    static func unblockStopSignals() {
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
     }
 
     func cancel() {

@@ -22,7 +22,7 @@ struct Voicejournal: AsyncParsableCommand {
             Record.self, Meter.self, Devices.self,
             Transcribe.self, Queue.self,
             JournalCommand.self, EntryCommand.self,
-            PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self,
+            PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self, Serve.self,
             VocabularyCommand.self, Search.self, Stats.self, Export.self, Import.self,
             ConfigCommand.self,
         ]

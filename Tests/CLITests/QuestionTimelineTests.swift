@@ -30,7 +30,7 @@ import TestSupport
         }
         let assigned = try succeed(["assign", String(questions[0]), "--person", "Grandma Rose"], at: "2026-11-20T12:00:00Z")
         let token = try #require(assigned.stdout.split(separator: "\n").last)
-        #expect(token.hasPrefix("Link token: ") && token.dropFirst(12).count == 32, "\(assigned.stdout)")
+        #expect(token.hasPrefix("Link: http://127.0.0.1:8787/a/") && token.dropFirst(30).count == 32, "\(assigned.stdout)")
         let listedFirst = try #require(try succeed(["assignment", "list", "--json"]).json() as? [[String: Any]])
         let first = try #require(listedFirst.first?["id"] as? Int)
         let linkToken = try #require(listedFirst.first?["linkToken"] as? String)
@@ -41,7 +41,7 @@ import TestSupport
         try succeed(["queue", "run"])
 
         let answer = try succeed(["assignment", "show", String(first)]).stdout
-        #expect(answer.contains("Question #\(questions[0]): Where did you grow up?") && answer.contains("Link token: \(linkToken)"), "\(answer)")
+        #expect(answer.contains("Question #\(questions[0]): Where did you grow up?") && answer.contains("Link:    http://127.0.0.1:8787/a/\(linkToken)"), "\(answer)")
         #expect(answer.contains("Audio: ") && answer.contains("\n[00:00] Transcript of\n[00:01] "), "\(answer)")
         let answerJSON = try #require(try succeed(["assignment", "show", String(first), "--json"]).json() as? [String: Any])
         #expect(((answerJSON["recording"] as? [String: Any])?["answers"] as? [String: Any])?["person"] as? String == "Grandma Rose")

@@ -66,6 +66,7 @@ import Transcription
         ("[[endpoint]]\nbase_url = \"http://x\"\napi_key_env = \"sk-abc\"\n", .invalidValue, 3),
         ("[[endpoint]]\nbase_url = \"http://x\"\ntoken = \"abc\"\n", .keyInFile, 3),
         ("endpoint = 3\n", .wrongType, 1),
+        ("[defaults]\npublic_url = \"journal.example.org\"\n", .invalidValue, 2),
         ("[defaults\n", .syntax, 1),
     ])
     func refusesValuesThatCannotWork(text: String, kind: ConfigError.Kind, line: Int) {
@@ -97,6 +98,26 @@ import Transcription
         let nothing = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath)
         #expect(nothing.model == Setting("whisper-1", from: .builtIn))
         #expect(nothing.jobs == Setting(4, from: .builtIn))
+    }
+
+    @Test func theAnswerLinkUsesThePublicURLFromFlagEnvironmentFileOrDefault() throws {
+        let file = try ConfigFile.parse("[defaults]\npublic_url = \"https://journal.example.org/\"\nasked_by = \"Sam\"\n", path: path)
+        let configPath = Setting(path, from: .flag("--config"))
+        var flags = Settings.Flags()
+        flags.publicURL = "https://tunnel.example.net/"
+        let environment = ["VOICEJOURNAL_PUBLIC_URL": "http://192.0.2.7:8787"]
+        let token = "0123456789abcdef0123456789abcdef"
+
+        let flagged = Settings(flags: flags, environment: environment, file: file, configPath: configPath)
+        #expect(flagged.answerLink(token: token) == "https://tunnel.example.net/a/\(token)")
+        let fromEnvironment = Settings(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath)
+        #expect(fromEnvironment.publicURL == Setting("http://192.0.2.7:8787", from: .environment("VOICEJOURNAL_PUBLIC_URL")))
+        let fromFile = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        #expect(fromFile.answerLink(token: token) == "https://journal.example.org/a/\(token)")
+        #expect(fromFile.askedBy == Setting("Sam", from: .configFile(path)))
+        let nothing = Settings(flags: Settings.Flags(), environment: ["VOICEJOURNAL_PUBLIC_URL": "not a url"], file: nil, configPath: configPath)
+        #expect(nothing.answerLink(token: token) == "http://127.0.0.1:8787/a/\(token)")
+        #expect(nothing.askedBy == Setting(nil, from: .builtIn))
     }
 
     @Test func theFileEndpointsArePooledWithTheFirstOfTheHighestPriorityShownUnlessTheEnvironmentNamesOne() throws {

@@ -95,6 +95,9 @@ public final class RunningCommand: @unchecked Sendable {
     /// Sends a signal (SIGINT, SIGTERM, SIGKILL).
     public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+    /// What the process has written to stdout so far (a server's announcements).
+    public var stdoutSoFar: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+
     /// What the process has written to stderr so far.
     public var stderrSoFar: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 

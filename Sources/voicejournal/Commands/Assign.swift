@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pipeline
 import Store
 import Terminal
 
@@ -7,16 +8,41 @@ struct Assign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assign",
         abstract: "Give a question to a person; they answer it with a recording.",
-        discussion: "Answer it with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.")
+        discussion: """
+            Prints the link that answers it: send it to the person, and `voicejournal serve` takes \
+            their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The question's id (see 'question list').") var questionId: Int64
     @Option(help: "Who answers: a name, an id, or \"me\".") var person: String
+    @OptionGroup var link: LinkOptions
 
     func run() async throws {
+        let settings = try link.settings(global)
         let assignment = try global.openStore().assign(questionId: questionId, to: person, now: Now.date())
         if output.json { return try printJSON(assignment) }
         print("Assigned question #\(assignment.questionId) to \(TerminalText.escaped(assignment.person)): assignment #\(assignment.id).")
-        print("Link token: \(assignment.linkToken)")
+        print("Link: \(TerminalText.escaped(settings.answerLink(token: assignment.linkToken)))")
+    }
+}
+
+/// `--public-url` for the commands that print an assignment's link.
+struct LinkOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Where `serve` is reached from outside (default: $VOICEJOURNAL_PUBLIC_URL, else the config file's public_url, else http://127.0.0.1:8787).",
+                               valueName: "url"))
+    var publicURL: String?
+
+    func validate() throws {
+        if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || publicURL.count < 10 {
+            throw ValidationError("--public-url must be an http(s) URL such as https://journal.example.org")
+        }
+    }
+
+    /// The settings with this `--public-url`, for `Settings.answerLink`.
+    func settings(_ global: GlobalOptions) throws -> Settings {
+        var flags = Settings.Flags()
+        flags.publicURL = publicURL
+        return try global.settings(flags)
     }
 }

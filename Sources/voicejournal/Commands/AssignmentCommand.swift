@@ -9,7 +9,7 @@ struct AssignmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assignment",
         abstract: "List assignments and show their answers.",
-        subcommands: [List.self, Show.self])
+        subcommands: [List.self, Show.self, Link.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List assignments, newest first.")
@@ -17,8 +17,8 @@ struct AssignmentCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this status: pending (not answered yet) or answered.") var status: Status?
 
-        /// What `--status` takes. `sent` is not offered: nothing hands a link out yet, so no
-        /// assignment is ever in that state; a pending one is simply waiting for its answer.
+        /// What `--status` takes. `sent` is not offered: voicejournal does not know when a link
+        /// is sent, so no assignment is ever in that state; a pending one is waiting for its answer.
         enum Status: String, ExpressibleByArgument, CaseIterable {
             case pending, answered
         }
@@ -39,6 +39,7 @@ struct AssignmentCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The assignment's id (see 'assignment list').") var id: Int64
+        @OptionGroup var link: LinkOptions
 
         struct Shown: Encodable {
             let assignment: AssignmentSummary
@@ -48,6 +49,7 @@ struct AssignmentCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            let settings = try link.settings(global)
             let store = try global.openStoreForReading()
             let assignment = try store.assignment(id: id)
             let details = try store.recordingDetails(ofAssignment: id)
@@ -60,7 +62,7 @@ struct AssignmentCommand: AsyncParsableCommand {
             print("Question #\(assignment.questionId): \(TerminalText.escaped(assignment.question))")
             print("Person:  \(TerminalText.escaped(assignment.person))")
             print("Given:   \(shortDate(assignment.createdAt))" + (assignment.answeredAt.map { ", answered \(shortDate($0))" } ?? ""))
-            print("Link token: \(assignment.linkToken)")
+            print("Link:    \(TerminalText.escaped(settings.answerLink(token: assignment.linkToken)))")
             guard let details else { return print("\nNot answered yet: voicejournal answer \(id)") }
             EntryCommand.Show.printRecording(details, summary: summary)
             print("")
@@ -69,6 +71,21 @@ struct AssignmentCommand: AsyncParsableCommand {
             } else {
                 print("(not transcribed yet; run: voicejournal queue run)")
             }
+        }
+    }
+
+    struct Link: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "link", abstract: "Print the link that answers an assignment (what `voicejournal serve` answers).")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var link: LinkOptions
+        @Argument(help: "The assignment's id (see 'assignment list').") var id: Int64
+
+        func run() async throws {
+            let settings = try link.settings(global)
+            let assignment = try global.openStoreForReading().assignment(id: id)
+            print(TerminalText.escaped(settings.answerLink(token: assignment.linkToken)))
+            if assignment.status == .answered { printNotice("assignment \(id) is already answered; the link shows a thank-you page") }
         }
     }
 }

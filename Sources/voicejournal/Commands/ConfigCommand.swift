@@ -98,6 +98,8 @@ struct ShownSettings: Encodable {
             value("max_request_bytes", settings.maxRequestBytes) { String($0) },
             value("base_url", baseURL) { WhisperClient.Configuration(baseURL: $0, apiKey: nil).shownBaseURL },
             value("jobs", settings.jobs) { String($0) },
+            value("public_url", settings.publicURL) { $0 },
+            value("asked_by", settings.askedBy) { $0 },
         ]
         apiKeyEnv = settings.endpoint.keyVariable
         apiKeySet = settings.endpoint.keyVariable.map { EndpointConfig.isKeySet($0, environment: environment) } ?? false
