@@ -5,7 +5,7 @@ import TestSupport
 /// The answer page in a real browser: Debian's headless Chromium with a fake microphone
 /// playing espeak-ng speech, driven by Selenium (Tests/Browser/answer_page.py, with the python
 /// of scripts/browser-setup), against `serve --transcribe` and the local Whisper
-/// (scripts/whisper-server). Saves the screenshot the README shows (docs/serve-page.png).
+/// (scripts/whisper-server). Saves a screenshot of the page (the README's docs/serve-page.png with VOICEJOURNAL_UPDATE_SCREENSHOT=1).
 @Suite(.serialized) struct BrowserTests {
     static let sentence = "I grew up in a small village near the sea, in a white house with a red door and a garden full of apples."
 
@@ -37,7 +37,10 @@ import TestSupport
         try runTool("espeak-ng", ["-v", "en+m3", "-s", "150", "-w", spoken.path, Self.sentence])
         try runTool("sox", [spoken.path, "-r", "48000", "-c", "1", "-b", "16", speech.path, "pad", "0", "2"])
         let speechSeconds = Double(try runTool("soxi", ["-D", speech.path]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        let screenshot = PackagePaths.root.appendingPathComponent("docs/serve-page.png")
+        // The README's screenshot is replaced only when asked (VOICEJOURNAL_UPDATE_SCREENSHOT=1),
+        // so a test run leaves the working tree as it was.
+        let updateReadme = ProcessInfo.processInfo.environment["VOICEJOURNAL_UPDATE_SCREENSHOT"] == "1"
+        let screenshot = updateReadme ? PackagePaths.root.appendingPathComponent("docs/serve-page.png") : serve.folder.path("serve-page.png")
         try FileManager.default.createDirectory(at: screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
 
         let output = try runTool(Self.python.path, [
@@ -46,6 +49,7 @@ import TestSupport
             "--screenshot", screenshot.path, "--width", "360", "--height", "760",
         ])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        #expect(try Data(contentsOf: screenshot).starts(with: [0x89, 0x50, 0x4E, 0x47]), "the screenshot is a PNG")
 
         // The page: the question and who asks, accessible, within a 360 px wide screen.
         #expect(report["question"] as? String == "Where did you grow up, and what was your house like?")

@@ -53,10 +53,11 @@ struct Serve: AsyncParsableCommand {
         let store = try global.openStore()
         let environment = ProcessInfo.processInfo.environment
         // A missing key or bad endpoint is said now (exit 3), not after the first answer.
+        // Endpoints left out of the pool are said once, here; each later runner keeps quiet.
+        if transcribe { _ = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment) }
         let transcriber = transcribe ? ServeTranscriber(store: store) {
-            try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
+            try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment, warnLeftOut: false)
         } : nil
-        _ = try transcriber?.makeRunner()
 
         var configuration = AnswerServer.Configuration()
         configuration.host = host

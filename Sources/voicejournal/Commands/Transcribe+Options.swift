@@ -117,12 +117,14 @@ struct TranscriptionFlags: ParsableArguments {
         return (pool, leftOut)
     }
 
-    /// A runner over `store` (see `endpoints` for `jobs`). `VOICEJOURNAL_RETRY_BASE` (seconds)
-    /// and `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
-    func makeRunner(store: JournalStore, settings: Settings, jobs: Int?, environment: [String: String]) throws -> QueueRunner {
+    /// A runner over `store` (see `endpoints` for `jobs`), warning about each endpoint left
+    /// out unless told not to. `VOICEJOURNAL_RETRY_BASE` (seconds) and
+    /// `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
+    func makeRunner(store: JournalStore, settings: Settings, jobs: Int?, environment: [String: String],
+                    warnLeftOut: Bool = true) throws -> QueueRunner {
         let logger = Logger(label: "voicejournal.queue")
         let (pool, leftOut) = try endpoints(settings, jobs: jobs, environment: environment, logger: logger)
-        for line in leftOut { printNotice("warning: " + line) }
+        if warnLeftOut { for line in leftOut { printNotice("warning: " + line) } }
         var options = QueueRunner.Options(transcription: settings.transcriptionOptions(prompt: prompt))
         options.upload = settings.uploadSettings(trim: !noTrim)
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
