@@ -184,6 +184,30 @@ import TestSupport
         try Self.transcribedOnce(harness, files: 63)
     }
 
+    @Test func queueRunReportsEachEndpointInItsSummaryAndJSON() throws {
+        let harness = try TranscribeHarness()
+        let members = [Member(server: try StubWhisperServer(delay: 0.02), concurrency: 2, delay: 0.02),
+                       Member(server: try StubWhisperServer(delay: 0.02), concurrency: 2, delay: 0.02)]
+        let binary = try Self.binary(harness, pool: members)
+        let first = try harness.audio(10, in: "first", prefix: "first")
+        #expect(try binary.run(["transcribe", "--no-wait", first.path]).status == 0)
+        let human = try binary.run(["queue", "run"])
+        #expect(human.status == 0, "\(human.stderr)")
+        let table = human.stdout.split(separator: "\n").filter { line in members.contains { line.hasPrefix($0.server.baseURL) } }
+        #expect(table.count == 2, "one line per endpoint under the summary: \(human.stdout)")
+
+        let second = try harness.audio(10, in: "second", prefix: "second")
+        #expect(try binary.run(["transcribe", "--no-wait", second.path]).status == 0)
+        let result = try binary.run(["queue", "run", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try result.json() as? [String: Any])
+        #expect(json["transcribed"] as? Int == 10)
+        let endpoints = try #require(json["endpoints"] as? [[String: Any]])
+        #expect(endpoints.compactMap { $0["files"] as? Int }.reduce(0, +) == 10)
+        #expect(Set(endpoints.compactMap { $0["endpoint"] as? String }) == Set(members.map(\.server.baseURL)))
+        try Self.transcribedOnce(harness, files: 20)
+    }
+
     @Test func anEndpointWithoutItsKeySetIsLeftOutBeforeTheRun() throws {
         let harness = try TranscribeHarness()
         // A remote endpoint needs a key: one whose variable is not set cannot work at all.
