@@ -29,6 +29,7 @@ import Transcription
             verdict = watch.unreachable(worker: 1, now: now)
         }
         #expect(verdict == .givesUp(after: 7))
+        #expect(watch.turn(worker: 1, now: now + 10) == .out, "a server given up is out for the rest of the run")
     }
 
     @Test func aProbeThatNeverReachedTheServerPassesTheTurnOn() {
@@ -78,18 +79,6 @@ import Transcription
         #expect(watch.isOut && !watch.isAnswering)
         #expect(!watch.answered(), "an answer in flight does not bring it back")
         #expect(watch.turn(worker: 0, now: 100) == .out)
-    }
-
-    @Test func anUnreachableServerIsGivenUpAfterItsProbesAndThenIsOut() {
-        _ = watch.unreachable(worker: 0, now: 0)
-        var now = 0.0
-        var verdict = EndpointWatch.Verdict.paused
-        for _ in 0..<2 {
-            while watch.turn(worker: 1, now: now) != .probe { now += 0.25 }
-            verdict = watch.unreachable(worker: 1, now: now)
-        }
-        #expect(verdict == .givesUp(after: 3))
-        #expect(watch.turn(worker: 1, now: now + 10) == .out)
     }
 
     @Test func jobsCapFillsThePreferredEndpointsFirst() {
