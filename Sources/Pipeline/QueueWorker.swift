@@ -164,7 +164,14 @@ struct Worker {
             case .unreachable:
                 try pause(for: error, jobId: jobId)
                 return nil
-            case .serverError, .timeout, .connection, .malformedResponse:
+            case .rateLimited where run.servers.enumerated().contains { $0.offset != server && $0.element.watch.isAnswering }:
+                // This server is saturated, not the file at fault: another takes the job, and
+                // the attempt is not spent (a server that answers 429 at once would otherwise
+                // burn through every job's attempts). Several in a row cool it down.
+                serverFailed(error)
+                try store.releaseJob(id: jobId, owner: owner, note: error.description)
+                return nil
+            case .serverError, .timeout, .connection, .malformedResponse, .rateLimited:
                 serverFailed(error)
             default:
                 if error.status != nil { serverAnswered() } // it refused the file: the server itself works

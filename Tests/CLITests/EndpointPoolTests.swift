@@ -208,6 +208,36 @@ import TestSupport
         try Self.transcribedOnce(harness, files: 20)
     }
 
+    @Test func anEndpointThatFailsEveryUploadCoolsDownWhileTheOthersFinishAndNoFileFails() throws {
+        let harness = try TranscribeHarness()
+        let always = { (behaviour: StubWhisperServer.Behaviour) in [StubWhisperServer.Rule(responses: [], then: behaviour)] }
+        let members = [
+            Member(server: try StubWhisperServer(delay: 0.03), concurrency: 2, delay: 0.03),
+            // At once and every time: rate limited, and a server error.
+            Member(server: try StubWhisperServer(rules: always(.error(status: 429, code: "rate_limit_exceeded"))), concurrency: 2, delay: 0.01),
+            Member(server: try StubWhisperServer(rules: always(.error(status: 503))), concurrency: 2, delay: 0.01),
+        ]
+        let files = 60
+        let folder = try harness.audio(files)
+        let binary = try Self.binary(harness, pool: members)
+
+        let result = try binary.run(["transcribe", folder.path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        try Self.transcribedOnce(harness, files: files)
+        for bad in members.dropFirst() {
+            #expect(result.stderr.contains("warning: endpoint \(bad.server.baseURL) is out"), "\(result.stderr)")
+            // Three in a row take it out; then only a probe now and then reaches it.
+            let uploads = try bad.server.requests().count
+            #expect(uploads < 15, "\(uploads) uploads to \(bad.server.baseURL)")
+        }
+        let json = try #require(try result.json() as? [String: Any])
+        let endpoints = try #require(json["endpoints"] as? [[String: Any]])
+        #expect(endpoints[0]["files"] as? Int == files)
+        #expect(endpoints.dropFirst().allSatisfy { ($0["failures"] as? Int ?? 0) >= 3 && $0["state"] as? String == "cooling-down" })
+        let attempts = try queryDatabase(harness.database, "SELECT max(attempts) FROM job")
+        #expect((attempts.first?[0] as? Int64 ?? 99) < 6, "no job came near its last attempt")
+    }
+
     @Test func anEndpointWithoutItsKeySetIsLeftOutBeforeTheRun() throws {
         let harness = try TranscribeHarness()
         // A remote endpoint needs a key: one whose variable is not set cannot work at all.
