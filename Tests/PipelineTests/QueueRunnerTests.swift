@@ -133,8 +133,9 @@ import Transcription
         let queued = try enqueue(try files(3))
         // Slow enough that no upload ends before the stop, even when a test pool busy with
         // blocking CLI tests holds this task for a long while (the stop abandons them at once).
-        let server = try StubWhisperServer(rules: [.init(responses: [.slow(120)])])
-        let runner = runner(server, jobs: 3)
+        // (The uploads' timeout is as long: a starved test must not see them time out and retry.)
+        let server = try StubWhisperServer(rules: [.init(responses: [.slow(1200)])])
+        let runner = runner(server, jobs: 3, timeout: 1200)
         let run = Task { try await runner.run(until: .drainQueue) }
         // Stop only once every job is claimed (and its upload under way), or this proves nothing.
         // (Generous: the run's task may wait for a test pool busy with blocking CLI tests.)
