@@ -44,13 +44,14 @@ struct Worker {
                 }
                 defer { if turn == .probe { endpoint.watch.endTurn(worker: index) } }
                 let rings = run.doorbell.rings
-                if turn == .work && run.prefersOthers(over: server) {
+                // A job claimed ahead for this server is this server's to do, whatever else is free.
+                let ahead = run.bookkeeper.take(for: server)
+                if ahead == nil && turn == .work && run.prefersOthers(over: server) {
                     // Overflow: a preferred server has a worker free for the next job.
                     if try isFinished() { return }
                     try idle(after: rings, leavingDueJobs: true)
                     continue
                 }
-                let ahead = run.bookkeeper.take(for: server)
                 let minimum = turn == .probe ? 0 : run.tailMinimum(for: server)
                 if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope,
                                                                   endpoint: endpoint.name, whileAtLeast: minimum) {

@@ -95,11 +95,15 @@ extension Run {
     /// faster ones finish the rest sooner than this server would finish one more: the run
     /// ends when its fastest servers do, not after a slow one's last upload. The fastest
     /// server always claims (0), as does every server of a pool of one or while the upload
-    /// times are not known yet.
+    /// times are not known yet. Only servers of this one's priority or higher count.
     func tailMinimum(for server: Int) -> Int {
         guard servers.count > 1, let own = servers[server].typicalLatency else { return 0 }
         var fasterPerSecond = 0.0
-        for (index, other) in servers.enumerated() where index != server && other.watch.isAnswering {
+        let priority = servers[server].endpoint.priority
+        // Only servers that take work as readily: an overflow server (lower priority) leaves
+        // jobs to this one while it has room, so counting it would leave them to no one.
+        for (index, other) in servers.enumerated()
+        where index != server && other.watch.isAnswering && other.endpoint.priority >= priority {
             guard let latency = other.typicalLatency, latency > 0, latency < own else { continue }
             fasterPerSecond += Double(other.endpoint.workers) / latency
         }

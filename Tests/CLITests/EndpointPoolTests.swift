@@ -184,6 +184,29 @@ import TestSupport
         try Self.transcribedOnce(harness, files: 63)
     }
 
+    @Test func aSlowPreferredEndpointAndAFastOverflowOneFinishEveryFile() throws {
+        // The preferred endpoint is the slow one: the overflow must not wait for it forever,
+        // nor it for the overflow (a run that never ends is the failure this guards against).
+        let harness = try TranscribeHarness()
+        let preferred = Member(server: try StubWhisperServer(delay: 0.3), concurrency: 1, delay: 0.3)
+        let overflow = Member(server: try StubWhisperServer(delay: 0.02), concurrency: 2, delay: 0.02)
+        var binary = harness.binary
+        binary.environment["OPENAI_BASE_URL"] = ""
+        try binary.writeConfig(Self.config([preferred]) + "priority = 1\n\n" + Self.config([overflow]))
+        let files = 30
+        let folder = try harness.audio(files)
+
+        let run = try binary.start(["transcribe", folder.path])
+        let deadline = Date().addingTimeInterval(60)
+        while run.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        if run.process.isRunning { run.signal(SIGKILL) }
+        let result = run.wait()
+        #expect(result.status == 0, "the run did not end within a minute: \(result.stderr)")
+        try Self.transcribedOnce(harness, files: files)
+        #expect(try overflow.server.requests().count > files / 2, "the fast overflow did most while the slow one was busy")
+        #expect(try preferred.server.requests().count > 0)
+    }
+
     @Test func queueRunReportsEachEndpointInItsSummaryAndJSON() throws {
         let harness = try TranscribeHarness()
         let members = [Member(server: try StubWhisperServer(delay: 0.02), concurrency: 2, delay: 0.02),
