@@ -12,6 +12,7 @@ import TestSupport
         let concurrency: Int
         let delay: Double
         var keyVariable: String?
+        var priority: Int?
 
         /// Uploads per second it can take: its workers over its latency.
         var capacity: Double { Double(concurrency) / delay }
@@ -27,6 +28,7 @@ import TestSupport
 
                 """
             if let variable = member.keyVariable { table += "api_key_env = \"\(variable)\"\n" }
+            if let priority = member.priority { table += "priority = \(priority)\n" }
             return table
         }.joined(separator: "\n")
     }
@@ -166,11 +168,9 @@ import TestSupport
     @Test func anOverflowEndpointTakesWorkOnlyWhileThePreferredOneIsBusy() throws {
         let harness = try TranscribeHarness()
         let preferred = Member(server: try StubWhisperServer(delay: 0.1), concurrency: 4, delay: 0.1)
-        let overflow = Member(server: try StubWhisperServer(delay: 0.1), concurrency: 2, delay: 0.1)
-        var binary = harness.binary
-        binary.environment["OPENAI_BASE_URL"] = ""
+        let overflow = Member(server: try StubWhisperServer(delay: 0.1), concurrency: 2, delay: 0.1, priority: -1)
         // The overflow endpoint comes first in the file: the priority, not the order, decides.
-        try binary.writeConfig(Self.config([overflow]) + "priority = -1\n\n" + Self.config([preferred]))
+        let binary = try Self.binary(harness, pool: [overflow, preferred])
 
         let few = try harness.audio(3, in: "few", prefix: "few")
         #expect(try binary.run(["transcribe", few.path]).status == 0)
@@ -188,11 +188,9 @@ import TestSupport
         // The preferred endpoint is the slow one: the overflow must not wait for it forever,
         // nor it for the overflow (a run that never ends is the failure this guards against).
         let harness = try TranscribeHarness()
-        let preferred = Member(server: try StubWhisperServer(delay: 0.3), concurrency: 1, delay: 0.3)
+        let preferred = Member(server: try StubWhisperServer(delay: 0.3), concurrency: 1, delay: 0.3, priority: 1)
         let overflow = Member(server: try StubWhisperServer(delay: 0.02), concurrency: 2, delay: 0.02)
-        var binary = harness.binary
-        binary.environment["OPENAI_BASE_URL"] = ""
-        try binary.writeConfig(Self.config([preferred]) + "priority = 1\n\n" + Self.config([overflow]))
+        let binary = try Self.binary(harness, pool: [preferred, overflow])
         let files = 30
         let folder = try harness.audio(files)
 
