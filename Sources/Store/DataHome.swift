@@ -18,7 +18,7 @@ public struct DataHome: Sendable, Equatable {
             .appendingPathComponent(String(format: "%02d", parts.month ?? 1))
     }
 
-    /// Resolves the home as DESIGN.md says: the `--home` flag, else `$VOICEJOURNAL_HOME`,
+    /// Resolves the home: the `--home` flag, else `$VOICEJOURNAL_HOME`,
     /// else `$XDG_DATA_HOME/voicejournal`, else `~/.local/share/voicejournal`.
     public static func resolve(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> DataHome {
         if let flag, !flag.isEmpty { return DataHome(url: URL(fileURLWithPath: expandTilde(flag))) }

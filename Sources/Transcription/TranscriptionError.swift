@@ -90,7 +90,7 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
 }
 
 extension TranscriptionError {
-    /// Classifies an HTTP error response the way DESIGN.md's guarantees say.
+    /// Classifies an HTTP error response the way the README's table promises (retry, fail the file, or stop).
     /// `secrets` are taken out of the server's words (a server may echo the key it was sent).
     static func http(status: Int, body: Data, retryAfter: Double?, secrets: Secrets) -> TranscriptionError {
         let decoded = WireFormat.decodeError(body)

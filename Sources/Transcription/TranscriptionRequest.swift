@@ -11,7 +11,7 @@ public struct TranscriptionOptions: Sendable, Equatable {
     /// Sampling temperature, 0–1; 0 is the most deterministic.
     public var temperature: Double
 
-    /// The model DESIGN.md names as the default.
+    /// The default model.
     public static let defaultModel = "whisper-1"
 
     /// Whether `code` has the shape of an ISO-639-1 language code: two ASCII letters.

@@ -27,7 +27,7 @@ public struct WhisperClient: Sendable {
         /// The default endpoint.
         public static let openAIBaseURL = "https://api.openai.com/v1"
 
-        /// A configuration; prefer `resolve(baseURLFlag:environment:)`, which applies DESIGN.md's rules.
+        /// A configuration; prefer `resolve(baseURLFlag:environment:)`, which applies the documented rules.
         public init(baseURL: String = Configuration.openAIBaseURL, apiKey: String?, connectTimeout: Double = 10,
                     timeout: Double = 600, lowSpeedLimit: Int = 1, lowSpeedTime: Double = 60) {
             var base = baseURL.trimmingCharacters(in: .whitespaces)
@@ -65,7 +65,7 @@ public struct WhisperClient: Sendable {
             return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
         }
 
-        /// The configuration DESIGN.md describes: base URL from the flag, else
+        /// The documented configuration: base URL from the flag, else
         /// `$OPENAI_BASE_URL`, else OpenAI; key from `$OPENAI_API_KEY` only (a loopback
         /// server may go without); `$VOICEJOURNAL_HTTP_TIMEOUT` overrides the timeout.
         public static func resolve(baseURLFlag: String?, environment: [String: String]) throws(TranscriptionError) -> Configuration {

@@ -7,7 +7,7 @@ import Store
 import Terminal
 import Transcription
 
-/// Runs the command and maps every error to DESIGN.md's exit codes: 0 success, 1 some work
+/// Runs the command and maps every error to the documented exit codes: 0 success, 1 some work
 /// failed, 2 usage error, 3 configuration error, 130 interrupted. argument-parser's own
 /// usage errors would exit 64; users and scripts are promised 2.
 @main
@@ -70,7 +70,7 @@ enum Main {
     }
 }
 
-/// An error to show the user as one line, with the exit code DESIGN.md gives it. The codes
+/// An error to show the user as one line, with its documented exit code. The codes
 /// are `ErrorReport.Status`'s: commands name the kind of failure, never a number.
 struct CLIError: Error {
     static let failure = ErrorReport.Status.failure.rawValue
