@@ -83,12 +83,13 @@ public final class QueueRunner: Sendable {
     /// What a run did.
     public struct Summary: Sendable, Equatable {
         public var transcribed = 0
-        public var failed = 0
         public var retried = 0
         /// Per endpoint, in the order the runner was given them.
         public var endpoints: [EndpointFigures] = []
         /// The jobs that failed for good in this run.
         public var failedJobs: Set<Int64> = []
+        /// How many failed for good.
+        public var failed: Int { failedJobs.count }
         public init() {}
     }
 
@@ -199,7 +200,7 @@ final class Run: Sendable {
     let onEvent: @Sendable (QueueRunner.Event) -> Void
     let summary = Mutex(QueueRunner.Summary())
     /// The run's servers, in the runner's order.
-    let servers: [Server]
+    let servers: [RunEndpoint]
     /// Stores the workers' transcripts and claims their next jobs ahead.
     let bookkeeper: Bookkeeper
     private let remainingWorkers: Mutex<Int>
@@ -210,7 +211,7 @@ final class Run: Sendable {
         self.goal = goal
         self.onEvent = onEvent
         remainingWorkers = Mutex(runner.workers)
-        servers = runner.endpoints.map { Server($0, watch: EndpointWatch(policy: runner.options.retry,
+        servers = runner.endpoints.map { RunEndpoint($0, watch: EndpointWatch(policy: runner.options.retry,
                                                                          probes: runner.options.unreachableProbes)) }
         bookkeeper = Bookkeeper(reserveSizes: runner.endpoints.map(\.workers))
     }

@@ -15,7 +15,7 @@ struct Worker {
     var runner: QueueRunner { run.runner }
     var store: JournalStore { runner.store }
     var owner: String { runner.owner.description }
-    var endpoint: Server { run.servers[server] }
+    var endpoint: RunEndpoint { run.servers[server] }
 
     func work() {
         let connection: WhisperConnection
@@ -52,7 +52,8 @@ struct Worker {
                     try idle(after: rings, leavingDueJobs: true)
                     continue
                 }
-                let minimum = turn == .probe ? 0 : run.tailMinimum(for: server)
+                // Only a claim of its own asks how many jobs this server should leave to faster ones.
+                let minimum = ahead != nil || turn == .probe ? 0 : run.tailMinimum(for: server)
                 if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope,
                                                                   endpoint: endpoint.name, whileAtLeast: minimum) {
                     endpoint.beganUpload()
@@ -165,7 +166,7 @@ struct Worker {
             case .unreachable:
                 try pause(for: error, jobId: jobId)
                 return nil
-            case .rateLimited where run.servers.enumerated().contains { $0.offset != server && $0.element.watch.isAnswering }:
+            case .rateLimited where run.anotherServerAnswers(than: server):
                 // This server is saturated, not the file at fault: another takes the job, and
                 // the attempt is not spent (a server that answers 429 at once would otherwise
                 // burn through every job's attempts). Several in a row cool it down.
@@ -271,10 +272,7 @@ struct Worker {
         } else {
             guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         }
-        run.summary.withLock { summary in
-            summary.failed += 1
-            summary.failedJobs.insert(reported)
-        }
+        run.summary.withLock { _ = $0.failedJobs.insert(reported) }
         run.onEvent(.failed(jobId: reported, path: path, message: shown))
     }
 }

@@ -79,8 +79,8 @@ extension JournalStore {
         }
     }
 
-    /// Jobs with their files, most recently changed first; `state` filters.
-    public func listJobs(state: JobState? = nil, limit: Int? = nil) throws -> [JobListing] {
+    /// Jobs with their files, most recently changed first; `state` and `ids` filter.
+    public func listJobs(state: JobState? = nil, ids: Set<Int64>? = nil, limit: Int? = nil) throws -> [JobListing] {
         try pool.read { db in
             var sql = """
                 SELECT job.*, recording.path AS path, recording.durationSeconds AS duration,
@@ -93,6 +93,10 @@ extension JournalStore {
             if let state {
                 sql += " AND job.state = ?"
                 arguments += [state.rawValue]
+            }
+            if let ids {
+                sql += " AND job.id IN (SELECT value FROM json_each(?))"
+                arguments += ["[" + ids.map(String.init).joined(separator: ",") + "]"]
             }
             sql += " ORDER BY job.updatedAt DESC, job.id DESC"
             if let limit { sql += " LIMIT \(max(0, limit))" }

@@ -23,6 +23,8 @@ public struct WhisperClient: Sendable {
         /// second for `lowSpeedTime` seconds (a stalled network), long before `timeout`.
         public var lowSpeedLimit: Int
         public var lowSpeedTime: Double
+        /// Where the base URL was given, for the advice in messages.
+        public var origin = "--base-url / OPENAI_BASE_URL"
 
         /// The default endpoint.
         public static let openAIBaseURL = "https://api.openai.com/v1"
@@ -92,6 +94,7 @@ public struct WhisperClient: Sendable {
                     "\(keyVariable) holds a line break, control character or non-ASCII character; set it to the key alone")
             }
             var configuration = Configuration(baseURL: base, apiKey: key)
+            configuration.origin = origin
             if !configuration.hasAPIKey && !configuration.isLoopback {
                 let advice = switch keyVariable {
                 case "OPENAI_API_KEY": "set OPENAI_API_KEY (or point OPENAI_BASE_URL at a local server)"

@@ -137,7 +137,7 @@ public final class WhisperConnection {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
              CURLE_OPERATION_TIMEDOUT where Self.neverConnected(failure):
             return TranscriptionError(kind: .unreachable, description:
-                "cannot reach \(baseURL) (\(detail)); check the network and --base-url / OPENAI_BASE_URL")
+                "cannot reach \(baseURL) (\(detail)); check the network and \(configuration.origin)")
         case CURLE_OPERATION_TIMEDOUT:
             return TranscriptionError(kind: .timeout, description:
                 "no answer from \(baseURL) within \(Self.seconds(configuration.timeout)) s (\(detail))")
@@ -145,7 +145,7 @@ public final class WhisperConnection {
             return TranscriptionError(kind: .unreadableFile, description: "cannot read \(request.file.path) while uploading it (\(detail))")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION:
             return TranscriptionError(kind: .invalidConfiguration, description:
-                "cannot use \(baseURL) (\(detail)); check --base-url / OPENAI_BASE_URL")
+                "cannot use \(baseURL) (\(detail)); check \(configuration.origin)")
         default:
             return TranscriptionError(kind: .connection, description: "the connection to \(baseURL) failed (\(detail))")
         }

@@ -85,7 +85,7 @@ extension Queue {
                                              display: BatchProgressDisplay(total: pending, scope: nil, endpoints: runner.endpoints.count))
             let seconds = ProcessInfo.processInfo.systemUptime - started
             if json {
-                let failed = try store.listJobs(state: .failed).filter { summary.failedJobs.contains($0.job.id ?? 0) }
+                let failed = summary.failedJobs.isEmpty ? [] : try store.listJobs(state: .failed, ids: summary.failedJobs)
                 try printJSON(RunJSON(
                     files: pending, transcribed: summary.transcribed, failed: summary.failed, alreadyDone: nil, skipped: nil,
                     retried: summary.retried, seconds: seconds,

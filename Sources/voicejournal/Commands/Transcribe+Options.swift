@@ -20,7 +20,7 @@ struct TranscriptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Text to prime the model with (names, spellings, style).", valueName: "text"))
     var prompt: String?
 
-    @Option(help: ArgumentHelp("API base URL (default: $OPENAI_BASE_URL, else the config file's endpoint, else https://api.openai.com/v1).", valueName: "url"))
+    @Option(help: ArgumentHelp("API base URL: this one server for the run (default: $OPENAI_BASE_URL, else the config file's endpoints as a pool, else https://api.openai.com/v1).", valueName: "url"))
     var baseURL: String?
 
     @Option(parsing: .unconditional,

@@ -4,7 +4,7 @@ import Transcription
 
 /// One endpoint during a run: its circuit breaker, how many of its workers are uploading or
 /// still there (for the preference of higher-priority endpoints), and its figures.
-final class Server: Sendable {
+final class RunEndpoint: Sendable {
     let endpoint: PoolEndpoint
     let watch: EndpointWatch
     private struct Slots {
@@ -111,8 +111,10 @@ extension Run {
         return minimum.isFinite ? Int(min(minimum, 1_000_000).rounded(.up)) : 0
     }
 
-    /// Whether some server is neither out for good nor cooling down.
-    var anyServerAnswering: Bool { servers.contains { $0.watch.isAnswering } }
+    /// Whether a server other than `server` takes uploads now.
+    func anotherServerAnswers(than server: Int) -> Bool {
+        servers.indices.contains { $0 != server && servers[$0].watch.isAnswering }
+    }
 
     /// `server` is out for the rest of the run (its key was refused, or it stayed out of
     /// reach; its watch says so already): the others go on without it, or, when it was the
