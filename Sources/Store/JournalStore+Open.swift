@@ -59,14 +59,18 @@ extension JournalStore {
             try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.url.path)
         }
         let path = home.databaseURL.path
+        let isNew = !FileManager.default.fileExists(atPath: path)
         // Create the file 0600 before SQLite does, so there is no moment it is world-readable.
-        if !FileManager.default.fileExists(atPath: path) {
+        if isNew {
             guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw StoreError(.storageFailure, "cannot create the journal database \(path)")
             }
         }
         // SQLite gives the -wal and -shm files the database file's mode, so they are 0600 too.
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // A new journal gets its whole schema in one transaction; an older one is migrated
+        // migration by migration (and the one made by another process meanwhile, not at all).
+        if isNew, try Migrations.createSchema(pool) { return pool }
         let migrator = Migrations.migrator
         if try !pool.read(migrator.hasCompletedMigrations) {
             try migrator.migrate(pool)
@@ -105,7 +109,7 @@ extension JournalStore {
         var config = configuration
         config.label = "voicejournal.empty"
         let queue = try DatabaseQueue(configuration: config)
-        try Migrations.migrator.migrate(queue)
+        try Migrations.createSchema(queue)
         return queue
     }
 

@@ -10,19 +10,53 @@ public enum Migrations {
     public static let chunks = "v4-chunks"
     public static let searchByRowid = "v5-search-index"
 
+    /// Every migration, in the order they run.
+    static let steps: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] = [
+        (core, createCoreTables),
+        (search, createSearchIndex),
+        (fileStamp, addFileStamp),
+        (chunks, createChunkTables),
+        (searchByRowid, keySearchIndexByRowid),
+        (jobDueIndex, createJobDueIndex),
+        (livePieces, addLivePieces),
+        (journalFind, addCorrectionsAndVocabulary),
+        (jobEndpoint, addJobEndpoint),
+    ]
+
     /// The migrator with every migration registered.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration(core, migrate: createCoreTables)
-        migrator.registerMigration(search, migrate: createSearchIndex)
-        migrator.registerMigration(fileStamp, migrate: addFileStamp)
-        migrator.registerMigration(chunks, migrate: createChunkTables)
-        migrator.registerMigration(searchByRowid, migrate: keySearchIndexByRowid)
-        migrator.registerMigration(jobDueIndex, migrate: createJobDueIndex)
-        migrator.registerMigration(livePieces, migrate: addLivePieces)
-        migrator.registerMigration(journalFind, migrate: addCorrectionsAndVocabulary)
-        migrator.registerMigration(jobEndpoint, migrate: addJobEndpoint)
+        for step in steps { migrator.registerMigration(step.identifier, migrate: step.migrate) }
         return migrator
+    }
+
+    /// Runs every migration on a database that has no schema yet, in one transaction, and
+    /// records them as the migrator does (so the migrator finds them applied, and runs only
+    /// later ones). The migrator runs each in a transaction of its own, with its foreign-key
+    /// pragmas and check: 16 ms for a new journal's schema where this takes 10.
+    /// Returns false, changing nothing, when the database has a schema (another process
+    /// made it meanwhile): the migrator takes it from there.
+    @discardableResult
+    public static func createSchema(_ writer: some DatabaseWriter) throws -> Bool {
+        try writer.writeWithoutTransaction { db in
+            // As the migrator does: foreign keys off while tables are made and remade, then
+            // checked once before the commit.
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            var created = false
+            try db.inTransaction(.immediate) {
+                guard try !db.tableExists("grdb_migrations") else { return .rollback }
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                for step in steps {
+                    try step.migrate(db)
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.identifier])
+                }
+                try db.checkForeignKeys()
+                created = true
+                return .commit
+            }
+            return created
+        }
     }
 
     private static func createCoreTables(_ db: Database) throws {

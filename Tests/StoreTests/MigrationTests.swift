@@ -43,6 +43,31 @@ import TestSupport
         #expect(try store.people().first?.relationship == "self")
     }
 
+    /// A new journal gets its schema in one transaction (`createSchema`): it must be exactly
+    /// what the migrations make one by one, and recorded so that none of them runs again.
+    @Test func aNewJournalsSchemaIsTheOneTheMigrationsMake() throws {
+        let folder = try TemporaryFolder()
+        let home = DataHome(url: folder.path("home"))
+        let store = try JournalStore(home: home, logger: TemporaryJournal.logger)
+        let stepwise = try DatabaseQueue()
+        try Migrations.migrator.migrate(stepwise)
+        func schema(_ reader: some DatabaseReader) throws -> [String] {
+            try reader.read { db in
+                try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+                    .map { "\($0["type"] as String) \($0["name"] as String) \($0["tbl_name"] as String): \(($0["sql"] as String?) ?? "-")" }
+            }
+        }
+        let made = try schema(store.pool)
+        #expect(made.count > 30)
+        #expect(made == (try schema(stepwise)))
+        #expect(try store.pool.read(Migrations.migrator.hasCompletedMigrations))
+        #expect(try store.pool.read { try Migrations.migrator.appliedIdentifiers($0) } == Set(Migrations.steps.map(\.identifier)))
+        // The same rows too: "Myself" exists once, as the first migration inserts it.
+        #expect(try store.people().map(\.name) == ["Myself"])
+        // A database that has a schema is left to the migrator.
+        #expect(try Migrations.createSchema(stepwise) == false)
+    }
+
     /// A home whose database was migrated only up to `migration`, as an older release left
     /// it, holding a journal "Old" that `fill` adds rows to.
     func olderJournal(in folder: TemporaryFolder, upTo migration: String,
