@@ -53,6 +53,24 @@ public struct Job: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
         self.updatedAt = updatedAt
     }
 
+    /// Read column by column rather than through `Decodable`'s keyed containers: a job is
+    /// read at every claim (`RETURNING *`), and a batch's whole list at its end.
+    public init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        recordingId = try row.decode(forColumn: "recordingId")
+        kind = try row.decode(forColumn: "kind")
+        state = try row.decode(forColumn: "state")
+        priority = try row.decode(forColumn: "priority")
+        attempts = try row.decode(forColumn: "attempts")
+        maxAttempts = try row.decode(forColumn: "maxAttempts")
+        runAfter = try row.decode(forColumn: "runAfter")
+        leaseOwner = try row.decode(forColumn: "leaseOwner")
+        leaseExpiresAt = try row.decode(forColumn: "leaseExpiresAt")
+        lastError = try row.decode(forColumn: "lastError")
+        createdAt = try row.decode(forColumn: "createdAt")
+        updatedAt = try row.decode(forColumn: "updatedAt")
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// Ends the job's lease and puts it in `state` (saved by the caller); `done` also clears
