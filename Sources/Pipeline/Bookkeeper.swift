@@ -54,7 +54,7 @@ final class Bookkeeper: Sendable {
         condition.unlock()
     }
 
-    /// A job claimed ahead for `server`, with its recording, if one is waiting.
+    /// A job claimed ahead for `server`, with its recording and vocabulary, if one is waiting.
     func take(for server: Int) -> JournalStore.ClaimedJob? {
         condition.lock()
         defer { condition.unlock() }
@@ -79,7 +79,7 @@ final class Bookkeeper: Sendable {
             reserves[index] = []
         }
         condition.unlock()
-        for (job, _) in held {
+        for (job, _, _) in held {
             if let id = job.id { try runner.store.releaseJob(id: id, owner: runner.owner.description) }
         }
     }
@@ -94,26 +94,49 @@ final class Bookkeeper: Sendable {
         condition.unlock()
     }
 
-    private func work(for run: Run) {
+    /// Claims every worker's first job in one transaction, before the workers start: each
+    /// would otherwise claim its own, one transaction after another.
+    func claimFirstJobs(for run: Run) {
+        let claims = self.claims(room: reserveSizes, for: run)
+        guard !claims.isEmpty else { return }
+        let claimed = storeAndClaim([], claims: claims, for: run)
+        condition.lock()
+        for (server, jobs) in zip(claims.map(\.server), claimed) { reserves[server] += jobs }
+        condition.unlock()
+    }
+
+    /// Stores `answers` and makes `claims` in one transaction; the jobs each claim got. A
+    /// failed store stops the run.
+    private func storeAndClaim(_ answers: [Answer], claims: [(server: Int, claim: JournalStore.Claim)],
+                               for run: Run) -> [[JournalStore.ClaimedJob]] {
         let runner = run.runner, store = runner.store
+        do {
+            let stored = try store.completeJobsAndClaim(
+                answers.map(\.completion), owner: runner.owner.description, claims: claims.map(\.claim),
+                lease: runner.options.lease, scope: run.scope)
+            report(answers, kept: stored.kept, to: run)
+            return stored.claimed
+        } catch {
+            runner.logger.debug("queue store failed", metadata: ["error": "\(error)"])
+            runner.requestStop(.storeFailed(StoreError.classify(error, home: store.home)
+                ?? StoreError(.storageFailure, "the journal database failed while storing a transcript: \(error)")))
+            return []
+        }
+    }
+
+    private func work(for run: Run) {
+        let runner = run.runner
         while let (answers, room) = nextAnswers() {
             let claims = self.claims(room: room, for: run)
-            var claimed: [[JournalStore.ClaimedJob]] = []
-            do {
-                let stored = try store.completeJobsAndClaim(
-                    answers.map(\.completion), owner: runner.owner.description, claims: claims.map(\.claim),
-                    lease: runner.options.lease, scope: run.scope)
-                claimed = stored.claimed
-                report(answers, kept: stored.kept, to: run)
-            } catch {
-                runner.logger.debug("queue store failed", metadata: ["error": "\(error)"])
-                runner.requestStop(.storeFailed(StoreError.classify(error, home: store.home)
-                    ?? StoreError(.storageFailure, "the journal database failed while storing a transcript: \(error)")))
-            }
+            let claimed = storeAndClaim(answers, claims: claims, for: run)
             condition.lock()
             for (server, jobs) in zip(claims.map(\.server), claimed) { reserves[server] += jobs }
             storing = false
+            let nothingAhead = reserves.allSatisfy(\.isEmpty) && self.answers.isEmpty
             condition.unlock()
+            // With nothing claimed ahead the batch may be done: found here once, the idle
+            // workers end on the doorbell instead of each asking the database.
+            if nothingAhead && runner.stopReason == nil { _ = try? run.batchIsFinished() }
             run.doorbell.ring() // the run may be finished; claimed jobs are waiting
         }
         do {

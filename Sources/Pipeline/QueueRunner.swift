@@ -97,7 +97,7 @@ public final class QueueRunner: Sendable {
     /// The servers uploads go to, each with its workers.
     public let endpoints: [PoolEndpoint]
     /// Workers in all.
-    var workers: Int { endpoints.reduce(0) { $0 + $1.workers } }
+    public var workers: Int { endpoints.reduce(0) { $0 + $1.workers } }
     let options: Options
     let logger: Logger
     /// The lease owner every claim of this runner uses.
@@ -204,6 +204,9 @@ final class Run: Sendable {
     /// Stores the workers' transcripts and claims their next jobs ahead.
     let bookkeeper: Bookkeeper
     private let remainingWorkers: Mutex<Int>
+    /// Set once a batch run's jobs are all finished (the batch closed, none unfinished),
+    /// which stays so: the workers then end without asking the database again.
+    private let batchDone = Mutex(false)
     private let keeperWake = NSConditionLock(condition: 0)
 
     init(runner: QueueRunner, goal: QueueRunner.Goal, onEvent: @escaping @Sendable (QueueRunner.Event) -> Void) {
@@ -234,6 +237,7 @@ final class Run: Sendable {
     func start(finished: @escaping @Sendable (Result<QueueRunner.Summary, Error>) -> Void) {
         keepLeases() // takes back jobs of dead runners before the first claim
         ChunkFiles(home: runner.store.home, owner: runner.owner).sweep(store: runner.store, logger: runner.logger)
+        bookkeeper.claimFirstJobs(for: self)
         let keeper = Thread { [self] in
             while keeperWake.lock(whenCondition: 1, before: Date().addingTimeInterval(runner.options.lease / 3)) == false {
                 keepLeases()
@@ -273,6 +277,20 @@ final class Run: Sendable {
         case .storeFailed(let error): .failure(error)
         }
     }
+
+    /// Whether the run's batch is closed with every job finished; false for a run that drains
+    /// the queue. Asks the database only until the answer is yes.
+    func batchIsFinished() throws -> Bool {
+        guard let batch else { return false }
+        if batchDone.withLock({ $0 }) { return true }
+        let (scope, closed) = batch.snapshot
+        guard closed, try runner.store.unfinishedJobCount(scope: scope) == 0 else { return false }
+        batchDone.withLock { $0 = true }
+        return true
+    }
+
+    /// Whether the batch was found finished already (no database read).
+    var batchKnownFinished: Bool { batchDone.withLock { $0 } }
 
     /// Renews this runner's leases, and expires those of runners on this machine that died.
     private func keepLeases() {

@@ -26,7 +26,8 @@ struct Worker {
             return
         }
         do {
-            while runner.stopReason == nil {
+            // A finished batch was found so by the bookkeeper or another worker: end at once.
+            while runner.stopReason == nil && !run.batchKnownFinished {
                 let turn = endpoint.watch.turn(worker: index)
                 switch turn {
                 case .out:
@@ -54,11 +55,11 @@ struct Worker {
                 }
                 // Only a claim of its own asks how many jobs this server should leave to faster ones.
                 let minimum = ahead != nil || turn == .probe ? 0 : run.tailMinimum(for: server)
-                if let job = try ahead?.job ?? store.claimNextJob(owner: owner, lease: runner.options.lease, scope: run.scope,
-                                                                  endpoint: endpoint.name, whileAtLeast: minimum) {
+                if let claimed = try ahead ?? store.claimNextJobWithRecording(
+                    owner: owner, lease: runner.options.lease, scope: run.scope, endpoint: endpoint.name, whileAtLeast: minimum) {
                     endpoint.beganUpload()
                     defer { endpoint.endedUpload() }
-                    try process(job, knownRecording: ahead?.recording, on: connection)
+                    try process(claimed, on: connection)
                     run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
                     continue // a dead runner's jobs are due now: claim them
@@ -80,9 +81,8 @@ struct Worker {
     /// taken back, so the running jobs counted here have live owners.
     private func isFinished() throws -> Bool {
         switch run.goal {
-        case .finishBatch(let batch):
-            let (scope, closed) = batch.snapshot
-            return try closed && store.unfinishedJobCount(scope: scope) == 0
+        case .finishBatch:
+            return try run.batchIsFinished()
         case .drainQueue:
             let counts = try store.queueCounts()
             // Running jobs belong to live workers (ours or others'); theirs to finish. Ours
@@ -105,14 +105,15 @@ struct Worker {
 
     /// Uploads the job's recording (or chunk) and records the outcome; a transcript is handed
     /// to the bookkeeper to be stored while this worker goes on to its next file.
-    /// `knownRecording` is the job's recording when it was read with the claim (nil: look it up).
-    private func process(_ job: Job, knownRecording: Recording?, on connection: WhisperConnection) throws {
+    /// The job's recording and vocabulary were read with its claim.
+    private func process(_ claimed: JournalStore.ClaimedJob, on connection: WhisperConnection) throws {
+        let job = claimed.job
         guard let jobId = job.id else { return }
         if job.isChunk, let chunk = try store.chunk(jobId: jobId) {
             try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
             return
         }
-        guard let recording = try knownRecording ?? store.recording(id: job.recordingId) else {
+        guard let recording = claimed.recording else {
             try store.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
             return
         }
@@ -124,7 +125,8 @@ struct Worker {
             : try prepareUpload(of: recording, jobId: jobId)
         if preparation == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
-        let request = TranscriptionRequest(file: URL(fileURLWithPath: path), options: try options(for: job.recordingId))
+        let request = TranscriptionRequest(file: URL(fileURLWithPath: path),
+                                           options: try options(for: job.recordingId, vocabulary: claimed.vocabulary))
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path,
                                       audioSeconds: recording.durationSeconds) else { return }
         if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
@@ -135,10 +137,10 @@ struct Worker {
         run.bookkeeper.store(.init(completion: .init(jobId: jobId, transcript: transcript), path: path, started: started))
     }
 
-    /// The run's options with the vocabulary of the recording's journal in the prompt, and
-    /// the model of this worker's server when it names one.
-    func options(for recordingId: Int64) throws -> TranscriptionOptions {
-        var options = runner.options.transcription.adding(vocabulary: try store.vocabulary(forRecording: recordingId))
+    /// The run's options with the vocabulary of the recording's journal in the prompt (read
+    /// now unless given), and the model of this worker's server when it names one.
+    func options(for recordingId: Int64, vocabulary: [String]? = nil) throws -> TranscriptionOptions {
+        var options = runner.options.transcription.adding(vocabulary: try vocabulary ?? store.vocabulary(forRecording: recordingId))
         if let model = endpoint.endpoint.model { options.model = model }
         return options
     }

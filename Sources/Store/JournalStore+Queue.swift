@@ -21,6 +21,15 @@ extension JournalStore {
         }
     }
 
+    /// The same claim, with the job's recording (nil if it was deleted) and its journal's
+    /// vocabulary read in its transaction: a worker then needs no read of its own (and no
+    /// connection of the pool's readers) before the upload.
+    public func claimNextJobWithRecording(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
+                                          whileAtLeast: Int = 0, now: Date = Date()) throws -> ClaimedJob? {
+        try completeJobsAndClaim([], owner: owner, claims: [Claim(endpoint: endpoint, count: 1, whileAtLeast: whileAtLeast)],
+                                 lease: lease, scope: scope, now: now).claimed.first?.first
+    }
+
     /// Whether at least `count` queued jobs are due: a walk of at most `count` rows of the
     /// `job_due` index (a waiting parent of chunks does not count).
     static func dueJobsLeft(_ db: Database, atLeast count: Int, now: Date) throws -> Bool {

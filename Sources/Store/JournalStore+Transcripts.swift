@@ -102,14 +102,15 @@ extension JournalStore {
         }
     }
 
-    /// A job claimed ahead, with its recording (nil if that was deleted).
-    public typealias ClaimedJob = (job: Job, recording: Recording?)
+    /// A job claimed ahead, with its recording (nil if that was deleted) and the vocabulary
+    /// of its journal, read with the claim so the worker that uploads it reads nothing.
+    public typealias ClaimedJob = (job: Job, recording: Recording?, vocabulary: [String])
 
     /// Stores each transcript like `completeJob` and then makes each of `claims` like
     /// `claimNextJob`, all in one transaction: a run going through a batch of short files
     /// commits once for several files instead of twice for each. `kept` says, per completion,
     /// whether its result was kept; `claimed` holds, per claim in order, the jobs it got,
-    /// each with its recording read in the same transaction.
+    /// each with its recording and vocabulary read in the same transaction.
     public func completeJobsAndClaim(_ completions: [Completion], owner: String, claims: [Claim], lease: TimeInterval,
                                      scope: JobScope?, now: Date = Date()) throws -> (kept: [Bool], claimed: [[ClaimedJob]]) {
         try immediateWrite { db in
@@ -125,7 +126,8 @@ extension JournalStore {
                         exhausted = true // nothing due for this claim is due for the next either
                         break
                     }
-                    jobs.append((next, try Self.recording(db, id: next.recordingId)))
+                    jobs.append((next, try Self.recording(db, id: next.recordingId),
+                                 try Self.vocabulary(db, forRecording: next.recordingId)))
                 }
                 claimed.append(jobs)
             }

@@ -59,8 +59,12 @@ extension JournalStore {
     /// The vocabulary of the journal a recording belongs to (its entry's, or its question's for
     /// an answer), most recent first; empty for a file in no journal.
     public func vocabulary(forRecording id: Int64) throws -> [String] {
-        try pool.read { db in
-            try String.fetchAll(db.cachedStatement(sql: """
+        try pool.read { db in try Self.vocabulary(db, forRecording: id) }
+    }
+
+    /// The same, inside a caller's transaction.
+    static func vocabulary(_ db: Database, forRecording id: Int64) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: """
                 SELECT v.word FROM vocabulary v
                 WHERE v.journalId = (SELECT coalesce(e.journalId, q.journalId) FROM recording r
                                      LEFT JOIN entry e ON e.id = r.entryId
@@ -69,7 +73,6 @@ extension JournalStore {
                                      WHERE r.id = ?)
                 ORDER BY v.createdAt DESC, v.id DESC
                 """), arguments: [id])
-        }
     }
 
     private static func validWords(_ words: [String]) throws -> [String] {
