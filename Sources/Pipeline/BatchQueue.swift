@@ -17,15 +17,10 @@ public enum BatchQueue {
     /// that a folder of thousands is not thousands of disk syncs.
     public static let filesPerTransaction = 200
 
-    /// Files in the first transaction when a run uploads while the rest is queued: the
-    /// first uploads start after a handful of files, and each later transaction doubles, up
-    /// to `filesPerTransaction`.
-    public static let firstTransactionWhileUploading = 4
-
     /// Hashes and queues `audio`. A file that cannot be hashed is returned as skipped.
     /// `onQueued` is told after each transaction, with the files it queued and those skipped
     /// since the last (a run can start on them at once); `firstTransaction` files go in the
-    /// first one. `shouldStop` is asked before each file: what is queued by then stays queued.
+    /// first one, and each later transaction doubles, up to `filesPerTransaction`. `shouldStop` is asked before each file: what is queued by then stays queued.
     public static func enqueue(_ audio: [AudioCandidate], store: JournalStore, journalName: String?,
                                priority: Int = Job.batchPriority, logger: Logger,
                                firstTransaction: Int = filesPerTransaction,
@@ -37,18 +32,48 @@ public enum BatchQueue {
     }
 
     /// The same for walked files, each probed here first (`BatchScanner.classify`): the
-    /// files that are not audio come back as skipped, with the unreadable ones.
-    public static func enqueue(_ files: [WalkedFile], store: JournalStore, journalName: String?,
+    /// files that are not audio come back as skipped, with the unreadable ones. `prepared`
+    /// holds the first files already probed and hashed (`prepare`), in order.
+    public static func enqueue(_ files: [WalkedFile], prepared: [PreparedFile] = [], store: JournalStore, journalName: String?,
                                priority: Int = Job.batchPriority, logger: Logger,
                                firstTransaction: Int = filesPerTransaction,
                                shouldStop: () -> Bool = { false },
                                onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
         -> (queued: [QueuedFile], skipped: [SkippedFile]) {
-        try enqueue(files, classify: BatchScanner.classify, store: store, journalName: journalName, priority: priority,
-                    logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
+        try enqueue(files, prepared: prepared, classify: BatchScanner.classify, store: store, journalName: journalName,
+                    priority: priority, logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
     }
 
-    private static func enqueue<Item>(_ items: [Item], classify: (Item) -> BatchScanner.Classified,
+    /// A file probed and hashed, ready to be stored, or passed over.
+    public enum PreparedFile: Sendable {
+        case audio(URL, Recording)
+        case passedOver(SkippedFile)
+    }
+
+    /// Probes and hashes a walked file without touching the database: a command can do this
+    /// for its first files while the journal opens.
+    public static func prepare(_ file: WalkedFile) -> PreparedFile {
+        prepare(file, classify: BatchScanner.classify)
+    }
+
+    private static func prepare<Item>(_ item: Item, classify: (Item) -> BatchScanner.Classified) -> PreparedFile {
+        let candidate: AudioCandidate
+        switch classify(item) {
+        case .audio(let audio): candidate = audio
+        case .passedOver(let notAudio): return .passedOver(notAudio)
+        }
+        do {
+            // Stamped before hashing: a change while hashing shows as a stamp that no
+            // longer matches, and the file is hashed again before its upload.
+            let stamp = FileStamp.current(path: candidate.url.path)
+            let sha = try ContentDigest.sha256(fileAt: candidate.url)
+            return .audio(candidate.url, recording(for: candidate, sha256: sha, stamp: stamp))
+        } catch {
+            return .passedOver(SkippedFile(url: candidate.url, reason: "cannot be read: \(error.localizedDescription)", wasNamed: false))
+        }
+    }
+
+    private static func enqueue<Item>(_ items: [Item], prepared: [PreparedFile] = [], classify: (Item) -> BatchScanner.Classified,
                                       store: JournalStore, journalName: String?, priority: Int, logger: Logger,
                                       firstTransaction: Int, shouldStop: () -> Bool,
                                       onQueued: ([QueuedFile], [SkippedFile]) -> Void) throws
@@ -71,23 +96,11 @@ public enum BatchQueue {
             transactionSize = min(transactionSize * 2, filesPerTransaction)
         }
 
-        for item in items {
+        for (index, item) in items.enumerated() {
             if shouldStop() { break }
-            let candidate: AudioCandidate
-            switch classify(item) {
-            case .audio(let audio): candidate = audio
-            case .passedOver(let notAudio):
-                skipped.append(notAudio)
-                continue
-            }
-            do {
-                // Stamped before hashing: a change while hashing shows as a stamp that no
-                // longer matches, and the file is hashed again before its upload.
-                let stamp = FileStamp.current(path: candidate.url.path)
-                let sha = try ContentDigest.sha256(fileAt: candidate.url)
-                pending.append((candidate.url, recording(for: candidate, sha256: sha, stamp: stamp)))
-            } catch {
-                skipped.append(SkippedFile(url: candidate.url, reason: "cannot be read: \(error.localizedDescription)", wasNamed: false))
+            switch index < prepared.count ? prepared[index] : prepare(item, classify: classify) {
+            case .audio(let url, let recording): pending.append((url, recording))
+            case .passedOver(let notAudio): skipped.append(notAudio)
             }
             if pending.count >= transactionSize { try flush() }
         }

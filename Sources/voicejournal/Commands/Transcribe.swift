@@ -64,16 +64,20 @@ struct Transcribe: AsyncParsableCommand {
         let settings = try global.settings(transcription.flags(jobs: jobs))
         let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? nil
         // Check the endpoint and key before touching anything, unless we only queue.
-        if !noWait { _ = try transcription.endpoints(settings, jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.check")) }
+        let workers = noWait ? 0 : try transcription.endpoints(settings, jobs: jobs, environment: environment,
+                                                               logger: Logger(label: "voicejournal.check"))
+            .endpoints.reduce(0) { $0 + $1.workers }
+        // The walk only lists paths; each file is probed as it is queued. The files the first
+        // uploads need (one per worker) are probed and hashed while the journal opens.
+        let walk = BatchScanner.walk(paths)
+        let head = Array(walk.files.prefix(workers))
+        async let headPrepared = head.isEmpty ? [] : onThread { head.map(BatchQueue.prepare) }
         let store = try global.openStore()
         let logger = Logger(label: "voicejournal.batch")
-        // An unknown journal is a usage error before any file is touched (exit 2).
+        // An unknown journal is a usage error before anything is queued or reported (exit 2).
         if let journal, journal.caseInsensitiveCompare(Journal.defaultName) != .orderedSame {
             _ = try store.journal(named: journal)
         }
-
-        // The walk only lists paths; each file is probed as it is queued.
-        let walk = BatchScanner.walk(paths)
         for skipped in walk.skipped { Self.report(skipped) }
 
         if noWait {
@@ -92,8 +96,8 @@ struct Transcribe: AsyncParsableCommand {
         }
 
         let started = ProcessInfo.processInfo.systemUptime
-        let (queued, unreadable, run) = try await queueAndTranscribe(walk.files, store: store, logger: logger,
-                                                                      settings: settings, environment: environment)
+        let (queued, unreadable, run) = try await queueAndTranscribe(walk.files, prepared: try await headPrepared, store: store,
+                                                                      logger: logger, settings: settings, environment: environment)
         let skippedCount = walk.skipped.count + unreadable.count
         let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
@@ -121,8 +125,10 @@ struct Transcribe: AsyncParsableCommand {
 
     /// Queues the files on a thread of its own while a run uploads those already queued, so
     /// the first uploads start after a handful of files instead of after the whole folder is
-    /// probed and hashed. The run ends when the last file is queued and every one is finished.
-    private func queueAndTranscribe(_ files: [WalkedFile], store: JournalStore, logger: Logger,
+    /// probed and hashed: the `prepared` ones (one per worker, probed while the journal
+    /// opened) are queued before the run starts, so its workers find their first jobs at
+    /// once. The run ends when the last file is queued and every one is finished.
+    private func queueAndTranscribe(_ files: [WalkedFile], prepared: [BatchQueue.PreparedFile], store: JournalStore, logger: Logger,
                                     settings: Settings, environment: [String: String]) async throws
         -> (queued: [QueuedFile], skipped: [SkippedFile], run: QueueRunner.Summary?) {
         guard !files.isEmpty else { return ([], [], nil) }
@@ -130,20 +136,23 @@ struct Transcribe: AsyncParsableCommand {
         let batch = BatchScope()
         let display = BatchProgressDisplay(total: files.count, scope: batch, endpoints: runner.endpoints.count)
         let journal = journal
+        let queued: @Sendable ([QueuedFile], [SkippedFile]) -> Void = { landed, skipped in
+            for file in skipped { Self.report(file) }
+            batch.add(landed.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
+            // Files already transcribed before, and those not audio, are not part of this run's work.
+            display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
+        }
+        let first = try BatchQueue.enqueue(Array(files.prefix(prepared.count)), prepared: prepared, store: store,
+                                           journalName: journal, logger: logger, firstTransaction: prepared.count,
+                                           onQueued: queued)
+        let rest = Array(files.dropFirst(prepared.count))
         let feeding = Task {
             try await onThread {
                 defer { batch.close() }
                 do {
                     return try BatchQueue.enqueue(
-                        files, store: store, journalName: journal, logger: logger,
-                        firstTransaction: BatchQueue.firstTransactionWhileUploading,
-                        shouldStop: { runner.isStopping }
-                    ) { landed, skipped in
-                        for file in skipped { Self.report(file) }
-                        batch.add(landed.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
-                        // Files already transcribed before, and those not audio, are not part of this run's work.
-                        display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
-                    }
+                        rest, store: store, journalName: journal, logger: logger,
+                        firstTransaction: runner.workers, shouldStop: { runner.isStopping }, onQueued: queued)
                 } catch {
                     runner.stop()
                     throw error
@@ -160,7 +169,7 @@ struct Transcribe: AsyncParsableCommand {
         // A store that failed while queueing says more than the stop it caused.
         let fed = try await feeding.value
         if let runFailure { throw runFailure }
-        return (fed.queued, fed.skipped, summary)
+        return (first.queued + fed.queued, first.skipped + fed.skipped, summary)
     }
 
     private static func report(_ skipped: SkippedFile) {
