@@ -28,6 +28,8 @@ let package = Package(
         // FTS5's bm25 with a cheaper way to each row's length (same scores); on SQLite's own library.
         .target(name: "CSearchRank", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // glibc's mallopt, for the command's allocator settings.
+        .systemLibrary(name: "CMalloc"),
 
         .target(name: "Audio", dependencies: [
             "CALSA", "CSndFile", "CFFmpeg", "CSampleRate",
@@ -60,7 +62,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "Audio", "Transcription", "Store", "Pipeline", "Terminal", "Server",
+            "Audio", "Transcription", "Store", "Pipeline", "Terminal", "Server", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [

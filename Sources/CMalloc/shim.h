@@ -1,0 +1,5 @@
+#ifndef VOICEJOURNAL_CMALLOC_SHIM_H
+#define VOICEJOURNAL_CMALLOC_SHIM_H
+/* glibc's allocator settings (mallopt), which Swift's Glibc module leaves out. */
+#include <malloc.h>
+#endif
