@@ -9,7 +9,7 @@ struct CurlFailure: Error, CustomStringConvertible {
     let detail: String
 
     var description: String {
-        let summary = String(cString: curl_easy_strerror(code))
+        let summary = String(cString: ccurl_easy_strerror(code))
         return detail.isEmpty || detail == summary ? "\(function): \(summary)" : "\(function): \(summary) (\(detail))"
     }
 }
@@ -25,12 +25,17 @@ final class CurlEasy {
 
     /// `curl_global_init` must run once before any handle exists, and is not safe to race:
     /// a static `let` runs its initialiser exactly once, guarded by the runtime.
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+    private static let globalInit: CURLcode = ccurl_global_init(Int(CURL_GLOBAL_ALL))
 
     init() throws {
+        guard ccurl_load() else {
+            let why = ccurl_load_error().map { String(cString: $0) } ?? "unknown reason"
+            throw CurlFailure(code: CURLE_FAILED_INIT, function: "libcurl.so.4",
+                              detail: "\(why); is the libcurl4 package installed?")
+        }
         let global = Self.globalInit
         guard global == CURLE_OK else { throw CurlFailure(code: global, function: "curl_global_init", detail: "") }
-        guard let handle = curl_easy_init() else {
+        guard let handle = ccurl_easy_init() else {
             throw CurlFailure(code: CURLE_FAILED_INIT, function: "curl_easy_init", detail: "")
         }
         self.handle = handle
@@ -39,13 +44,13 @@ final class CurlEasy {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        ccurl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
     /// Clears every option (and the error buffer) but keeps live connections for reuse.
     func reset() throws {
-        curl_easy_reset(handle)
+        ccurl_easy_reset(handle)
         errorBuffer[0] = 0
         try check(ccurl_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
     }
@@ -85,7 +90,7 @@ final class CurlEasy {
     /// of its own, never from Swift's cooperative pool.
     func perform() throws {
         errorBuffer[0] = 0
-        try check(curl_easy_perform(raw), "curl_easy_perform")
+        try check(ccurl_easy_perform(raw), "curl_easy_perform")
     }
 
     /// The HTTP status of the last response (0 if none arrived).
@@ -109,13 +114,13 @@ final class CurlMime {
     let mime: OpaquePointer
 
     init(for easy: CurlEasy) throws {
-        guard let mime = curl_mime_init(easy.handle) else {
+        guard let mime = ccurl_mime_init(easy.handle) else {
             throw CurlFailure(code: CURLE_OUT_OF_MEMORY, function: "curl_mime_init", detail: "")
         }
         self.mime = mime
     }
 
-    deinit { curl_mime_free(mime) }
+    deinit { ccurl_mime_free(mime) }
 
     /// Adds a text field.
     func addField(name: String, value: String) throws {
@@ -126,16 +131,16 @@ final class CurlMime {
     /// Adds a file field whose bytes libcurl reads from `path` while sending.
     func addFile(name: String, path: String, filename: String, contentType: String) throws {
         let part = try addPart(name: name)
-        try check(curl_mime_filedata(part, path), "curl_mime_filedata")
-        try check(curl_mime_filename(part, filename), "curl_mime_filename")
-        try check(curl_mime_type(part, contentType), "curl_mime_type")
+        try check(ccurl_mime_filedata(part, path), "curl_mime_filedata")
+        try check(ccurl_mime_filename(part, filename), "curl_mime_filename")
+        try check(ccurl_mime_type(part, contentType), "curl_mime_type")
     }
 
     private func addPart(name: String) throws -> OpaquePointer {
-        guard let part = curl_mime_addpart(mime) else {
+        guard let part = ccurl_mime_addpart(mime) else {
             throw CurlFailure(code: CURLE_OUT_OF_MEMORY, function: "curl_mime_addpart", detail: "")
         }
-        try check(curl_mime_name(part, name), "curl_mime_name")
+        try check(ccurl_mime_name(part, name), "curl_mime_name")
         return part
     }
 
@@ -151,13 +156,13 @@ final class CurlHeaderList {
 
     init(_ headers: [String]) throws {
         for header in headers {
-            guard let appended = curl_slist_append(list, header) else {
-                curl_slist_free_all(list)
+            guard let appended = ccurl_slist_append(list, header) else {
+                ccurl_slist_free_all(list)
                 throw CurlFailure(code: CURLE_OUT_OF_MEMORY, function: "curl_slist_append", detail: "")
             }
             list = appended
         }
     }
 
-    deinit { curl_slist_free_all(list) }
+    deinit { ccurl_slist_free_all(list) }
 }

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import Logging
 import Synchronization
@@ -134,9 +135,12 @@ public struct WhisperClient: Sendable {
     let logger: Logger
 
     /// A client for `configuration`; `logger` gets one debug line per upload (never the key).
+    /// The first client starts loading libcurl on a thread of its own, so a command that will
+    /// upload has it loaded by its first connection (it opens the journal meanwhile).
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+        ccurl_preload()
     }
 
     /// A connection for one worker. `abort` stops its transfer in flight when raised.

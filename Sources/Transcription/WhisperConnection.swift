@@ -88,7 +88,7 @@ public final class WhisperConnection {
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
         try easy.set(CURLOPT_TIMEOUT_MS, Int(configuration.timeout * 1000))
-        try easy.set(CURLOPT_USERAGENT, "voicejournal/0.1 (\(String(cString: curl_version())))")
+        try easy.set(CURLOPT_USERAGENT, "voicejournal/0.1 (\(String(cString: ccurl_version())))")
         try easy.set(headers: headers)
         try easy.set(mime: mime)
 
