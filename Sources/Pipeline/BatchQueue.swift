@@ -20,14 +20,15 @@ public enum BatchQueue {
     /// Hashes and queues `audio`. A file that cannot be hashed is returned as skipped.
     /// `onQueued` is told after each transaction, with the files it queued and those skipped
     /// since the last (a run can start on them at once); `firstTransaction` files go in the
-    /// first one, and each later transaction doubles, up to `filesPerTransaction`. `shouldStop` is asked before each file: what is queued by then stays queued.
+    /// first one, and each later transaction doubles, up to `filesPerTransaction`.
+    /// `shouldStop` is asked before each file: what is queued by then stays queued.
     public static func enqueue(_ audio: [AudioCandidate], store: JournalStore, journalName: String?,
                                priority: Int = Job.batchPriority, logger: Logger,
                                firstTransaction: Int = filesPerTransaction,
                                shouldStop: () -> Bool = { false },
                                onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
         -> (queued: [QueuedFile], skipped: [SkippedFile]) {
-        try enqueue(audio, classify: { .audio($0) }, store: store, journalName: journalName, priority: priority,
+        try enqueue(audio, prepared: [], classify: { .audio($0) }, store: store, journalName: journalName, priority: priority,
                     logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
     }
 
@@ -73,7 +74,7 @@ public enum BatchQueue {
         }
     }
 
-    private static func enqueue<Item>(_ items: [Item], prepared: [PreparedFile] = [], classify: (Item) -> BatchScanner.Classified,
+    private static func enqueue<Item>(_ items: [Item], prepared: [PreparedFile], classify: (Item) -> BatchScanner.Classified,
                                       store: JournalStore, journalName: String?, priority: Int, logger: Logger,
                                       firstTransaction: Int, shouldStop: () -> Bool,
                                       onQueued: ([QueuedFile], [SkippedFile]) -> Void) throws

@@ -15,10 +15,8 @@ extension JournalStore {
     /// due (a slow server of a pool leaves the last few to faster ones). Nil when nothing is due.
     public func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
                              whileAtLeast: Int = 0, now: Date = Date()) throws -> Job? {
-        try pool.write { db in
-            guard try Self.dueJobsLeft(db, atLeast: whileAtLeast, now: now) else { return nil }
-            return try Self.claimNext(db, owner: owner, lease: lease, scope: scope, endpoint: endpoint, now: now)
-        }
+        try claimNextJobWithRecording(owner: owner, lease: lease, scope: scope, endpoint: endpoint,
+                                      whileAtLeast: whileAtLeast, now: now)?.job
     }
 
     /// The same claim, with the job's recording (nil if it was deleted) and its journal's

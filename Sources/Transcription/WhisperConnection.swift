@@ -78,6 +78,9 @@ public final class WhisperConnection {
         }
     }
 
+    /// Made once, on the first upload (libcurl is loaded by then: the connection has a handle).
+    private static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
+
     private func configure(transfer: Transfer, configuration: WhisperClient.Configuration,
                            mime: CurlMime, headers: CurlHeaderList) throws {
         try easy.reset()
@@ -88,7 +91,7 @@ public final class WhisperConnection {
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
         try easy.set(CURLOPT_TIMEOUT_MS, Int(configuration.timeout * 1000))
-        try easy.set(CURLOPT_USERAGENT, "voicejournal/0.1 (\(String(cString: ccurl_version())))")
+        try easy.set(CURLOPT_USERAGENT, Self.userAgent)
         try easy.set(headers: headers)
         try easy.set(mime: mime)
 

@@ -53,11 +53,14 @@ struct Serve: AsyncParsableCommand {
         let store = try global.openStore()
         let environment = ProcessInfo.processInfo.environment
         // A missing key or bad endpoint is said now (exit 3), not after the first answer.
-        // Endpoints left out of the pool are said once, here; each later runner keeps quiet.
-        if transcribe { _ = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment) }
-        let transcriber = transcribe ? ServeTranscriber(store: store) {
-            try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment, warnLeftOut: false)
-        } : nil
+        // The servers are resolved once; endpoints left out of the pool are said once, here.
+        let pool = transcribe ? try transcription.endpoints(settings, jobs: jobs, environment: environment) : nil
+        for line in pool?.leftOut ?? [] { printNotice("warning: " + line) }
+        let transcriber = pool.map { pool in
+            ServeTranscriber(store: store) {
+                transcription.makeRunner(store: store, settings: settings, pool: pool, environment: environment, warnLeftOut: false)
+            }
+        }
 
         var configuration = AnswerServer.Configuration()
         configuration.host = host

@@ -75,6 +75,9 @@ struct TranscriptionFlags: ParsableArguments {
         }
     }
 
+    /// The servers a run uploads to, and why each endpoint left out of it was.
+    typealias Pool = (endpoints: [PoolEndpoint], leftOut: [String])
+
     /// The servers a run uploads to. With `--base-url` or `$OPENAI_BASE_URL`, or no
     /// `[[endpoint]]` in the config file, that is one server with `jobs` workers (default:
     /// `settings.jobs`). Otherwise it is every endpoint of the file, each with its own
@@ -82,7 +85,7 @@ struct TranscriptionFlags: ParsableArguments {
     /// endpoint that cannot work at all (no key set, not an http(s) URL) is left out, with
     /// its reason in `leftOut`; when none is left, that is a configuration error (exit 3).
     func endpoints(_ settings: Settings, jobs: Int?, environment: [String: String],
-                   logger: Logger) throws -> (endpoints: [PoolEndpoint], leftOut: [String]) {
+                   logger: Logger = Logger(label: "voicejournal.queue")) throws -> Pool {
         guard settings.endpoint.fromFile != nil else {
             let client = WhisperClient(configuration: try clientConfiguration(settings, environment: environment), logger: logger)
             return ([PoolEndpoint(client: client, workers: jobs ?? settings.jobs.value, keyVariable: settings.endpoint.keyVariable)], [])
@@ -122,9 +125,16 @@ struct TranscriptionFlags: ParsableArguments {
     /// `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
     func makeRunner(store: JournalStore, settings: Settings, jobs: Int?, environment: [String: String],
                     warnLeftOut: Bool = true) throws -> QueueRunner {
+        makeRunner(store: store, settings: settings, pool: try endpoints(settings, jobs: jobs, environment: environment),
+                   environment: environment, warnLeftOut: warnLeftOut)
+    }
+
+    /// The same over servers resolved already (`endpoints`): a command that checked them
+    /// before opening the journal does not resolve them again.
+    func makeRunner(store: JournalStore, settings: Settings, pool: Pool, environment: [String: String],
+                    warnLeftOut: Bool = true) -> QueueRunner {
         let logger = Logger(label: "voicejournal.queue")
-        let (pool, leftOut) = try endpoints(settings, jobs: jobs, environment: environment, logger: logger)
-        if warnLeftOut { for line in leftOut { printNotice("warning: " + line) } }
+        if warnLeftOut { for line in pool.leftOut { printNotice("warning: " + line) } }
         var options = QueueRunner.Options(transcription: settings.transcriptionOptions(prompt: prompt))
         options.upload = settings.uploadSettings(trim: !noTrim)
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
@@ -133,7 +143,7 @@ struct TranscriptionFlags: ParsableArguments {
         if let lease = environment["VOICEJOURNAL_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
             options.lease = lease
         }
-        return QueueRunner(store: store, endpoints: pool, options: options, logger: logger)
+        return QueueRunner(store: store, endpoints: pool.endpoints, options: options, logger: logger)
     }
 }
 

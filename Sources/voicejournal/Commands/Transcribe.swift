@@ -63,14 +63,12 @@ struct Transcribe: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let settings = try global.settings(transcription.flags(jobs: jobs))
         let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? nil
-        // Check the endpoint and key before touching anything, unless we only queue.
-        let workers = noWait ? 0 : try transcription.endpoints(settings, jobs: jobs, environment: environment,
-                                                               logger: Logger(label: "voicejournal.check"))
-            .endpoints.reduce(0) { $0 + $1.workers }
+        // Check the endpoints and keys before touching anything, unless we only queue.
+        let pool = noWait ? nil : try transcription.endpoints(settings, jobs: jobs, environment: environment)
         // The walk only lists paths; each file is probed as it is queued. The files the first
         // uploads need (one per worker) are probed and hashed while the journal opens.
         let walk = BatchScanner.walk(paths)
-        let head = Array(walk.files.prefix(workers))
+        let head = Array(walk.files.prefix(pool?.endpoints.reduce(0) { $0 + $1.workers } ?? 0))
         async let headPrepared = head.isEmpty ? [] : onThread { head.map(BatchQueue.prepare) }
         let store = try global.openStore()
         let logger = Logger(label: "voicejournal.batch")
@@ -80,7 +78,7 @@ struct Transcribe: AsyncParsableCommand {
         }
         for skipped in walk.skipped { Self.report(skipped) }
 
-        if noWait {
+        guard let pool else { // --no-wait: queue only
             let (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
             for skipped in unreadable { Self.report(skipped) }
             let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
@@ -96,8 +94,9 @@ struct Transcribe: AsyncParsableCommand {
         }
 
         let started = ProcessInfo.processInfo.systemUptime
-        let (queued, unreadable, run) = try await queueAndTranscribe(walk.files, prepared: try await headPrepared, store: store,
-                                                                      logger: logger, settings: settings, environment: environment)
+        let (queued, unreadable, run) = try await queueAndTranscribe(walk.files, prepared: try await headPrepared, pool: pool,
+                                                                      store: store, logger: logger, settings: settings,
+                                                                      environment: environment)
         let skippedCount = walk.skipped.count + unreadable.count
         let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
@@ -128,11 +127,12 @@ struct Transcribe: AsyncParsableCommand {
     /// probed and hashed: the `prepared` ones (one per worker, probed while the journal
     /// opened) are queued before the run starts, so its workers find their first jobs at
     /// once. The run ends when the last file is queued and every one is finished.
-    private func queueAndTranscribe(_ files: [WalkedFile], prepared: [BatchQueue.PreparedFile], store: JournalStore, logger: Logger,
+    private func queueAndTranscribe(_ files: [WalkedFile], prepared: [BatchQueue.PreparedFile], pool: TranscriptionFlags.Pool,
+                                    store: JournalStore, logger: Logger,
                                     settings: Settings, environment: [String: String]) async throws
         -> (queued: [QueuedFile], skipped: [SkippedFile], run: QueueRunner.Summary?) {
         guard !files.isEmpty else { return ([], [], nil) }
-        let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
+        let runner = transcription.makeRunner(store: store, settings: settings, pool: pool, environment: environment)
         let batch = BatchScope()
         let display = BatchProgressDisplay(total: files.count, scope: batch, endpoints: runner.endpoints.count)
         let journal = journal
