@@ -33,7 +33,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests a minute from one address before it is asked to wait (429).", valueName: "n"))
     var requestsPerMinute = 120
     @Flag(help: "Transcribe answers as they arrive (runs the queue in this process).") var transcribe = false
-    @Option(help: "With --transcribe: uploads at a time (default: the config file's endpoint's concurrency, else 4).") var jobs: Int?
+    @Option(help: "With --transcribe: uploads at a time (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first.") var jobs: Int?
     @OptionGroup(title: "With --transcribe") var transcription: TranscriptionFlags
 
     func validate() throws {
