@@ -1,19 +1,19 @@
-import Audio
 import Foundation
 import Logging
 import Store
 
 /// Deleting something from the journal with its files: the rows in one transaction, then
-/// the audio and chunk files inside the data home. Files outside the home (the folders
-/// `transcribe` read) are never touched.
+/// the files voicejournal made for them (regular files under the home's `audio/` and `tmp/`,
+/// see `HomeFiles`). Nothing else is touched: not files outside the home (the folders
+/// `transcribe` read), not a folder, not the database, whatever a row names.
 public enum Deletion {
     /// What a delete did.
     public struct Outcome: Sendable, Equatable {
         /// What was removed from the database.
         public var plan: DeletionPlan
-        /// Files inside the home that were removed.
+        /// Files voicejournal made that were removed.
         public var removedFiles: [String]
-        /// Files inside the home that could not be removed, each with the reason.
+        /// Files it meant to remove but could not (or found not to be its own), each with the reason.
         public var leftFiles: [String: String]
     }
 
@@ -24,14 +24,16 @@ public enum Deletion {
                            logger: Logger) throws -> Outcome {
         let plan = try store.delete(target, expecting: expecting)
         var outcome = Outcome(plan: plan, removedFiles: [], leftFiles: [:])
-        for path in plan.audioFiles + plan.chunkFiles where store.home.holds(path) {
-            do {
-                try FileManager.default.removeItem(atPath: path)
+        let files = HomeFiles(store.home)
+        for (path, place) in plan.audioFiles.map({ ($0, HomeFiles.Place.audio) }) + plan.chunkFiles.map({ ($0, .temporary) }) {
+            switch files.removeFile(path, from: place) {
+            case .removed:
                 outcome.removedFiles.append(path)
-            } catch {
-                guard FileManager.default.fileExists(atPath: path) else { continue }
-                logger.warning("could not remove a deleted recording's file", metadata: ["file": "\(path)", "error": "\(error)"])
-                outcome.leftFiles[path] = SystemError.reason(of: error)
+            case .missing:
+                continue
+            case .refused(let reason), .failed(let reason):
+                logger.warning("could not remove a deleted recording's file", metadata: ["file": "\(path)", "error": "\(reason)"])
+                outcome.leftFiles[path] = reason
             }
         }
         return outcome

@@ -61,13 +61,6 @@ public struct DataHome: Sendable, Equatable {
         return nil
     }
 
-    /// Whether `path` lies inside the home: a file voicejournal made (a recording, a chunk),
-    /// as opposed to one it only read from the user's folders, which it never deletes.
-    public func holds(_ path: String) -> Bool {
-        let root = url.standardizedFileURL.resolvingSymlinksInPath().path + "/"
-        return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path.hasPrefix(root)
-    }
-
     /// Creates a folder below the home, private like the home itself.
     public func createPrivateFolder(_ folder: URL) throws {
         try FileManager.default.createDirectory(

@@ -31,9 +31,10 @@ public struct DeletionPlan: Codable, Sendable, Equatable {
     public var jobs: Int
     /// Of those, the ones still waiting or running.
     public var unfinishedJobs: Int
-    /// Audio files inside the data home: removed with their recordings.
+    /// Audio files voicejournal made (under the home's audio folder): removed with their recordings.
     public var audioFiles: [String]
-    /// Audio files elsewhere (batch-transcribed folders): never removed.
+    /// Audio files it did not make (batch-transcribed folders, anything an imported row names
+    /// outside the audio folder) or that another recording still names: never removed.
     public var keptAudioFiles: [String]
     /// Encoded chunk files of split recordings, under the home's `tmp/`: removed.
     public var chunkFiles: [String]
@@ -137,15 +138,24 @@ extension JournalStore {
         where try String.fetchOne(db, sql: "SELECT state FROM recording WHERE id = ?", arguments: [recording]) == RecordingState.recording.rawValue {
             throw StoreError.conflict("recording \(recording) is being recorded right now; stop it first, then delete \(description)")
         }
+        // Only files voicejournal made go (see `HomeFiles`): a recording's under `audio/` that
+        // no recording left behind still names, a chunk's under `tmp/`. The rest are kept.
+        let files = HomeFiles(home)
+        let doomedSet = Set(doomed.recordings)
         for recording in doomed.recordings {
             plan.transcripts += try count(db, "SELECT count(*) FROM transcript WHERE recordingId = ?", [recording])
             plan.jobs += try count(db, "SELECT count(*) FROM job WHERE recordingId = ?", [recording])
             plan.unfinishedJobs += try count(db, "SELECT count(*) FROM job WHERE recordingId = ? AND state IN ('queued', 'running')", [recording])
             plan.chunkFiles += try String.fetchAll(db, sql: """
                 SELECT c.path FROM job_chunk c JOIN job j ON j.id = c.jobId WHERE j.recordingId = ? ORDER BY c.path
-                """, arguments: [recording])
+                """, arguments: [recording]).filter { files.place(of: $0) == .temporary }
             if let path = try String.fetchOne(db, sql: "SELECT path FROM recording WHERE id = ?", arguments: [recording]), !path.isEmpty {
-                if home.holds(path) { plan.audioFiles.append(path) } else { plan.keptAudioFiles.append(path) }
+                let sharers = try ids(db, "SELECT id FROM recording WHERE path = ?", [path]).filter { !doomedSet.contains($0) }
+                if files.place(of: path) == .audio, sharers.isEmpty, !plan.audioFiles.contains(path) {
+                    plan.audioFiles.append(path)
+                } else if !plan.keptAudioFiles.contains(path), !plan.audioFiles.contains(path) {
+                    plan.keptAudioFiles.append(path)
+                }
             }
         }
         doomed.plan = plan

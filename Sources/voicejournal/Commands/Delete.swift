@@ -68,8 +68,9 @@ extension PersonCommand {
 struct DeleteOptions: ParsableArguments {
     static let discussion = """
         Says what will go (entries, recordings, transcripts, queued jobs, audio files in the data \
-        folder) and asks first on a terminal; elsewhere --yes is needed. Audio files outside the \
-        data folder (from folders given to 'transcribe') are never deleted.
+        folder) and asks first on a terminal; elsewhere --yes is needed. Only files voicejournal \
+        made are deleted (under the data folder's audio/ and tmp/): audio from folders given to \
+        'transcribe' never is.
         """
 
     @Flag(name: .long, help: "Delete without asking.") var yes = false
@@ -147,7 +148,7 @@ enum DeletionText {
         lines += plan.audioFiles.map { "    " + TerminalText.escaped($0) }
         if !plan.keptAudioFiles.isEmpty {
             lines.append("Kept: " + count(of: plan.keptAudioFiles.count, "audio file")
-                         + " outside the data folder (voicejournal never deletes those):")
+                         + " outside voicejournal's audio folder or still another recording's (voicejournal never deletes those):")
             lines += plan.keptAudioFiles.map { "    " + TerminalText.escaped($0) }
         }
         return lines.joined(separator: "\n")
