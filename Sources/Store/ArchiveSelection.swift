@@ -46,7 +46,7 @@ public struct ArchiveSelection: Sendable, Equatable {
     }
 
     /// Whether `row` of `table` belongs to the selection, given the rows kept of the tables before it.
-    func keeps(_ row: Row, of table: String, foreignKeys: [ForeignKeyInfo], kept: Kept) -> Bool {
+    func keeps(_ row: Row, of table: String, foreignKeys: [ForeignKeyInfo], kept: Kept) throws -> Bool {
         for key in foreignKeys {
             for (origin, destination) in key.mapping {
                 let value: DatabaseValue = row[origin]
@@ -56,22 +56,24 @@ public struct ArchiveSelection: Sendable, Equatable {
         switch table {
         case Journal.databaseTableName:
             guard let journal else { return true }
-            let name: String = row["name"]
-            return name.caseInsensitiveCompare(journal) == .orderedSame
+            return try row.decode(String.self, forColumn: "name").caseInsensitiveCompare(journal) == .orderedSame
         case Entry.databaseTableName:
-            return inRange(row["createdAt"])
+            return try inRange(row)
         case Recording.databaseTableName:
             let ownerless = (row["entryId"] as DatabaseValue).isNull && (row["assignmentId"] as DatabaseValue).isNull
             if ownerless, journal != nil { return false }
             // A voice entry's recording goes with its entry, whenever it was finished.
-            return !(row["entryId"] as DatabaseValue).isNull || inRange(row["createdAt"])
+            return try !(row["entryId"] as DatabaseValue).isNull || inRange(row)
         default:
             return true
         }
     }
 
-    private func inRange(_ date: Date?) -> Bool {
-        guard let date else { return since == nil && until == nil }
+    /// Whether the row's `createdAt` lies in the stretch; read only when there is one, so a
+    /// whole export carries a row whose date was damaged (as it is) rather than failing on it.
+    private func inRange(_ row: Row) throws -> Bool {
+        guard since != nil || until != nil else { return true }
+        guard let date = try row.decode(Date?.self, forColumn: "createdAt") else { return false }
         return since.map { date >= $0 } ?? true && until.map { date < $0 } ?? true
     }
 }

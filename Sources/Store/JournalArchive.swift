@@ -87,7 +87,7 @@ extension JournalStore {
             var kept = ArchiveSelection.Kept(referenced: referenced)
             let tables = try names.map { name -> JournalArchive.Table in
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY rowid")
-                    .filter { selection.keeps($0, of: name, foreignKeys: foreignKeys[name] ?? [], kept: kept) }
+                    .filter { try selection.keeps($0, of: name, foreignKeys: foreignKeys[name] ?? [], kept: kept) }
                 kept.note(rows, of: name)
                 return JournalArchive.Table(name: name, rows: try rows.map { row in
                     var object: [String: JournalArchive.Value] = [:]

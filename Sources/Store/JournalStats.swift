@@ -101,9 +101,10 @@ extension JournalStore {
                 arguments = [try Self.journal(db, named: journal).id]
             }
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let entries = rows.compactMap { row -> StatsEntry? in
-                guard let id: Int64 = row["id"], let date: Date = row["createdAt"], let kind: EntryKind = row["kind"] else { return nil }
-                return StatsEntry(id: id, createdAt: date, kind: kind, mood: row["mood"], journal: row["journal"] ?? "")
+            let entries = try rows.map { row in
+                StatsEntry(id: try row.decode(Int64.self, forColumn: "id"), createdAt: try row.decode(Date.self, forColumn: "createdAt"),
+                           kind: try row.decode(EntryKind.self, forColumn: "kind"), mood: try row.decode(Mood?.self, forColumn: "mood"),
+                           journal: try row.decode(String?.self, forColumn: "journal") ?? "")
             }
             var stats = JournalStats(entries: entries.map { ($0.createdAt, $0.kind, $0.mood) }, now: now, calendar: calendar)
             stats.addCharts(entries, now: now, calendar: calendar)
@@ -135,7 +136,7 @@ extension JournalStore {
             arguments = [id, id]
         }
         guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return (0, 0) }
-        let recorded: Double = row["recorded"], transcribed: Double = row["transcribed"]
+        let recorded = try row.decode(Double.self, forColumn: "recorded"), transcribed = try row.decode(Double.self, forColumn: "transcribed")
         return (recorded / 60, transcribed / 60)
     }
 }

@@ -45,12 +45,12 @@ public struct JobChunk: Sendable, Equatable {
     public var result: ChunkResult?
 
     init(row: Row) throws {
-        jobId = row["jobId"]
-        parentJobId = row["parentJobId"]
-        index = row["chunkIndex"]
-        startSeconds = row["startSeconds"]
-        path = row["path"]
-        let json: String? = row["result"]
+        jobId = try row.decode(forColumn: "jobId")
+        parentJobId = try row.decode(forColumn: "parentJobId")
+        index = try row.decode(forColumn: "chunkIndex")
+        startSeconds = try row.decode(forColumn: "startSeconds")
+        path = try row.decode(forColumn: "path")
+        let json: String? = try row.decode(forColumn: "result")
         result = try json.map { try JSONDecoder().decode(ChunkResult.self, from: Data($0.utf8)) }
     }
 }
@@ -191,9 +191,9 @@ extension JournalStore {
             WHERE child.state IN ('failed', 'cancelled')
             """))
         for row in rows {
-            let parent: Int64 = row["parent"]
-            let index: Int = row["idx"]
-            let error: String? = row["error"]
+            let parent: Int64 = try row.decode(forColumn: "parent")
+            let index: Int = try row.decode(forColumn: "idx")
+            let error: String? = try row.decode(forColumn: "error")
             try db.execute(sql: """
                 UPDATE job SET state = 'failed', lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
                 WHERE id = ? AND state IN ('queued', 'running')

@@ -85,14 +85,17 @@ extension JournalStore {
             let entry = try Self.existingEntry(db, id: id)
             if let row = try Row.fetchOne(db, sql: "SELECT originalContent, correctedAt FROM entry WHERE id = ? AND originalContent IS NOT NULL",
                                           arguments: [entry.id]) {
-                return EntryOriginal(text: row["originalContent"], segments: [], correctedAt: row["correctedAt"])
+                return EntryOriginal(text: try row.decode(forColumn: "originalContent"), segments: [],
+                                     correctedAt: try row.decode(forColumn: "correctedAt"))
             }
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT t.originalText, t.originalSegments, t.correctedAt FROM transcript t
                 WHERE t.recordingId = (SELECT max(id) FROM recording WHERE entryId = ?) AND t.originalText IS NOT NULL
                 """, arguments: [id]) else { return nil }
-            let segments = try JSONDecoder().decode([Transcript.Segment].self, from: Data((row["originalSegments"] as String? ?? "[]").utf8))
-            return EntryOriginal(text: row["originalText"], segments: segments, correctedAt: row["correctedAt"])
+            let json = try row.decode(String?.self, forColumn: "originalSegments") ?? "[]"
+            let segments = try JSONDecoder().decode([Transcript.Segment].self, from: Data(json.utf8))
+            return EntryOriginal(text: try row.decode(forColumn: "originalText"), segments: segments,
+                                 correctedAt: try row.decode(forColumn: "correctedAt"))
         }
     }
 

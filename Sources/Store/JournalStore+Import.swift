@@ -35,23 +35,51 @@ extension JournalStore {
             // The new journal's own rows ("Myself") give way to the archive's.
             for table in known.reversed() { try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier)") }
             var imported: [String: Int] = [:]
+            let check = ArchiveRowCheck(files: HomeFiles(home))
             for table in archive.tables {
-                let columns = Set(try db.columns(in: table.name).map(\.name))
-                for row in table.rows {
+                let schema = try db.columns(in: table.name).map { column in
+                    ArchiveRowCheck.Column(name: column.name, type: column.type.uppercased(),
+                                           isRequired: column.isNotNull && column.defaultValueSQL == nil)
+                }
+                let columns = Set(schema.map(\.name))
+                for (index, row) in table.rows.enumerated() {
                     let names = row.keys.sorted()
                     if let unknown = names.first(where: { !columns.contains($0) }) {
                         throw StoreError.invalidInput("this export has a column this voicejournal does not know: \(table.name).\(unknown)")
                     }
+                    try check.check(row, of: table.name, index: index, columns: schema)
                     let statement = try db.cachedStatement(sql: """
                         INSERT INTO \(table.name.quotedDatabaseIdentifier) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))
                         VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
                         """)
-                    try statement.execute(arguments: StatementArguments(names.map { row[$0]?.databaseValue ?? .null }))
+                    do {
+                        try statement.execute(arguments: StatementArguments(names.map { row[$0]?.databaseValue ?? .null }))
+                    } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                        throw Self.clash(error, item: ArchiveRowCheck.item(row, of: table.name, index: index))
+                    }
                 }
                 imported[table.name, default: 0] += table.rows.count
             }
+            if let violation = try db.foreignKeyViolations().next() {
+                throw StoreError.invalidInput("this export cannot be imported: \(violation.originTable) #\(violation.originRowID.map(String.init) ?? "?") "
+                    + "refers to a \(violation.destinationTable) the export does not hold; nothing was imported")
+            }
             return imported
         }
+    }
+
+    /// A row the database refused as a duplicate (or against another of its rules), in one line.
+    private static func clash(_ error: DatabaseError, item: String) -> StoreError {
+        // SQLite's message names the columns ("UNIQUE constraint failed: entry.id"): shown, not read.
+        let columns = (error.message ?? "").split(separator: ":", maxSplits: 1).dropFirst().first
+            .map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
+        let problem = switch error.extendedResultCode {
+        case .SQLITE_CONSTRAINT_PRIMARYKEY, .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_ROWID:
+            "repeats a value another row of the export has\(columns)"
+        default:
+            "breaks a rule of the journal's tables\(columns)"
+        }
+        return StoreError.invalidInput("this export cannot be imported: \(item) \(problem); nothing was imported")
     }
 
     /// What a journal that is not empty holds, in words ("3 entries, 1 journal"), or nil when

@@ -24,7 +24,8 @@ extension JournalStore {
                 FROM assignment a JOIN question q ON q.id = a.questionId
                 WHERE a.linkToken = ?
                 """, arguments: [token]) else { return nil }
-            return LinkedAssignment(assignmentId: row[0], question: row[3], status: row[1], linkToken: row[2])
+            return LinkedAssignment(assignmentId: try row.decode(atIndex: 0), question: try row.decode(atIndex: 3),
+                                    status: try row.decode(atIndex: 1), linkToken: try row.decode(atIndex: 2))
         }
     }
 }

@@ -72,8 +72,8 @@ extension JournalStore {
                 FROM chunked_job c JOIN job ON job.id = c.jobId
                 WHERE job.recordingId = ? AND job.kind = ?
                 """, arguments: [recordingId, Job.transcribeKind]) else { return nil }
-            return LivePlan(jobId: row["jobId"], isOpen: row["open"], pieceCount: row["pieces"],
-                            coveredSeconds: row["covered"] ?? 0)
+            return LivePlan(jobId: try row.decode(forColumn: "jobId"), isOpen: try row.decode(forColumn: "open"),
+                            pieceCount: try row.decode(forColumn: "pieces"), coveredSeconds: try row.decode(Double?.self, forColumn: "covered") ?? 0)
         }
     }
 

@@ -101,8 +101,10 @@ extension JournalStore {
             sql += " ORDER BY job.updatedAt DESC, job.id DESC"
             if let limit { sql += " LIMIT \(max(0, limit))" }
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                JobListing(job: try Job(row: row), path: row["path"], durationSeconds: row["duration"],
-                           chunksDone: row["chunksTotal"] == nil ? nil : row["chunksDone"], chunksTotal: row["chunksTotal"])
+                let chunksTotal = try row.decode(Int?.self, forColumn: "chunksTotal")
+                return JobListing(job: try Job(row: row), path: try row.decode(forColumn: "path"),
+                                  durationSeconds: try row.decode(forColumn: "duration"),
+                                  chunksDone: chunksTotal == nil ? nil : try row.decode(forColumn: "chunksDone"), chunksTotal: chunksTotal)
             }
         }
     }

@@ -199,9 +199,10 @@ struct SearchRanking {
             FROM transcript t, json_each(t.segments) s
             WHERE t.id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY t.id, s.key
             """, arguments: StatementArguments(ids)) {
-            let id: Int64 = row["id"]
-            texts[id] = row["text"]
-            segments[id, default: []].append(Transcript.Segment(start: row["start"] ?? 0, end: 0, text: row["segment"] ?? ""))
+            let id = try row.decode(Int64.self, forColumn: "id")
+            texts[id] = try row.decode(String.self, forColumn: "text")
+            segments[id, default: []].append(Transcript.Segment(start: try row.decode(Double?.self, forColumn: "start") ?? 0, end: 0,
+                                                                text: try row.decode(String?.self, forColumn: "segment") ?? ""))
         }
         var segmentStarts: [Int64: Double] = [:]
         for (id, offset) in firstMatch {

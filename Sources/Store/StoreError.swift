@@ -88,6 +88,12 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
                 return nil
             }
         }
+        if error is RowDecodingError || error is DecodingError {
+            // A value no voicejournal writes (a date that is not one, a kind it does not
+            // know): the database was changed by something else, or an old import let it in.
+            return StoreError(.storageFailure, "the journal database\(place) holds a value voicejournal cannot read"
+                + "\(damagedField(error)); it was changed outside voicejournal: mend that row with sqlite3, or restore a backup")
+        }
         if let error = error as? CocoaError {
             let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
             return fileError(errno: underlying?.domain == NSPOSIXErrorDomain ? underlying?.code : nil, path: error.filePath, place: place)
@@ -96,6 +102,18 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return fileError(errno: Int(error.code.rawValue), path: nil, place: place)
         }
         return nil
+    }
+
+    /// " (createdAt)": the field a decoding error names, when it names one.
+    private static func damagedField(_ error: any Error) -> String {
+        let path: [any CodingKey]
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?: path = context.codingPath
+        case .keyNotFound(let key, let context)?: path = context.codingPath + [key]
+        default: return ""
+        }
+        let names = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+        return names.isEmpty ? "" : " (\(names.joined(separator: ".")))"
     }
 
     private static func fileError(errno: Int?, path: String?, place: String) -> StoreError? {
