@@ -18,6 +18,17 @@ public enum ContentDigest {
         return try hasher.finish()
     }
 
+    /// The lowercase hex SHA-256 of what `handle` reads to its end; each block is also handed
+    /// to `block` (a copy made in the same pass, so what is copied is what was hashed).
+    public static func sha256(of handle: FileHandle, each block: (Data) throws -> Void = { _ in }) throws -> String {
+        let hasher = try SHA256Context()
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+            try hasher.update(data)
+            try block(data)
+        }
+        return try hasher.finish()
+    }
+
     /// The lowercase hex SHA-256 of `data`.
     public static func sha256(_ data: Data) throws -> String {
         let hasher = try SHA256Context()

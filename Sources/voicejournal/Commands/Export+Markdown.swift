@@ -9,14 +9,24 @@ struct MarkdownExport {
         let journal: String
         let text: String
         let audioCopies: [AudioCopy]
+        /// Recordings whose audio was not copied, and why.
+        let leftOut: [LeftOut]
     }
 
     /// An audio file to copy next to the documents (`--with-audio`).
     struct AudioCopy {
-        /// Where the audio is now.
-        let source: String
+        /// The recording whose file is copied (checked again while copying).
+        let recording: Recording
         /// Where the copy goes, relative to the export folder (`audio/…`).
         let relativePath: String
+        var source: String { recording.path }
+    }
+
+    /// A recording's audio not copied (`--with-audio`): the file at its path is not the recording.
+    struct LeftOut {
+        let recordingId: Int64
+        let path: String
+        let reason: String
     }
 
     let store: JournalStore
@@ -41,15 +51,16 @@ struct MarkdownExport {
         return try journals.map { summary in
             let entries = try store.entries(EntryFilter(journal: summary.name, since: since, until: until)).reversed()
             var copies: [AudioCopy] = []
+            var leftOut: [LeftOut] = []
             var text = "# \(summary.name)\n\n"
             if let description = summary.description { text += "\(description)\n\n" }
             for entry in entries {
                 let tags = [entry.kind.rawValue, entry.mood?.rawValue, entry.theme?.rawValue].compactMap { $0 }
                 text += "## \(shortDate(entry.createdAt))" + (entry.title.map { " — \($0)" } ?? "")
                     + " (\(tags.joined(separator: ", ")))\n\n"
-                if let recordingId = entry.recordingId, let path = entry.audioPath, !path.isEmpty {
-                    text += audioLine(path: path, recordingId: recordingId, at: entry.createdAt,
-                                          seconds: entry.durationSeconds, copies: &copies)
+                if let recordingId = entry.recordingId, let path = entry.audioPath, !path.isEmpty,
+                   let recording = try store.recording(id: recordingId) {
+                    text += audioLine(recording, at: entry.createdAt, copies: &copies, leftOut: &leftOut)
                 }
                 text += (entry.text.isEmpty ? "_(not transcribed yet)_" : entry.text) + "\n\n"
             }
@@ -58,29 +69,33 @@ struct MarkdownExport {
             for answer in answered {
                 text += "### \(answer.question)\n\n\(answer.person), \(answer.answeredAt.map(shortDate) ?? "")\n\n"
                 if let recordingId = answer.recordingId, let recording = try store.recording(id: recordingId) {
-                    text += audioLine(path: recording.path, recordingId: recordingId, at: answer.answeredAt ?? recording.createdAt,
-                                          seconds: recording.durationSeconds, copies: &copies)
+                    text += audioLine(recording, at: answer.answeredAt ?? recording.createdAt, copies: &copies, leftOut: &leftOut)
                 }
                 text += (answer.transcript.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
             }
-            return Document(journal: summary.name, text: text, audioCopies: copies)
+            return Document(journal: summary.name, text: text, audioCopies: copies, leftOut: leftOut)
         }
     }
 
     /// "Audio: [name](link) (12.5 s)": to a copy under `audio/` (noted in `copies`), or to
-    /// the file where it is, relative to the export folder.
-    private func audioLine(path: String, recordingId: Int64, at date: Date, seconds: Double?,
-                           copies: inout [AudioCopy]) -> String {
-        let file = URL(fileURLWithPath: path)
+    /// the file where it is, relative to the export folder. A file that is no longer the
+    /// recording (see `RecordingCopy`) is neither copied nor linked: noted in `leftOut`.
+    private func audioLine(_ recording: Recording, at date: Date, copies: inout [AudioCopy], leftOut: inout [LeftOut]) -> String {
+        let file = URL(fileURLWithPath: recording.path)
+        let recordingId = recording.id ?? 0
+        let duration = String(format: " (%.1f s)", recording.durationSeconds)
         let link: String
         if copyAudio {
+            if let reason = RecordingCopy.problem(recording) {
+                leftOut.append(LeftOut(recordingId: recordingId, path: recording.path, reason: reason))
+                return "Audio: \(file.lastPathComponent)\(duration), not exported: \(reason)\n\n"
+            }
             let day = String(shortDate(date).prefix(10))
             link = "audio/\(day)-\(recordingId)" + (file.pathExtension.isEmpty ? "" : ".\(file.pathExtension)")
-            copies.append(AudioCopy(source: path, relativePath: link))
+            copies.append(AudioCopy(recording: recording, relativePath: link))
         } else {
             link = Self.relativePath(from: linksFrom, to: file)
         }
-        let duration = seconds.map { String(format: " (%.1f s)", $0) } ?? ""
         let target = link.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? link
         return "Audio: [\(file.lastPathComponent)](\(target))\(duration)\n\n"
     }

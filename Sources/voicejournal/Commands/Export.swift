@@ -64,7 +64,8 @@ struct Export: AsyncParsableCommand {
             let documents = try MarkdownExport(store: store, journal: journal, since: since?.date, until: until?.endOfPeriod,
                                                linksFrom: outFolder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
                                                copyAudio: withAudio).documents()
-            try emit(documents.map { (Self.fileName($0.journal) + ".md", $0.text) }, audio: documents.flatMap(\.audioCopies))
+            try emit(documents.map { (Self.fileName($0.journal) + ".md", $0.text) }, audio: documents.flatMap(\.audioCopies),
+                     leftOut: documents.flatMap(\.leftOut))
         case .json:
             if let journal { _ = try store.journal(named: journal) }  // an unknown name is an error, not an empty export
             let selection = ArchiveSelection(journal: journal, since: since?.date, until: until?.endOfPeriod)
@@ -86,7 +87,8 @@ struct Export: AsyncParsableCommand {
     private var outFolder: URL? { out.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } }
 
     /// Prints the documents, or writes them (and copies the audio) into `--out`.
-    private func emit(_ documents: [(name: String, text: String)], audio: [MarkdownExport.AudioCopy]) throws {
+    private func emit(_ documents: [(name: String, text: String)], audio: [MarkdownExport.AudioCopy],
+                      leftOut: [MarkdownExport.LeftOut] = []) throws {
         guard let folder = outFolder else {
             return print(documents.map(\.text).joined(separator: "\n"), terminator: format == .md ? "\n" : "")
         }
@@ -109,17 +111,25 @@ struct Export: AsyncParsableCommand {
             }
             print(TerminalText.escaped(file.path))
         }
+        var copied = 0
+        var leftOut = leftOut
         for (copy, target) in zip(audio, copies) {
             do {
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try? FileManager.default.removeItem(at: target)
-                try FileManager.default.copyItem(atPath: copy.source, toPath: target.path)
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
+                if let reason = try RecordingCopy.copy(copy.recording, to: target) {
+                    // Changed between the document's check and the copy: its link leads nowhere.
+                    leftOut.append(MarkdownExport.LeftOut(recordingId: copy.recording.id ?? 0, path: copy.source, reason: reason))
+                } else {
+                    copied += 1
+                }
             } catch {
                 throw CLIError.failure("cannot copy \(copy.source) to \(target.path): \(SystemError.reason(of: error))")
             }
         }
-        if !audio.isEmpty { print("\(audio.count) audio file\(audio.count == 1 ? "" : "s") copied into \(TerminalText.escaped(folder.appendingPathComponent("audio").path))") }
+        if copied > 0 { print("\(copied) audio file\(copied == 1 ? "" : "s") copied into \(TerminalText.escaped(folder.appendingPathComponent("audio").path))") }
+        for left in leftOut {
+            printNotice("left out the audio of recording #\(left.recordingId) (\(left.path)): \(left.reason)")
+        }
     }
 
     /// A journal name as a file name: path separators and leading dots replaced.
