@@ -11,15 +11,33 @@ public struct SearchQuery: Sendable, Equatable {
     /// The query as the user typed it, for messages.
     public let text: String
 
+    /// The most a query may hold. FTS5's cost grows with the terms (a word repeated 30,000
+    /// times took over a minute), the reading of parentheses recurses (20,000 nested ones
+    /// overflowed the stack; FTS5's own parser gives up a little past 30 levels) and FTS5
+    /// keeps a NEAR distance in 32 bits: a query a person types is far inside these, and
+    /// anything beyond is refused with a sentence before FTS5 sees it.
+    public static let maxBytes = 8_192
+    public static let maxTerms = 200
+    public static let maxDepth = 30
+    public static let maxNearDistance = 100_000
+
     /// Reads `text`; throws `StoreError.invalidInput` with a readable sentence when it is
     /// not a valid query.
     public init(_ text: String) throws {
+        guard text.utf8.count <= Self.maxBytes else {
+            throw StoreError.invalidInput("the search query is too long (\(text.utf8.count) bytes; at most \(Self.maxBytes))")
+        }
         let expression: String?
         do {
-            var parser = Parser(tokens: try Self.tokens(of: text))
+            let tokens = try Self.tokens(of: text)
+            let terms = tokens.count(where: Parser.isTerm)
+            guard terms <= Self.maxTerms else {
+                throw StoreError.invalidInput("it has \(terms) words and phrases; at most \(Self.maxTerms)")
+            }
+            var parser = Parser(tokens: tokens)
             expression = try parser.query()
         } catch let error as StoreError {
-            throw StoreError.invalidInput("cannot search for \(text): \(error.description)")
+            throw StoreError.invalidInput("cannot search for \(Self.shortened(text)): \(error.description)")
         }
         guard let expression else { throw StoreError.invalidInput("search needs at least one word") }
         pattern = expression
@@ -29,7 +47,12 @@ public struct SearchQuery: Sendable, Equatable {
     /// The error for a pattern SQLite's full-text search refused after all: a last guard for
     /// anything the reading above lets through; SQLite's own words are never shown.
     var refused: StoreError {
-        StoreError.invalidInput("cannot search for \(text): " + Self.help("SQLite's full-text search does not accept it"))
+        StoreError.invalidInput("cannot search for \(Self.shortened(text)): " + Self.help("SQLite's full-text search does not accept it"))
+    }
+
+    /// The query as quoted in a message: its first 80 characters.
+    static func shortened(_ text: String) -> String {
+        text.count > 80 ? text.prefix(79) + "…" : text
     }
 
     /// Whether a database error is FTS5 refusing the pattern (its messages begin "fts5:").
@@ -95,6 +118,8 @@ public struct SearchQuery: Sendable, Equatable {
     struct Parser {
         let tokens: [Token]
         var position = 0
+        /// How many ( and NEAR( the reader is inside.
+        var depth = 0
 
         init(tokens: [Token]) { self.tokens = tokens }
 
@@ -111,7 +136,7 @@ public struct SearchQuery: Sendable, Equatable {
             return expression
         }
 
-        private static func isTerm(_ token: Token) -> Bool {
+        static func isTerm(_ token: Token) -> Bool {
             switch token {
             case .word, .phrase: true
             default: false
@@ -165,11 +190,15 @@ public struct SearchQuery: Sendable, Equatable {
                 let bare = Self.isBareword(text) && { if case .word = token { true } else { false } }()
                 return (bare ? text : "\"\(phrase)\"") + (prefix ? "*" : "")
             case .open:
+                try enter()
+                defer { depth -= 1 }
                 let inner = try orExpression()
                 guard next == .close else { throw StoreError.invalidInput(SearchQuery.help("a ( is never closed")) }
                 position += 1
                 return "(\(inner))"
             case .near:
+                try enter()
+                defer { depth -= 1 }
                 return try near()
             default:
                 let problem = switch (token, operatorName) {
@@ -178,6 +207,13 @@ public struct SearchQuery: Sendable, Equatable {
                 case (_, let name?): "\(name) needs words after it, not \(Self.name(token))"
                 }
                 throw StoreError.invalidInput(SearchQuery.help(problem))
+            }
+        }
+
+        private mutating func enter() throws {
+            depth += 1
+            guard depth <= SearchQuery.maxDepth else {
+                throw StoreError.invalidInput("parentheses nest more than \(SearchQuery.maxDepth) deep")
             }
         }
 
@@ -194,8 +230,11 @@ public struct SearchQuery: Sendable, Equatable {
             var distance = ""
             if next == .comma {
                 position += 1
-                guard case .word(let number, false)? = next, let value = Int(number), value >= 0 else {
+                guard case .word(let number, false)? = next, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber) else {
                     throw StoreError.invalidInput(SearchQuery.help("NEAR( ) takes a whole number of words after its comma"))
+                }
+                guard let value = Int(number), value <= SearchQuery.maxNearDistance else {
+                    throw StoreError.invalidInput("NEAR( )'s distance is at most \(SearchQuery.maxNearDistance) words")
                 }
                 position += 1
                 distance = ", \(value)"
