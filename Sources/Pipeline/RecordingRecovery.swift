@@ -24,8 +24,15 @@ public enum RecordingRecovery {
     public static func completeInterrupted(store: JournalStore,
                                            logger: Logger) throws -> [Outcome] {
         var outcomes: [Outcome] = []
+        let files = HomeFiles(store.home)
         for recording in try store.unfinishedRecordings() {
             guard let id = recording.id else { continue }
+            // Only a file voicejournal records into is repaired or removed: a row naming any
+            // other (a journal edited by hand) is left as it is, and so is its file.
+            guard files.place(of: recording.path) == .audio else {
+                outcomes.append(.failed(recordingId: id, reason: "its file is not under the data folder's audio/ folder"))
+                continue
+            }
             let url = URL(fileURLWithPath: recording.path)
             guard FileManager.default.fileExists(atPath: url.path) else {
                 logger.info("recording file missing; forgetting the row", metadata: ["id": "\(id)", "path": "\(url.path)"])

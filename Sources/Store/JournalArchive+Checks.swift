@@ -30,6 +30,12 @@ struct ArchiveRowCheck {
             try checkType(value, column, item)
             try checkMeaning(value, table: table, column: column.name, item: item)
         }
+        // A recording still `recording` is one this machine's recorder is writing: the next
+        // command repairs its file, so it must be a file voicejournal records into.
+        if table == Recording.databaseTableName, row["state"] == .text(RecordingState.recording.rawValue),
+           case .text(let path)? = row["path"], files.place(of: path) != .audio {
+            throw refusal(item, "state", "is \"recording\" (unfinished) but its file is not under the data folder's audio/ folder")
+        }
     }
 
     private func checkType(_ value: JournalArchive.Value, _ column: Column, _ item: String) throws {
@@ -98,18 +104,20 @@ struct ArchiveRowCheck {
     /// the home, a folder or anything else of the home's.
     private func checkFile(_ path: String, allowed: HomeFiles.Place, item: String, column: String) throws {
         let folder = allowed == .audio ? "audio" : "tmp"
-        switch files.place(of: path) {
+        let place = files.place(of: path)
+        switch place {
         case .malformed:
             throw refusal(item, column, "is \(Self.shown(.text(path))), which is not an absolute path to a file")
-        case .elsewhereInHome, .audio where allowed != .audio, .temporary where allowed != .temporary:
-            throw refusal(item, column, "names \(Self.shown(.text(path))), which is inside the data folder "
-                + "but not a file under its \(folder)/ folder")
-        case .audio, .temporary:
+        case .outside:
+            return
+        case .elsewhereInHome, .audio, .temporary:
+            guard place == allowed else {
+                throw refusal(item, column, "names \(Self.shown(.text(path))), which is inside the data folder "
+                    + "but not a file under its \(folder)/ folder")
+            }
             if HomeFiles.isNotARegularFile(path) {
                 throw refusal(item, column, "names \(Self.shown(.text(path))), which is not a regular file")
             }
-        case .outside:
-            return
         }
     }
 

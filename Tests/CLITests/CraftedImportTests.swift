@@ -140,6 +140,26 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("voicejournal.sqlite").path))
     }
 
+    @Test func anUnfinishedRecordingOutsideTheAudioFolderIsRefusedOnImportAndNeverRepairedOrRemoved() throws {
+        let answers = try keepAJournal(answers: 1)
+        let notes = folder.path("notes.txt")
+        let original = Data("my own notes, not a recording\n".utf8)
+        try original.write(to: notes)
+        let file = try crafted(try exported(), "recording") { rows in
+            rows[0]["state"] = "recording"
+            rows[0]["path"] = notes.path
+        }
+        let fresh = VoicejournalBinary(home: folder.path("fresh"), environment: ["TZ": "UTC"])
+        expectOneLineRefusal(try fresh.run(["import", file.path]), naming: "recording #\(answers[0].recording) state")
+
+        // The same row made in the database by hand: the next command (which completes
+        // recordings a killed recorder left) leaves the file as it is.
+        _ = try CaptureDatabase.rows(home: cli.home, "UPDATE recording SET state = 'recording', path = ? WHERE id = ?",
+                                     [notes.path, String(answers[0].recording)])
+        try cli.expectSuccess(["entry", "add", "--text", "Another day"])
+        #expect(try Data(contentsOf: notes) == original)
+    }
+
     // MARK: - Values (finding 13)
 
     /// A value of the wrong type or outside its set, in the first row of a table.
