@@ -28,7 +28,9 @@ struct ChunkFiles {
         folder.appendingPathComponent("\(owner.pid)-\(owner.nonce)-job\(jobId)-part\(index + 1).\(codec.fileExtension)")
     }
 
-    static func remove(_ url: URL) { try? FileManager.default.removeItem(at: url) }
+    /// Removes a chunk file: `unlink`, so a path that names a folder (a damaged row) never
+    /// takes the folder with it.
+    static func remove(_ url: URL) { unlink(url.path) }
     static func remove(path: String) { remove(URL(fileURLWithPath: path)) }
 
     /// Removes the files no job needs any more, left by runners on this machine that are gone

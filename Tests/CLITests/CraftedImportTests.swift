@@ -44,8 +44,8 @@ import TestSupport
         try #require(try cli.expectSuccess(["export", "--format", "json"]).json() as? [String: Any])
     }
 
-    /// `archive` with `change` applied to the rows of `table`, written to a file.
-    func crafted(_ archive: [String: Any], _ table: String, _ change: (inout [[String: Any]]) -> Void) throws -> URL {
+    /// `archive` with `change` applied to the rows of `table`.
+    func edited(_ archive: [String: Any], _ table: String, _ change: (inout [[String: Any]]) -> Void) throws -> [String: Any] {
         var archive = archive
         var tables = try #require(archive["tables"] as? [[String: Any]])
         let index = try #require(tables.firstIndex { $0["name"] as? String == table })
@@ -53,8 +53,13 @@ import TestSupport
         change(&rows)
         tables[index]["rows"] = rows
         archive["tables"] = tables
+        return archive
+    }
+
+    /// `archive` with `change` applied to the rows of `table`, written to a file.
+    func crafted(_ archive: [String: Any], _ table: String, _ change: (inout [[String: Any]]) -> Void) throws -> URL {
         let file = folder.path("crafted-\(UUID().uuidString.prefix(8)).json")
-        try JSONSerialization.data(withJSONObject: archive).write(to: file)
+        try JSONSerialization.data(withJSONObject: try edited(archive, table, change)).write(to: file)
         return file
     }
 
@@ -91,6 +96,37 @@ import TestSupport
         try fresh.expectSuccess(["import", try crafted(archive, "recording") { _ in }.path])
         try fresh.expectSuccess(["question", "delete", String(answers[0].question), "--yes"])
         #expect(FileManager.default.fileExists(atPath: answers[0].path))
+    }
+
+    @Test func anImportedChunkMustNameAFileUnderTmp() throws {
+        let answers = try keepAJournal(answers: 1)
+        var archive = try exported()
+        var parent = 0
+        archive = try edited(archive, "job") { rows in
+            parent = rows[0]["id"] as? Int ?? 0
+            var chunk = rows[0]
+            chunk["id"] = 50
+            chunk["kind"] = "transcribe-chunk-1"
+            rows.append(chunk)
+        }
+        archive = try edited(archive, "chunked_job") { rows in
+            rows.append(["jobId": parent, "chunkCount": 1, "durationSeconds": 0.3, "open": 0])
+        }
+        let documents = folder.path("Documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        let fresh = VoicejournalBinary(home: folder.path("fresh"), environment: ["TZ": "UTC"])
+        for path in [documents.path, "\(fresh.home.path)/audio/2026/11/x.flac", "\(fresh.home.path)/voicejournal.sqlite"] {
+            let file = try crafted(archive, "job_chunk") { rows in
+                rows.append(["jobId": 50, "parentJobId": parent, "chunkIndex": 0, "startSeconds": 0, "path": path])
+            }
+            expectOneLineRefusal(try fresh.run(["import", file.path]), naming: "job_chunk row 1 path")
+        }
+        let file = try crafted(archive, "job_chunk") { rows in
+            rows.append(["jobId": 50, "parentJobId": parent, "chunkIndex": 0, "startSeconds": 0,
+                         "path": "\(fresh.home.path)/tmp/1-abc-job\(parent)-part1.flac"])
+        }
+        try fresh.expectSuccess(["import", file.path])
+        #expect(answers.count == 1)
     }
 
     @Test func aDeleteNeverRemovesTheDatabaseAFolderOrAFileAnotherRecordingNames() throws {
