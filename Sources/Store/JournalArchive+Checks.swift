@@ -62,8 +62,23 @@ struct ArchiveRowCheck {
         }
     }
 
-    /// The rules beyond the type: closed sets, JSON, file paths.
+    /// The longest time in seconds a row may hold (about 116 days): every time is shown and
+    /// cut into whole numbers, and a number past any recording's length is no time at all.
+    static let maxSeconds = 10_000_000.0
+    private static let secondsColumns: Set<String> = ["durationSeconds", "startSeconds", "endSeconds"]
+
+    /// The rules beyond the type: times, closed sets, JSON, file paths.
     private func checkMeaning(_ value: JournalArchive.Value, table: String, column: String, item: String) throws {
+        if Self.secondsColumns.contains(column) {
+            let seconds: Double = switch value {
+            case .integer(let number): Double(number)
+            case .real(let number): number
+            default: 0
+            }
+            guard seconds >= 0, seconds <= Self.maxSeconds else {
+                throw refusal(item, column, "is \(Self.shown(value)), which is not a time in seconds between 0 and \(Int(Self.maxSeconds))")
+            }
+        }
         guard case .text(let text) = value else { return }
         func oneOf<Value: RawRepresentable & CaseIterable>(_: Value.Type) throws where Value.RawValue == String {
             guard Value(rawValue: text) == nil else { return }
@@ -83,11 +98,12 @@ struct ArchiveRowCheck {
                 throw refusal(item, column, "is \(Self.shown(value)); it must be \(Job.transcribeKind) or \(Job.chunkKindPrefix)N")
             }
         case (Transcript.databaseTableName, "segments"), (Transcript.databaseTableName, "originalSegments"):
-            guard (try? JSONDecoder().decode([Transcript.Segment].self, from: Data(text.utf8))) != nil else {
+            guard let segments = try? JSONDecoder().decode([Transcript.Segment].self, from: Data(text.utf8)),
+                  Self.timesFit(segments) else {
                 throw refusal(item, column, "is not a list of segments ({\"start\": seconds, \"end\": seconds, \"text\": words})")
             }
         case ("job_chunk", "result"):
-            guard (try? JSONDecoder().decode(ChunkResult.self, from: Data(text.utf8))) != nil else {
+            guard let result = try? JSONDecoder().decode(ChunkResult.self, from: Data(text.utf8)), Self.timesFit(result.segments) else {
                 throw refusal(item, column, "is not a chunk's transcription result")
             }
         case (Recording.databaseTableName, "path"):
@@ -123,6 +139,11 @@ struct ArchiveRowCheck {
                 throw refusal(item, column, "names \(Self.shown(.text(path))), which is not a regular file")
             }
         }
+    }
+
+    /// Whether every segment's times are finite and no further from 0 than `maxSeconds`.
+    private static func timesFit(_ segments: [Transcript.Segment]) -> Bool {
+        segments.allSatisfy { abs($0.start) <= maxSeconds && abs($0.end) <= maxSeconds }
     }
 
     private func refusal(_ item: String, _ column: String, _ problem: String) -> StoreError {

@@ -16,9 +16,14 @@ public enum Clock {
         case position
     }
 
-    /// `seconds` (negative counts as 0) as clock text in `style`.
+    /// The most a clock shows: about 31 years, far past any recording, and small enough that
+    /// milliseconds fit an `Int`.
+    static let longest = 1_000_000_000.0
+
+    /// `seconds` (negative or not a number counts as 0, more than `longest` as `longest`) as
+    /// clock text in `style`: any number a row holds can be shown.
     public static func text(_ seconds: Double, _ style: Style) -> String {
-        let seconds = max(seconds, 0)
+        let seconds = seconds.isNaN ? 0 : min(max(seconds, 0), longest)
         switch style {
         case .elapsed:
             let total = Int(seconds.rounded())

@@ -198,22 +198,26 @@ import TestSupport
 
     // MARK: - Values (finding 13)
 
-    /// A value of the wrong type or outside its set, in the first row of a table.
+    /// A value of the wrong type, outside its set or its range, in the first row of a table.
     struct CraftedValue: Sendable, CustomTestStringConvertible {
         let table: String
         let column: String
-        let value: String
-        var testDescription: String { "\(table).\(column) = \(value)" }
+        /// The value as JSON.
+        let json: String
+        var testDescription: String { "\(table).\(column) = \(json)" }
+        var value: Any { (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)) ?? NSNull() }
     }
 
     @Test(arguments: [
-        CraftedValue(table: "entry", column: "createdAt", value: "not a date"),
-        CraftedValue(table: "entry", column: "kind", value: "bogus"),
-        CraftedValue(table: "recording", column: "durationSeconds", value: "abc"),
-        CraftedValue(table: "transcript", column: "segments", value: "[{\"start\":\"x\",\"end\":1,\"text\":\"hi\"}]"),
-        CraftedValue(table: "job", column: "state", value: "sleeping"),
-        CraftedValue(table: "assignment", column: "sentAt", value: "soon"),
-        CraftedValue(table: "question", column: "displayOrder", value: "first"),
+        CraftedValue(table: "entry", column: "createdAt", json: "\"not a date\""),
+        CraftedValue(table: "entry", column: "kind", json: "\"bogus\""),
+        CraftedValue(table: "recording", column: "durationSeconds", json: "\"abc\""),
+        CraftedValue(table: "recording", column: "durationSeconds", json: "1e308"),
+        CraftedValue(table: "transcript", column: "segments", json: #""[{\"start\":\"x\",\"end\":1,\"text\":\"hi\"}]""#),
+        CraftedValue(table: "transcript", column: "segments", json: #""[{\"start\":1e308,\"end\":1,\"text\":\"hi\"}]""#),
+        CraftedValue(table: "job", column: "state", json: "\"sleeping\""),
+        CraftedValue(table: "assignment", column: "sentAt", json: "\"soon\""),
+        CraftedValue(table: "question", column: "displayOrder", json: "\"first\""),
     ])
     func anImportWithAWronglyTypedValueIsRefusedInOneLine(_ value: CraftedValue) throws {
         _ = try keepAJournal(answers: 1)
@@ -255,12 +259,15 @@ import TestSupport
         Damage(sql: "UPDATE recording SET durationSeconds = 'abc'"),
         Damage(sql: "UPDATE transcript SET segments = '[{\"start\":\"x\",\"end\":1,\"text\":\"harbour\"}]'"),
         Damage(sql: "UPDATE job SET runAfter = 'later', state = 'queued'"),
+        Damage(sql: "UPDATE transcript SET segments = '[{\"start\":1e308,\"end\":-1e308,\"text\":\"harbour\"}]'"),
+        Damage(sql: "UPDATE recording SET durationSeconds = 1e308"),
     ])
     func aJournalDamagedOutsideVoicejournalGivesAnErrorLineNotACrash(_ damage: Damage) throws {
-        _ = try keepAJournal(answers: 1)
+        let answers = try keepAJournal(answers: 1)
         _ = try CaptureDatabase.rows(home: cli.home, damage.sql)
         for command in [["stats"], ["stats", "--json"], ["export", "--format", "json"], ["export"], ["queue", "list"],
-                        ["queue", "status"], ["search", "harbour"], ["entry", "list"], ["entry", "show", "1"], ["assignment", "list"]] {
+                        ["queue", "status"], ["search", "harbour"], ["entry", "list"], ["entry", "show", "1"], ["assignment", "list"],
+                        ["export", "--format", "srt", "--recording", String(answers[0].recording)]] {
             let result = try cli.run(command)
             #expect([0, 1, 2].contains(result.status), "\(command): exit \(result.status) \(result.stderr)")
             if result.status != 0 {
