@@ -27,8 +27,10 @@ public struct HomeFiles: Sendable {
 
     private let home: String
     private let spelledHome: String
-    private let audio: String
-    private let temporary: String
+    /// Nil when the folder leads to the home itself or above it (a link to `/`): nothing
+    /// under it is then the journal's alone.
+    private let audio: String?
+    private let temporary: String?
     /// The database and SQLite's files beside it.
     private let databaseFiles: Set<String>
 
@@ -36,8 +38,13 @@ public struct HomeFiles: Sendable {
     public init(_ home: DataHome) {
         spelledHome = home.url.standardizedFileURL.path
         self.home = Self.resolved(spelledHome)
-        audio = Self.resolved(home.url.appendingPathComponent("audio").standardizedFileURL.path)
-        temporary = Self.resolved(home.url.appendingPathComponent("tmp").standardizedFileURL.path)
+        let root = self.home
+        func own(_ name: String) -> String? {
+            let folder = Self.resolved(home.url.appendingPathComponent(name).standardizedFileURL.path)
+            return folder == root || Self.path(root, isUnder: folder) ? nil : folder
+        }
+        audio = own("audio")
+        temporary = own("tmp")
         let database = Self.resolved(home.databaseURL.standardizedFileURL.path)
         databaseFiles = Set(["", "-wal", "-shm", "-journal"].map { database + $0 })
     }
@@ -49,8 +56,8 @@ public struct HomeFiles: Sendable {
         let name = (path as NSString).lastPathComponent
         let real = Self.join(Self.resolved((path as NSString).deletingLastPathComponent), name)
         if databaseFiles.contains(real) || real == home || real == audio || real == temporary { return .elsewhereInHome }
-        if Self.path(real, isUnder: audio) { return .audio }
-        if Self.path(real, isUnder: temporary) { return .temporary }
+        if let audio, Self.path(real, isUnder: audio) { return .audio }
+        if let temporary, Self.path(real, isUnder: temporary) { return .temporary }
         if Self.path(real, isUnder: home) || Self.path(path, isUnder: spelledHome) { return .elsewhereInHome }
         return .outside
     }

@@ -43,6 +43,14 @@ import TestSupport
         for (path, place) in expected { #expect(files.place(of: path) == place, "\(path)") }
     }
 
+    @Test func anAudioFolderLinkedAboveTheHomeOwnsNothing() throws {
+        try FileManager.default.createSymbolicLink(atPath: "\(home.url.path)/audio", withDestinationPath: "/")
+        let files = HomeFiles(home)
+        #expect(files.place(of: "\(home.url.path)/audio/etc/passwd") == .elsewhereInHome)
+        #expect(files.place(of: "\(home.url.path)/audio\(home.url.path)/voicejournal.sqlite") == .elsewhereInHome)
+        #expect(files.removeFile("\(home.url.path)/audio/etc/hostname", from: .audio) != .removed)
+    }
+
     @Test func removingTakesOnlyRegularFilesOfThatPlace() throws {
         let root = home.url.path
         try FileManager.default.createDirectory(atPath: "\(root)/audio/2026/11/folder", withIntermediateDirectories: true)
