@@ -62,6 +62,13 @@ public struct HomeFiles: Sendable {
         return .outside
     }
 
+    /// Of chunk files a row names, the ones voicejournal made (under `tmp/`): the only ones a
+    /// runner removes when their chunks are done. A chunk of an imported journal may name a
+    /// file elsewhere (the old home's), which stays.
+    public func ownChunkFiles(_ paths: [String]) -> [String] {
+        paths.filter { place(of: $0) == .temporary }
+    }
+
     /// What `removeFile(_:from:)` did.
     public enum Removal: Sendable, Equatable {
         case removed

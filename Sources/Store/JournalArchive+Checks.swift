@@ -115,20 +115,17 @@ struct ArchiveRowCheck {
         }
     }
 
-    /// A recording's file must be one under the home's `audio/`, or lie outside the home (kept
-    /// as a file voicejournal did not make); a chunk's must be under `tmp/`. Never the
-    /// database, the home, a folder or anything else of the home's.
+    /// A recording's file must be one under the home's `audio/` (a chunk's under `tmp/`), or
+    /// lie outside the home (kept as a file voicejournal did not make, never removed): never
+    /// the database, the home, a folder or anything else of the home's.
     private func checkFile(_ path: String, allowed: HomeFiles.Place, item: String, column: String) throws {
         let folder = allowed == .audio ? "audio" : "tmp"
         let place = files.place(of: path)
         switch place {
         case .malformed:
             throw refusal(item, column, "is \(Self.shown(.text(path))), which is not an absolute path to a file")
-        case .outside where allowed == .temporary:
-            // A chunk file is voicejournal's own, made under tmp/ and removed once the
-            // recording is assembled: a chunk naming a file elsewhere would be uploaded and removed.
-            throw refusal(item, column, "names \(Self.shown(.text(path))), which is not a file under the data folder's tmp/ folder")
         case .outside:
+            // Kept as a file voicejournal did not make: never removed (see `HomeFiles`).
             return
         case .elsewhereInHome, .audio, .temporary:
             guard place == allowed else {

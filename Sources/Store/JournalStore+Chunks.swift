@@ -62,7 +62,7 @@ public enum ChunkCompletion: Sendable, Equatable {
     /// Stored; other chunks of the recording are still to come (`done` of `total` have results).
     case stored(parentJobId: Int64, done: Int, total: Int)
     /// It was the last: the recording's transcript is stored and its job done. The chunk
-    /// files listed are no longer needed.
+    /// files listed (those voicejournal made, see `HomeFiles.ownChunkFiles`) are no longer needed.
     case assembled(parentJobId: Int64, chunkPaths: [String])
 }
 
@@ -111,7 +111,8 @@ extension JournalStore {
             job.release(to: .done, now: now)
             try job.update(db)
 
-            return try Self.assembleIfComplete(db, parentJobId: chunk.parentJobId, assemble: assemble, now: now)
+            return try Self.assembleIfComplete(db, parentJobId: chunk.parentJobId, assemble: assemble, now: now,
+                                               files: HomeFiles(home))
         }
     }
 
@@ -130,7 +131,7 @@ extension JournalStore {
     /// recording's stays open while pieces are added), stores the recording's transcript,
     /// drops the plan and marks the parent done; otherwise says how far it is.
     static func assembleIfComplete(_ db: Database, parentJobId: Int64, assemble: ([JobChunk]) -> Transcript,
-                                   now: Date) throws -> ChunkCompletion {
+                                   now: Date, files: HomeFiles) throws -> ChunkCompletion {
         let chunks = try Row.fetchAll(db, sql: "SELECT * FROM job_chunk WHERE parentJobId = ? ORDER BY chunkIndex",
                                       arguments: [parentJobId]).map(JobChunk.init)
         let done = chunks.count { $0.result != nil }
@@ -147,14 +148,15 @@ extension JournalStore {
         try removeChunks(db, parentJobId: parentJobId)
         parent.release(to: .done, now: now)
         try parent.update(db)
-        return .assembled(parentJobId: parentJobId, chunkPaths: chunks.map(\.path))
+        return .assembled(parentJobId: parentJobId, chunkPaths: files.ownChunkFiles(chunks.map(\.path)))
     }
 
     /// Fails a chunk's child job that `owner` holds, and with it the recording's job (with
     /// `message`), and drops the chunk plan (a retry plans again): in one transaction, so no
     /// other runner's claim can drop the plan in between (`failParentsOfFailedChunks`) and
-    /// take the list of its files with it. Returns the chunk files no longer needed; nil when
-    /// `owner` no longer holds the chunk's job or it is not a chunk.
+    /// take the list of its files with it. Returns the chunk files no longer needed (those
+    /// voicejournal made, see `HomeFiles.ownChunkFiles`); nil when `owner` no longer holds the
+    /// chunk's job or it is not a chunk.
     public func failChunk(jobId: Int64, owner: String, message: String, now: Date = Date()) throws -> [String]? {
         try immediateWrite { db in
             guard let job = try Job.fetchOne(db, key: jobId), job.state == .running, job.leaseOwner == owner,
@@ -166,7 +168,7 @@ extension JournalStore {
                 WHERE id = ? AND state IN ('queued', 'running')
                 """, arguments: [message, now, parentId])
             try Self.removeChunks(db, parentJobId: parentId)
-            return paths
+            return HomeFiles(home).ownChunkFiles(paths)
         }
     }
 

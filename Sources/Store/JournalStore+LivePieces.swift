@@ -97,7 +97,7 @@ extension JournalStore {
             }
             try db.execute(sql: "UPDATE chunked_job SET open = 0, chunkCount = ?, durationSeconds = ? WHERE jobId = ?",
                            arguments: [count, durationSeconds, jobId])
-            switch try Self.assembleIfComplete(db, parentJobId: jobId, assemble: assemble, now: now) {
+            switch try Self.assembleIfComplete(db, parentJobId: jobId, assemble: assemble, now: now, files: HomeFiles(home)) {
             case .assembled(_, let paths): return .assembled(chunkPaths: paths)
             default: return .closed(pieceCount: count)
             }

@@ -98,7 +98,7 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: answers[0].path))
     }
 
-    @Test func anImportedChunkMustNameAFileUnderTmp() throws {
+    @Test func anImportedChunkNamesAFileUnderTmpOrOutsideTheHome() throws {
         let answers = try keepAJournal(answers: 1)
         var archive = try exported()
         var parent = 0
@@ -115,17 +115,20 @@ import TestSupport
         let documents = folder.path("Documents")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
         let fresh = VoicejournalBinary(home: folder.path("fresh"), environment: ["TZ": "UTC"])
-        for path in [documents.path, "\(fresh.home.path)/audio/2026/11/x.flac", "\(fresh.home.path)/voicejournal.sqlite"] {
+        for path in ["\(fresh.home.path)/audio/2026/11/x.flac", "\(fresh.home.path)/voicejournal.sqlite", "\(fresh.home.path)/tmp"] {
             let file = try crafted(archive, "job_chunk") { rows in
                 rows.append(["jobId": 50, "parentJobId": parent, "chunkIndex": 0, "startSeconds": 0, "path": path])
             }
             expectOneLineRefusal(try fresh.run(["import", file.path]), naming: "job_chunk row 1 path")
         }
-        let file = try crafted(archive, "job_chunk") { rows in
-            rows.append(["jobId": 50, "parentJobId": parent, "chunkIndex": 0, "startSeconds": 0,
-                         "path": "\(fresh.home.path)/tmp/1-abc-job\(parent)-part1.flac"])
+        // Outside the home it is kept as it is (a runner never removes it: ChunkFileOwnershipTests).
+        for (index, path) in [documents.path, "\(fresh.home.path)/tmp/1-abc-job\(parent)-part1.flac"].enumerated() {
+            let file = try crafted(archive, "job_chunk") { rows in
+                rows.append(["jobId": 50, "parentJobId": parent, "chunkIndex": 0, "startSeconds": 0, "path": path])
+            }
+            let home = VoicejournalBinary(home: folder.path("fresh-\(index)"), environment: ["TZ": "UTC"])
+            try home.expectSuccess(["import", file.path])
         }
-        try fresh.expectSuccess(["import", file.path])
         #expect(answers.count == 1)
     }
 

@@ -21,7 +21,7 @@ import TestSupport
     }
 
     func piece(_ index: Int, jobId: Int64) -> PlannedChunk {
-        PlannedChunk(startSeconds: Double(index) * 20, path: "/home/tmp/job\(jobId)-part\(index + 1).flac",
+        PlannedChunk(startSeconds: Double(index) * 20, path: "\(store.home.url.path)/tmp/job\(jobId)-part\(index + 1).flac",
                      endSeconds: Double(index) * 20 + 18)
     }
 

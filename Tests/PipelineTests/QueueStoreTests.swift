@@ -234,7 +234,7 @@ import TestSupport
     @Test func aChunkThatFailsForGoodFailsItsRecordingAndHandsBackEveryChunkFileAtOnce() throws {
         let queued = try queue(1)
         let parent = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
-        let paths = (1...3).map { "/home/tmp/job\(queued[0].jobId)-part\($0).flac" }
+        let paths = (1...3).map { "\(store.home.url.path)/tmp/job\(queued[0].jobId)-part\($0).flac" }
         #expect(try store.splitJob(id: try #require(parent.id), owner: "test:1:a",
                                    chunks: paths.enumerated().map { PlannedChunk(startSeconds: Double($0.offset) * 10, path: $0.element) },
                                    durationSeconds: 30))

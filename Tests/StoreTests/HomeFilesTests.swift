@@ -73,6 +73,38 @@ import TestSupport
     }
 }
 
+/// Chunk files a runner is told to remove: only those voicejournal made under `tmp/`.
+@Suite struct ChunkFileOwnershipTests {
+    @Test func aChunkNamingAFileOutsideTmpIsNeverHandedOutForRemoval() throws {
+        let journal = try TemporaryJournal()
+        let store = journal.store
+        // A recording and its job being split, as an imported journal could hold them.
+        try store.pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO recording (id, path, sha256, durationSeconds, sampleRate, channels, format, sizeBytes, state, createdAt)
+                VALUES (1, '/elsewhere/a.wav', 'aa', 2, 16000, 1, 'wav', 10, 'complete', '2026-11-01 00:00:00')
+                """)
+            try db.execute(sql: """
+                INSERT INTO job (id, recordingId, kind, state, priority, attempts, maxAttempts, runAfter, leaseOwner, createdAt, updatedAt)
+                VALUES (1, 1, 'transcribe', 'running', 0, 0, 6, '2026-11-01 00:00:00', 'w', '2026-11-01 00:00:00', '2026-11-01 00:00:00')
+                """)
+        }
+        let own = store.home.url.appendingPathComponent("tmp/1-a-job1-part1.flac").path
+        let elsewhere = journal.folder.path("Documents/notes.txt").path
+        #expect(try store.splitJob(id: 1, owner: "w", chunks: [PlannedChunk(startSeconds: 0, path: own),
+                                                               PlannedChunk(startSeconds: 1, path: elsewhere)], durationSeconds: 2))
+        let chunks = try store.pool.write { db in
+            try db.execute(sql: "UPDATE job SET state = 'running', leaseOwner = 'w' WHERE kind LIKE 'transcribe-chunk-%'")
+            return try Int64.fetchAll(db, sql: "SELECT jobId FROM job_chunk ORDER BY chunkIndex")
+        }
+        let result = ChunkResult(text: "hi", language: "en", model: "m", segments: [])
+        let assemble = { (_: [JobChunk]) in Transcript(recordingId: 1, text: "hi", model: "m") }
+        _ = try store.completeChunk(jobId: chunks[0], owner: "w", result: result, assemble: assemble)
+        #expect(try store.completeChunk(jobId: chunks[1], owner: "w", result: result, assemble: assemble)
+                == .assembled(parentJobId: 1, chunkPaths: [own]))
+    }
+}
+
 /// Search queries of every shape: each is searched or refused with a sentence, quickly.
 @Suite struct SearchQueryFuzzTests {
     @Test func randomQueriesAreSearchedOrRefusedNeverWorse() throws {
