@@ -13,7 +13,10 @@ struct Import: AsyncParsableCommand {
             Every row comes back as it was exported (ids, times, transcripts with their segments, \
             queued jobs); the search index is rebuilt. The data folder must hold no journal yet: \
             import into a new one with --home DIR. Audio files are not part of the export: \
-            recordings keep the paths they had.
+            recordings keep the paths they had. Every value is checked first (types, kinds, times, \
+            ids, the rows each row refers to), and every path: a recording's must be a file under \
+            the data folder's audio/ or lie outside the data folder. A document that breaks a rule \
+            is refused with one line naming the row and field, and nothing is imported.
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
