@@ -15,7 +15,8 @@ struct Export: AsyncParsableCommand {
             md (the default): one document per journal, each entry with its date, mood, theme, text \
             or transcript and a relative link to its audio; answered questions follow. With --out \
             DIR, one file per journal (DIR/<journal>.md, mode 0600); --with-audio copies the audio \
-            into DIR/audio/ and links to the copies.
+            into DIR/audio/ and links to the copies: only files that still are their recording \
+            (size and SHA-256 as recorded); any other is left out and named on stderr.
 
             json: everything (journals, people, questions, assignments, entries, recordings, \
             transcripts with segments, jobs), table by table; 'voicejournal import FILE' reads it \
