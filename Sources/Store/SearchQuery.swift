@@ -12,12 +12,15 @@ public struct SearchQuery: Sendable, Equatable {
     public let text: String
 
     /// The most a query may hold. FTS5's cost grows with the terms (a word repeated 30,000
-    /// times took over a minute), the reading of parentheses recurses (20,000 nested ones
-    /// overflowed the stack; FTS5's own parser gives up a little past 30 levels) and FTS5
-    /// keeps a NEAR distance in 32 bits: a query a person types is far inside these, and
-    /// anything beyond is refused with a sentence before FTS5 sees it.
+    /// times took over a minute), above all with prefixes, each read as every word it
+    /// begins (`a*` took about a second on 20,000 entries, and 200 of them six minutes); the
+    /// reading of parentheses recurses (20,000 nested ones overflowed the stack; FTS5's own
+    /// parser gives up a little past 30 levels) and FTS5 keeps a NEAR distance in 32 bits. A
+    /// query a person types is far inside these; anything beyond is refused with a sentence
+    /// before FTS5 sees it.
     public static let maxBytes = 8_192
     public static let maxTerms = 200
+    public static let maxPrefixes = 5
     public static let maxDepth = 30
     public static let maxNearDistance = 100_000
 
@@ -33,6 +36,16 @@ public struct SearchQuery: Sendable, Equatable {
             let terms = tokens.count(where: Parser.isTerm)
             guard terms <= Self.maxTerms else {
                 throw StoreError.invalidInput("it has \(terms) words and phrases; at most \(Self.maxTerms)")
+            }
+            let prefixes = tokens.count { token in
+                switch token {
+                case .word(_, let prefix), .phrase(_, let prefix): prefix
+                default: false
+                }
+            }
+            guard prefixes <= Self.maxPrefixes else {
+                throw StoreError.invalidInput("it has \(prefixes) prefixes (word*); at most \(Self.maxPrefixes), "
+                    + "as each one is looked up as every word it begins")
             }
             var parser = Parser(tokens: tokens)
             expression = try parser.query()

@@ -34,6 +34,7 @@ import TestSupport
                  fragment: "nest more than"),
         Outsized(name: "a word 30,000 times", query: Array(repeating: "dog", count: 30_000).joined(separator: " "), fragment: "too long"),
         Outsized(name: "1,000 terms", query: Array(repeating: "harbour", count: 1_000).joined(separator: " "), fragment: "at most 200"),
+        Outsized(name: "200 prefixes", query: Array(repeating: "a*", count: 200).joined(separator: " "), fragment: "at most 5"),
         Outsized(name: "NEAR past 32 bits", query: "NEAR(harbour dog, 2147483648)", fragment: "at most 100000 words"),
         Outsized(name: "NEAR past 64 bits", query: "NEAR(harbour dog, 99999999999999999999999)", fragment: "at most 100000 words"),
     ])
@@ -50,7 +51,7 @@ import TestSupport
     @Test func queriesAtTheLimitsStillSearch() throws {
         let nested = String(repeating: "(harbour OR ", count: 29) + "NEAR(harbour dog)" + String(repeating: ")", count: 29)
         let many = Array(repeating: "harbour", count: 200).joined(separator: " ")
-        for query in [nested, many, "NEAR(harbour dog, 100000)", "NEAR(harbour dog, 5)"] {
+        for query in [nested, many, "NEAR(harbour dog, 100000)", "NEAR(harbour dog, 5)", "a* b* h* d* \"the f\"*"] {
             let started = Date()
             let result = try cli.run(["search", query, "--json"])
             #expect(result.status == 0, "\(result.stderr.prefix(300))")
