@@ -96,7 +96,7 @@ public struct HomeFiles: Sendable {
 
     /// Whether something other than a regular file (a folder, a symbolic link, a device)
     /// stands at `path`.
-    public static func isNotARegularFile(_ path: String) -> Bool {
+    static func isNotARegularFile(_ path: String) -> Bool {
         var status = stat()
         guard lstat(path, &status) == 0 else { return false }
         return !isRegular(status)
