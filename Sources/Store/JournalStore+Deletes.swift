@@ -141,7 +141,7 @@ extension JournalStore {
         // Only files voicejournal made go (see `HomeFiles`): a recording's under `audio/` that
         // no recording left behind still names, a chunk's under `tmp/`. The rest are kept.
         let files = HomeFiles(home)
-        let doomedSet = Set(doomed.recordings)
+        var paths: [String] = []
         for recording in doomed.recordings {
             plan.transcripts += try count(db, "SELECT count(*) FROM transcript WHERE recordingId = ?", [recording])
             plan.jobs += try count(db, "SELECT count(*) FROM job WHERE recordingId = ?", [recording])
@@ -149,17 +149,32 @@ extension JournalStore {
             plan.chunkFiles += try String.fetchAll(db, sql: """
                 SELECT c.path FROM job_chunk c JOIN job j ON j.id = c.jobId WHERE j.recordingId = ? ORDER BY c.path
                 """, arguments: [recording]).filter { files.place(of: $0) == .temporary }
-            if let path = try String.fetchOne(db, sql: "SELECT path FROM recording WHERE id = ?", arguments: [recording]), !path.isEmpty {
-                let sharers = try ids(db, "SELECT id FROM recording WHERE path = ?", [path]).filter { !doomedSet.contains($0) }
-                if files.place(of: path) == .audio, sharers.isEmpty, !plan.audioFiles.contains(path) {
-                    plan.audioFiles.append(path)
-                } else if !plan.keptAudioFiles.contains(path), !plan.audioFiles.contains(path) {
-                    plan.keptAudioFiles.append(path)
-                }
+            if let path = try String.fetchOne(db, sql: "SELECT path FROM recording WHERE id = ?", arguments: [recording]),
+               !path.isEmpty, !paths.contains(path) {
+                paths.append(path)
+            }
+        }
+        let stillNamed = try Self.pathsNamedByOthers(db, paths: paths, recordings: doomed.recordings)
+        for path in paths {
+            if files.place(of: path) == .audio, !stillNamed.contains(path) {
+                plan.audioFiles.append(path)
+            } else {
+                plan.keptAudioFiles.append(path)
             }
         }
         doomed.plan = plan
         return doomed
+    }
+
+    /// Of `paths`, those a recording other than `recordings` names too.
+    private static func pathsNamedByOthers(_ db: Database, paths: [String], recordings: [Int64]) throws -> Set<String> {
+        guard !paths.isEmpty else { return [] }
+        let encoder = JSONEncoder()
+        return Set(try String.fetchAll(db, sql: """
+            SELECT DISTINCT path FROM recording
+            WHERE path IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT value FROM json_each(?))
+            """, arguments: [String(decoding: try encoder.encode(paths), as: UTF8.self),
+                             String(decoding: try encoder.encode(recordings), as: UTF8.self)]))
     }
 
     private static func ids(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Int64] {
