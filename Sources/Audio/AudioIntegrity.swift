@@ -19,12 +19,19 @@ public enum AudioIntegrity {
     /// Containers libsndfile does not read (M4A/AAC, MP4, WebM, …) are probed through FFmpeg
     /// instead; only those, by their name, so a damaged WAV or FLAC is reported as damaged
     /// rather than half-decoded by a second library.
-    public static func probe(_ url: URL) throws -> AudioFileInfo {
+    ///
+    /// A length declared over `limit` is refused (`.tooLong`, `.implausibleLength`) before
+    /// anything is decoded: checking the end of a ten-hour file costs a seek, not ten hours.
+    public static func probe(_ url: URL, limit: DecodeLimit = .plausible) throws -> AudioFileInfo {
         let reader: SoundFileReader
         do {
             reader = try SoundFileReader(url: url)
         } catch is SoundFileError where decodedByFFmpeg.contains(url.pathExtension.lowercased()) {
-            return try AudioDecoder.probe(url)
+            return try AudioDecoder.probe(url, limit: limit)
+        }
+        if reader.info.frames != Int64.max {
+            let size = (try? FileStatus.of(url.path).sizeBytes) ?? 0
+            try limit.check(declaredSeconds: reader.info.durationSeconds, fileSize: size, path: url.path)
         }
         try check(reader)
         return reader.info

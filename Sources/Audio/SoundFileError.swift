@@ -29,6 +29,11 @@ public struct SoundFileError: Error, CustomStringConvertible, Sendable {
         "cannot \(operation) \(path): \(reason.trimmingCharacters(in: .whitespacesAndNewlines))"
     }
 
+    /// A file of no bytes: the same words from every command that opens audio.
+    static func empty(path: String) -> SoundFileError {
+        SoundFileError(operation: "open", path: path, reason: "empty file", kind: .notAudio)
+    }
+
     /// Reads libsndfile's error for `handle` (or the last open failure when nil).
     static func last(_ handle: OpaquePointer?, operation: String, path: String) -> SoundFileError {
         SoundFileError(operation: operation, path: path, reason: String(cString: sf_strerror(handle)))
