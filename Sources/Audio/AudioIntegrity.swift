@@ -16,9 +16,10 @@ public enum AudioIntegrity {
     /// Opens `url`, checks that nothing is missing from its end and returns its shape.
     /// Throws `AudioFileProblem` (`.truncated`, `.notRegularFile`, …) or `SoundFileError`.
     ///
-    /// Containers libsndfile does not read (M4A/AAC, MP4, WebM, …) are probed through FFmpeg
-    /// instead; only those, by their name, so a damaged WAV or FLAC is reported as damaged
-    /// rather than half-decoded by a second library.
+    /// What the file is comes from its bytes, never its name. Containers libsndfile does not
+    /// read (M4A/AAC, MP4, WebM, …) are decoded through FFmpeg instead, whatever they are
+    /// called; but bytes of a container libsndfile reads (WAV, FLAC, AIFF, …) that it cannot
+    /// open are reported as damaged rather than half-decoded by a second library.
     ///
     /// A length declared over `limit` is refused (`.tooLong`, `.implausibleLength`) before
     /// anything is decoded: checking the end of a ten-hour file costs a seek, not ten hours.
@@ -26,7 +27,11 @@ public enum AudioIntegrity {
         let reader: SoundFileReader
         do {
             reader = try SoundFileReader(url: url)
-        } catch is SoundFileError where decodedByFFmpeg.contains(url.pathExtension.lowercased()) {
+        } catch let error as SoundFileError where error.kind != .notAudio {
+            if let container = ContainerProbe.audioExtension(of: url), readBySndfile.contains(container) { throw error }
+            if let missing = try ContainerExtent.missingBytes(in: url), missing > 0 {
+                throw AudioFileProblem(.truncated, path: url.path, reason: "truncated: the end of the file is missing")
+            }
             return try AudioDecoder.probe(url, limit: limit)
         }
         if reader.info.frames != Int64.max {
@@ -36,6 +41,10 @@ public enum AudioIntegrity {
         try check(reader)
         return reader.info
     }
+
+    /// Containers libsndfile reads in full, by their usual extension: such bytes that it
+    /// cannot open are damaged.
+    static let readBySndfile: Set<String> = ["wav", "flac", "aiff", "caf", "w64"]
 
     /// Extensions of containers that only FFmpeg's libraries decode here.
     public static let decodedByFFmpeg: Set<String> = [

@@ -240,15 +240,18 @@ final class FFmpegDecoder {
         return 0
     }
 
-    /// A short name for the container: the file's own extension when the demuxer claims it
-    /// (FFmpeg calls M4A "mov,mp4,m4a,3gp,3g2,mj2" and WebM "matroska,webm"), else its first name.
+    /// A short name for the container its bytes hold: the file's own extension when that
+    /// container's demuxer claims it (FFmpeg calls M4A "mov,mp4,m4a,3gp,3g2,mj2" and WebM
+    /// "matroska,webm"), else the container's usual extension (a misnamed file is named for
+    /// what it is: AAC in MP4 named `.wav` is "m4a").
     private static func formatName(_ format: UnsafePointer<AVInputFormat>?, fileExtension: String) -> String {
         guard let format else { return "audio" }
-        let names = String(cString: format.pointee.name).split(separator: ",").map(String.init)
+        let name = String(cString: format.pointee.name)
+        let names = name.split(separator: ",").map(String.init)
         let extensions = format.pointee.extensions.map { String(cString: $0).split(separator: ",").map(String.init) } ?? []
         let own = fileExtension.lowercased()
         if !own.isEmpty, names.contains(own) || extensions.contains(own) { return own }
-        return names.first ?? "audio"
+        return ContainerProbe.audioContainers[name] ?? names.first ?? "audio"
     }
 }
 
