@@ -77,4 +77,60 @@ import TestSupport
         #expect(answer.status == 1)
         #expect(answer.stderr == "voicejournal: \(empty.path) is not audio voicejournal can read: empty file\n")
     }
+
+    /// Speech (espeak-ng) as `name` in `dir`, encoded by ffmpeg with `arguments` (or by sox for AIFF).
+    private func speech(_ harness: TranscribeHarness, _ dir: URL, _ name: String, _ arguments: [String], text: String) throws -> URL {
+        let wav = harness.folder.path("speech-\(UUID().uuidString).wav"), out = dir.appendingPathComponent(name)
+        try runTool("espeak-ng", ["-v", "en-us", "-w", wav.path, text])
+        try runTool("ffmpeg", ["-loglevel", "error", "-y", "-i", wav.path] + arguments + [out.path])
+        return out
+    }
+
+    @Test func misnamedAudioIsTranscribedByItsBytesAndUploadedUnderTheNameOfWhatItIs() throws {
+        let harness = try harness()
+        let dir = harness.folder.path("misnamed")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try speech(harness, dir, "aac.wav", ["-c:a", "aac", "-f", "mp4"], text: "This one is AAC in an MP4 box.")
+        try speech(harness, dir, "opus.ogg", ["-ar", "48000", "-c:a", "libopus", "-f", "webm"], text: "This one is a WebM file.")
+        try speech(harness, dir, "Voice Memo", ["-c:a", "aac", "-f", "ipod"], text: "This one is a voice memo.")
+        try speech(harness, dir, "mp3.wav", ["-c:a", "libmp3lame", "-f", "mp3"], text: "This one is an MP3 file.")
+        try speech(harness, dir, "aiff.wav", ["-c:a", "pcm_s16be", "-f", "aiff"], text: "This one is an AIFF file.")
+
+        let result = try harness.binary.run(["transcribe", dir.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("skipped"), "\(result.stderr)")
+        let uploads = try harness.server.requests().compactMap(\.file)
+        #expect(uploads.count == 5, "\(result.stderr)")
+        let sent = Dictionary(uploads.map { ($0.filename ?? "", $0.contentType ?? "") }, uniquingKeysWith: { first, _ in first })
+        #expect(sent["aac.m4a"] == "audio/mp4", "\(sent)")
+        #expect(sent["opus.webm"] == "audio/webm", "\(sent)")
+        #expect(sent["Voice Memo.m4a"] == "audio/mp4", "\(sent)")
+        #expect(sent["mp3.mp3"] == "audio/mpeg", "\(sent)")
+        // AIFF is no container the API takes: encoded, never sent as a ".wav".
+        #expect(!sent.keys.contains { $0.hasPrefix("aiff") && $0.hasSuffix(".wav") }, "\(sent)")
+        #expect(sent.values.allSatisfy { $0 != "audio/wav" }, "\(sent)")
+    }
+
+    @Test func libmpg123sNotesAboutAnOrdinaryMP3DoNotReachTheTerminal() throws {
+        let harness = try harness()
+        let dir = harness.folder.path("mp3")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let clean = try speech(harness, dir, "clean.mp3", ["-c:a", "libmp3lame"], text: "An ordinary MP3 file with a tag after it.")
+        // Data after the last frame (a tag editor's leftovers) and one damaged frame: files
+        // players take without a word.
+        var bytes = try Data(contentsOf: clean)
+        let tagged = dir.appendingPathComponent("tagged.mp3"), glitched = dir.appendingPathComponent("glitched.mp3")
+        var generator = SeededGenerator(seed: 7)
+        try (bytes + Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &generator) })).write(to: tagged)
+        bytes.removeSubrange(5000..<5100)
+        try bytes.write(to: glitched)
+        for file in [tagged, glitched] {
+            let meter = try harness.binary.run(["meter", file.path, "--width", "20"])
+            #expect(meter.status == 0, "\(meter.stderr)")
+            #expect(meter.stderr.isEmpty, "\(meter.stderr)")
+        }
+        let result = try harness.binary.run(["transcribe", dir.path])
+        let noise = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Note:") || $0.hasPrefix("Warning:") || $0.hasPrefix("[src/") }
+        #expect(noise.isEmpty, "\(result.stderr)")
+    }
 }
