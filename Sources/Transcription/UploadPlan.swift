@@ -73,7 +73,8 @@ public struct UploadPlan: Sendable, Equatable {
         let known = acceptedExtensions.contains(own) || sameContainer.keys.contains(own)
             || ["aif", "aifc", "caf", "w64", "wma", "amr", "aac", "mka", "mkv", "m4b", "opus", "au", "snd"].contains(own)
         let base = known ? file.deletingPathExtension().lastPathComponent : name
-        return base + "." + container
+        // libsndfile calls any Ogg file "oga"; ".ogg" is the name every server knows.
+        return base + "." + (container == "oga" ? "ogg" : container)
     }
 
     /// Silence at the two ends worth an encode to leave out.

@@ -133,4 +133,20 @@ import TestSupport
         let noise = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Note:") || $0.hasPrefix("Warning:") || $0.hasPrefix("[src/") }
         #expect(noise.isEmpty, "\(result.stderr)")
     }
+
+    @Test func answerFileRefusesACutOffWebMAsTruncatedAndTakesTheWholeOne() throws {
+        let harness = try harness()
+        let id = try makeAssignment(harness.binary)
+        let whole = try speech(harness, harness.folder.url, "whole.webm", ["-ar", "48000", "-c:a", "libopus", "-f", "webm", "-live", "1"],
+                               text: "I grew up in a small house by the sea, near the harbour, with my two brothers.")
+        let cut = harness.folder.path("cut.webm")
+        let bytes = try Data(contentsOf: whole)
+        try bytes.prefix(bytes.count / 4).write(to: cut)
+        let refused = try harness.binary.run(["answer", "\(id)", "--file", cut.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "voicejournal: \(cut.path): truncated: the end of the file is missing\n")
+        #expect(try CaptureDatabase.rows(home: harness.binary.home, "SELECT id FROM recording").isEmpty)
+        let taken = try harness.binary.run(["answer", "\(id)", "--file", whole.path])
+        #expect(taken.status == 0, "\(taken.stderr)")
+    }
 }
