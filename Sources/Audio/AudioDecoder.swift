@@ -41,31 +41,32 @@ public final class AudioDecoder {
         // A pipe, device or folder is refused before anything opens it.
         fileSize = try RegularFile.check(url).sizeBytes
         guard fileSize > 0 else { throw SoundFileError.empty(path: url.path) }
-        var sndfileError = SoundFileError(operation: "open", path: url.path, reason: "")
-        let reader: SoundFileReader?
+        let reader: SoundFileReader
         do {
             reader = try SoundFileReader(url: url)
-        } catch let error as SoundFileError {
-            reader = nil
-            sndfileError = error
-        }
-        if let reader {
-            source = .sndfile(reader)
-            info = reader.info
+        } catch let sndfileError as SoundFileError {
+            let decoder = try Self.ffmpeg(url, sndfileError: sndfileError)
+            source = .ffmpeg(decoder)
+            info = decoder.info
             try checkDeclaredLength()
             return
         }
+        source = .sndfile(reader)
+        info = reader.info
+        try checkDeclaredLength()
+    }
+
+    /// FFmpeg's decoder for a file libsndfile could not open; when FFmpeg cannot either, the
+    /// one "not audio or damaged" error with both libraries' reasons.
+    private static func ffmpeg(_ url: URL, sndfileError: SoundFileError) throws -> FFmpegDecoder {
         do {
-            let decoder = try FFmpegDecoder(url: url)
-            source = .ffmpeg(decoder)
-            info = decoder.info
+            return try FFmpegDecoder(url: url)
         } catch let error as SoundFileError {
             let sndfile = sndfileError.reason.trimmingCharacters(in: .whitespacesAndNewlines)
             throw SoundFileError(operation: "open", path: url.path,
                                  reason: "not audio or damaged (libsndfile: \(sndfile) FFmpeg: \(error.reason))",
                                  kind: .notAudio)
         }
-        try checkDeclaredLength()
     }
 
     /// A length a header states is checked against the limit before decoding; a FLAC written
