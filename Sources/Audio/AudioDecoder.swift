@@ -62,10 +62,7 @@ public final class AudioDecoder {
         do {
             return try FFmpegDecoder(url: url)
         } catch let error as SoundFileError {
-            let sndfile = sndfileError.reason.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw SoundFileError(operation: "open", path: url.path,
-                                 reason: "not audio or damaged (libsndfile: \(sndfile) FFmpeg: \(error.reason))",
-                                 kind: .notAudio)
+            throw SoundFileError.notAudio(path: url.path, sndfile: sndfileError.reason, ffmpeg: error.reason)
         }
     }
 

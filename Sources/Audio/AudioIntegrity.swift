@@ -28,7 +28,16 @@ public enum AudioIntegrity {
         do {
             reader = try SoundFileReader(url: url)
         } catch let error as SoundFileError where error.kind != .notAudio {
-            if let container = ContainerProbe.audioExtension(of: url), readBySndfile.contains(container) { throw error }
+            switch ContainerProbe.verdict(on: url) {
+            case .audio(let container) where readBySndfile.contains(container):
+                throw error
+            case .notAudio:
+                // Neither library takes these bytes for audio (text, a playlist, an image):
+                // FFmpeg is not asked to open them.
+                throw SoundFileError.notAudio(path: url.path, sndfile: error.reason, ffmpeg: "not an audio container")
+            case .audio, .unknown:
+                break
+            }
             if let missing = try ContainerExtent.missingBytes(in: url), missing > 0 {
                 throw AudioFileProblem(.truncated, path: url.path, reason: "truncated: the end of the file is missing")
             }

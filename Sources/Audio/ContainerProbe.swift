@@ -35,11 +35,21 @@ enum ContainerProbe {
         return format
     }
 
-    /// The usual extension of the audio container `url`'s bytes hold ("m4a", "webm", "mp3", …),
-    /// or nil when they hold none FFmpeg decodes here (or FFmpeg is missing).
-    static func audioExtension(of url: URL) -> String? {
-        guard cffmpeg_load(), let name = try? probe(url).name else { return nil }
-        return audioContainers[name]
+    /// What a file's bytes are, as far as audio goes.
+    enum Verdict: Equatable {
+        /// An audio container, by its usual extension ("m4a", "webm", "mp3", "wav", …).
+        case audio(String)
+        /// Nothing FFmpeg decodes here: no audio container (text, a playlist, an image, …).
+        case notAudio
+        /// FFmpeg's libraries cannot be loaded, so the bytes cannot be judged.
+        case unknown
+    }
+
+    /// What `url`'s bytes are.
+    static func verdict(on url: URL) -> Verdict {
+        guard cffmpeg_load() else { return .unknown }
+        guard let name = try? probe(url).name, let container = audioContainers[name] else { return .notAudio }
+        return .audio(container)
     }
 
     /// FFmpeg's best guess for the bytes, with the demuxer's name: tried on 2 KiB, then twice
