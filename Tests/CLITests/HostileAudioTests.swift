@@ -149,4 +149,20 @@ import TestSupport
         let taken = try harness.binary.run(["answer", "\(id)", "--file", whole.path])
         #expect(taken.status == 0, "\(taken.stderr)")
     }
+
+    @Test func transcribeSkipsADecompressionBombWithoutDecodingIt() throws {
+        var harness = try harness()
+        let dir = harness.folder.path("downloads")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let bomb = try HostileAudio.silentFLAC(at: dir.appendingPathComponent("bomb.flac"), seconds: 36000)
+        let times = harness.folder.path("time")
+        harness.binary.launcher = ["/usr/bin/time", "-f", "%U %S", "-o", times.path]
+        let result = try harness.binary.run(["transcribe", dir.path])
+        #expect(result.stderr.hasPrefix("skipped \(bomb.path): damaged or a decompression bomb: it declares 10:00:00 of audio"),
+                "\(result.stderr)")
+        let last = try String(contentsOf: times, encoding: .utf8).split(separator: "\n").last ?? ""
+        let cpu = last.split(separator: " ").compactMap { Double($0) }
+        #expect(cpu.count == 2 && cpu.reduce(0, +) < 1.0, "\(cpu) s of CPU")
+        #expect(try harness.server.requests().isEmpty)
+    }
 }
