@@ -22,40 +22,62 @@ public final class AudioDecoder {
     public private(set) var info: AudioFileInfo
     /// Frames handed out so far.
     public private(set) var framesRead: Int64 = 0
+    /// How much audio this file may decode to; see `DecodeLimit`.
+    public let limit: DecodeLimit
+    /// The file's size when it was opened.
+    public let fileSize: Int64
 
     /// Opens `url` with libsndfile, or FFmpeg when libsndfile cannot read it. A file neither can
-    /// decode throws `SoundFileError` of kind `.notAudio` ("not audio or damaged: …").
-    public init(url: URL) throws {
+    /// decode throws `SoundFileError` of kind `.notAudio` ("not audio or damaged: …"), as does
+    /// an empty file ("empty file"). A declared length over `limit` throws `AudioFileProblem`
+    /// (`.tooLong`, `.implausibleLength`) before anything is decoded; so does `read` once the
+    /// decoded count passes it.
+    public init(url: URL, limit: DecodeLimit = .plausible) throws {
         self.url = url
+        self.limit = limit
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw SoundFileError(operation: "open", path: url.path, reason: "no such file")
         }
-        let sndfileError: SoundFileError
+        // A pipe, device or folder is refused before anything opens it.
+        fileSize = try RegularFile.check(url).sizeBytes
+        guard fileSize > 0 else { throw SoundFileError.empty(path: url.path) }
+        let reader: SoundFileReader
         do {
-            let reader = try SoundFileReader(url: url)
-            source = .sndfile(reader)
-            info = reader.info
-            return
-        } catch let error as SoundFileError {
-            sndfileError = error
-        }
-        do {
-            let decoder = try FFmpegDecoder(url: url)
+            reader = try SoundFileReader(url: url)
+        } catch let sndfileError as SoundFileError {
+            let decoder = try Self.ffmpeg(url, sndfileError: sndfileError)
             source = .ffmpeg(decoder)
             info = decoder.info
-        } catch let error as SoundFileError {
-            let sndfile = sndfileError.reason.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw SoundFileError(operation: "open", path: url.path,
-                                 reason: "not audio or damaged (libsndfile: \(sndfile) FFmpeg: \(error.reason))",
-                                 kind: .notAudio)
+            try checkDeclaredLength()
+            return
         }
+        source = .sndfile(reader)
+        info = reader.info
+        try checkDeclaredLength()
+    }
+
+    /// FFmpeg's decoder for a file libsndfile could not open; when FFmpeg cannot either, the
+    /// one "not audio or damaged" error with both libraries' reasons.
+    private static func ffmpeg(_ url: URL, sndfileError: SoundFileError) throws -> FFmpegDecoder {
+        do {
+            return try FFmpegDecoder(url: url)
+        } catch let error as SoundFileError {
+            throw SoundFileError.notAudio(path: url.path, sndfile: sndfileError.reason, ffmpeg: error.reason)
+        }
+    }
+
+    /// A length a header states is checked against the limit before decoding; a FLAC written
+    /// to a pipe states none (libsndfile's `Int64.max`), and its decode is bounded as it runs.
+    private func checkDeclaredLength() throws {
+        guard info.frames != Int64.max, info.sampleRate > 0 else { return }
+        try limit.check(declaredSeconds: info.durationSeconds, fileSize: fileSize, path: url.path)
     }
 
     /// Opens the file only to learn its shape. FFmpeg files state their length only as an
     /// estimate (`framesAreEstimated`), and some not at all (a browser's live-recorded WebM):
     /// those, or every FFmpeg file with `exactLength`, are decoded to the end to count it.
-    public static func probe(_ url: URL, exactLength: Bool = false) throws -> AudioFileInfo {
-        let decoder = try AudioDecoder(url: url)
+    public static func probe(_ url: URL, exactLength: Bool = false, limit: DecodeLimit = .plausible) throws -> AudioFileInfo {
+        let decoder = try AudioDecoder(url: url, limit: limit)
         if decoder.info.framesAreEstimated, exactLength || decoder.info.frames == 0 { try decoder.skipToEnd() }
         return decoder.info
     }
@@ -93,6 +115,7 @@ public final class AudioDecoder {
         case let .ffmpeg(decoder): read = try decoder.read(into: buffer, maxFrames: maxFrames)
         }
         framesRead += Int64(read)
+        try limit.checkRunning(frames: framesRead, sampleRate: info.sampleRate, fileSize: fileSize, path: url.path)
         if read == 0, info.framesAreEstimated {
             // Decoded to the end: now the length is counted, not estimated.
             info.frames = framesRead

@@ -1,5 +1,6 @@
 /// Why a file is refused as audio before it is decoded or uploaded: it is not a regular
-/// file, it cannot be reached or read, or less of it is there than its header says.
+/// file, it cannot be reached or read, less of it is there than its header says, or it is
+/// longer than what is taken or than its bytes could hold.
 public struct AudioFileProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem; new kinds can be added without breaking callers.
     public struct Kind: Hashable, Sendable {
@@ -14,6 +15,10 @@ public struct AudioFileProblem: Error, Sendable, Equatable, CustomStringConverti
         public static let unreadable = Kind(name: "unreadable")
         /// The header promises more audio than the file holds.
         public static let truncated = Kind(name: "truncated")
+        /// Longer than the caller takes (`DecodeLimit.maxSeconds`), by its declared or decoded length.
+        public static let tooLong = Kind(name: "tooLong")
+        /// More audio than its bytes could hold: damaged, or a decompression bomb.
+        public static let implausibleLength = Kind(name: "implausibleLength")
     }
 
     public let kind: Kind

@@ -16,19 +16,44 @@ public enum AudioIntegrity {
     /// Opens `url`, checks that nothing is missing from its end and returns its shape.
     /// Throws `AudioFileProblem` (`.truncated`, `.notRegularFile`, …) or `SoundFileError`.
     ///
-    /// Containers libsndfile does not read (M4A/AAC, MP4, WebM, …) are probed through FFmpeg
-    /// instead; only those, by their name, so a damaged WAV or FLAC is reported as damaged
-    /// rather than half-decoded by a second library.
-    public static func probe(_ url: URL) throws -> AudioFileInfo {
+    /// What the file is comes from its bytes, never its name. Containers libsndfile does not
+    /// read (M4A/AAC, MP4, WebM, …) are decoded through FFmpeg instead, whatever they are
+    /// called; but bytes of a container libsndfile reads (WAV, FLAC, AIFF, …) that it cannot
+    /// open are reported as damaged rather than half-decoded by a second library.
+    ///
+    /// A length declared over `limit` is refused (`.tooLong`, `.implausibleLength`) before
+    /// anything is decoded: checking the end of a ten-hour file costs a seek, not ten hours.
+    public static func probe(_ url: URL, limit: DecodeLimit = .plausible) throws -> AudioFileInfo {
         let reader: SoundFileReader
         do {
             reader = try SoundFileReader(url: url)
-        } catch is SoundFileError where decodedByFFmpeg.contains(url.pathExtension.lowercased()) {
-            return try AudioDecoder.probe(url)
+        } catch let error as SoundFileError where error.kind != .notAudio {
+            switch ContainerProbe.verdict(on: url) {
+            case .audio(let container) where readBySndfile.contains(container):
+                throw error
+            case .notAudio:
+                // Neither library takes these bytes for audio (text, a playlist, an image):
+                // FFmpeg is not asked to open them.
+                throw SoundFileError.notAudio(path: url.path, sndfile: error.reason, ffmpeg: "not an audio container")
+            case .audio, .unknown:
+                break
+            }
+            if let missing = try ContainerExtent.missingBytes(in: url), missing > 0 {
+                throw AudioFileProblem(.truncated, path: url.path, reason: "truncated: the end of the file is missing")
+            }
+            return try AudioDecoder.probe(url, limit: limit)
+        }
+        if reader.info.frames != Int64.max {
+            let size = (try? FileStatus.of(url.path).sizeBytes) ?? 0
+            try limit.check(declaredSeconds: reader.info.durationSeconds, fileSize: size, path: url.path)
         }
         try check(reader)
         return reader.info
     }
+
+    /// Containers libsndfile reads in full, by their usual extension: such bytes that it
+    /// cannot open are damaged.
+    static let readBySndfile: Set<String> = ["wav", "flac", "aiff", "caf", "w64"]
 
     /// Extensions of containers that only FFmpeg's libraries decode here.
     public static let decodedByFFmpeg: Set<String> = [

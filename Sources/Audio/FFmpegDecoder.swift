@@ -10,6 +10,8 @@ final class FFmpegDecoder {
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
+    /// The open's one-file rule and deadline; freed after the container that uses it.
+    private var guardrail: OpaquePointer?
     // Every stored property has a value before the first step that can throw, so deinit
     // runs (and frees what was allocated) whichever step fails.
     private var streamIndex: Int32 = -1
@@ -42,10 +44,18 @@ final class FFmpegDecoder {
             SoundFileError(operation: "decode", path: path, reason: "\(step): \(Self.text(of: code))")
         }
 
+        // A file is audio by its own bytes: the demuxer is chosen by probing them, and only an
+        // audio container's is used. FFmpeg would otherwise pick any of its demuxers, among
+        // them playlists (HLS) and concat lists, which open the files and URLs they name.
+        let demuxer = try ContainerProbe.demuxer(of: url)
+        guard let guardrail = cffmpeg_guard_new() else { throw failure("cffmpeg_guard_new", cffmpeg_error_again()) }
+        self.guardrail = guardrail
         var opened: UnsafeMutablePointer<AVFormatContext>?
-        var status = cffmpeg_avformat_open_input(&opened, path, nil, nil)
+        // "file:" so that nothing in the path is read as another protocol's name.
+        var status = cffmpeg_open_guarded(&opened, "file:" + path, demuxer, ContainerProbe.demuxerNames, guardrail)
         guard status == 0, let container = opened else { throw failure("avformat_open_input", status) }
         self.container = container
+        cffmpeg_guard_arm(guardrail, Self.stepSeconds)
         status = cffmpeg_avformat_find_stream_info(container, nil)
         guard status >= 0 else { throw failure("avformat_find_stream_info", status) }
 
@@ -91,7 +101,13 @@ final class FFmpegDecoder {
         cffmpeg_av_packet_free(&packet)
         cffmpeg_avcodec_free_context(&codec)
         cffmpeg_avformat_close_input(&container)
+        cffmpeg_guard_free(guardrail)
     }
+
+    /// The longest any one blocking step (opening, finding the streams, reading a packet) may
+    /// take: a local file answers in milliseconds, so only something that should never have
+    /// been opened (a live stream, a stalled mount) reaches it.
+    static let stepSeconds = 10.0
 
     /// Fills `buffer` with up to `maxFrames` interleaved frames; 0 only at the end.
     func read(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int {
@@ -133,6 +149,7 @@ final class FFmpegDecoder {
             }
             guard received == cffmpeg_error_again(), !draining else { throw readFailure("avcodec_receive_frame", received) }
 
+            if let guardrail { cffmpeg_guard_arm(guardrail, Self.stepSeconds) }
             let read = cffmpeg_av_read_frame(container, packet)
             if read == cffmpeg_error_eof() {
                 // Flush: a null packet asks the decoder for the frames it still holds.
@@ -223,15 +240,18 @@ final class FFmpegDecoder {
         return 0
     }
 
-    /// A short name for the container: the file's own extension when the demuxer claims it
-    /// (FFmpeg calls M4A "mov,mp4,m4a,3gp,3g2,mj2" and WebM "matroska,webm"), else its first name.
+    /// A short name for the container its bytes hold: the file's own extension when that
+    /// container's demuxer claims it (FFmpeg calls M4A "mov,mp4,m4a,3gp,3g2,mj2" and WebM
+    /// "matroska,webm"), else the container's usual extension (a misnamed file is named for
+    /// what it is: AAC in MP4 named `.wav` is "m4a").
     private static func formatName(_ format: UnsafePointer<AVInputFormat>?, fileExtension: String) -> String {
         guard let format else { return "audio" }
-        let names = String(cString: format.pointee.name).split(separator: ",").map(String.init)
+        let name = String(cString: format.pointee.name)
+        let names = name.split(separator: ",").map(String.init)
         let extensions = format.pointee.extensions.map { String(cString: $0).split(separator: ",").map(String.init) } ?? []
         let own = fileExtension.lowercased()
         if !own.isEmpty, names.contains(own) || extensions.contains(own) { return own }
-        return names.first ?? "audio"
+        return ContainerProbe.audioContainers[name] ?? names.first ?? "audio"
     }
 }
 

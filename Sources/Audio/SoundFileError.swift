@@ -29,6 +29,18 @@ public struct SoundFileError: Error, CustomStringConvertible, Sendable {
         "cannot \(operation) \(path): \(reason.trimmingCharacters(in: .whitespacesAndNewlines))"
     }
 
+    /// A file of no bytes: the same words from every command that opens audio.
+    static func empty(path: String) -> SoundFileError {
+        SoundFileError(operation: "open", path: path, reason: "empty file", kind: .notAudio)
+    }
+
+    /// Neither library decodes the file: both their reasons, in one message.
+    static func notAudio(path: String, sndfile: String, ffmpeg: String) -> SoundFileError {
+        let sndfile = sndfile.trimmingCharacters(in: .whitespacesAndNewlines)
+        return SoundFileError(operation: "open", path: path, reason: "not audio or damaged (libsndfile: \(sndfile) FFmpeg: \(ffmpeg))",
+                              kind: .notAudio)
+    }
+
     /// Reads libsndfile's error for `handle` (or the last open failure when nil).
     static func last(_ handle: OpaquePointer?, operation: String, path: String) -> SoundFileError {
         SoundFileError(operation: operation, path: path, reason: String(cString: sf_strerror(handle)))

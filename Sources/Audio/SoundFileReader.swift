@@ -35,7 +35,7 @@ public final class SoundFileReader {
     /// a readable regular file is refused (`AudioFileProblem`) before it is opened: a pipe
     /// would block the open, a device would never end.
     public init(url: URL) throws {
-        try RegularFile.check(url)
+        guard try RegularFile.check(url).sizeBytes > 0 else { throw SoundFileError.empty(path: url.path) }
         var sfInfo = SF_INFO()
         guard let handle = sf_open(url.path, Int32(SFM_READ), &sfInfo) else {
             throw SoundFileError.last(nil, operation: "open", path: url.path)

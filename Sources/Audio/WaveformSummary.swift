@@ -16,11 +16,13 @@ public struct WaveformSummary: Sendable, Equatable {
 
     /// Reads the whole file (any format `AudioDecoder` decodes) in blocks, so memory stays small.
     /// Levels are measured at 16-bit resolution, as for a recording. The info's `frames` is the
-    /// counted length (FFmpeg files' stated length is only an estimate).
-    public static func make(of url: URL, columns requested: Int) throws -> WaveformSummary {
-        let decoder = try AudioDecoder(url: url)
+    /// counted length (FFmpeg files' stated length is only an estimate). A file longer than
+    /// `limit` is refused before decoding, or as soon as decoding passes it (`DecodeLimit`).
+    public static func make(of url: URL, columns requested: Int, limit: DecodeLimit = .plausible) throws -> WaveformSummary {
+        let decoder = try AudioDecoder(url: url, limit: limit)
         // A file that states no length at all is counted first, or every column would be the last.
-        let info = decoder.info.frames == 0 && decoder.info.framesAreEstimated ? try AudioDecoder.probe(url) : decoder.info
+        let info = decoder.info.frames == 0 && decoder.info.framesAreEstimated
+            ? try AudioDecoder.probe(url, limit: limit) : decoder.info
         let count = max(requested, 1)
         var peaks = [Int32](repeating: 0, count: count)
         var squares = [Double](repeating: 0, count: count)

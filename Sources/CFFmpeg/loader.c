@@ -4,7 +4,9 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The sonames of the major versions the headers describe (FFmpeg 5.1: avutil 57, avcodec 59,
    avformat 59): a library of another major version has other struct layouts. */
@@ -14,6 +16,8 @@
 #define FUNCTIONS(X) \
     X(format, avformat_open_input) X(format, avformat_find_stream_info) X(format, avformat_close_input) \
     X(format, avformat_version) X(format, av_find_best_stream) X(format, av_read_frame) \
+    X(format, av_probe_input_format3) X(format, avformat_alloc_context) \
+    X(util, av_dict_set) X(util, av_dict_free) \
     X(codec, avcodec_alloc_context3) X(codec, avcodec_free_context) X(codec, avcodec_parameters_to_context) \
     X(codec, avcodec_open2) X(codec, avcodec_send_packet) X(codec, avcodec_receive_frame) \
     X(codec, av_packet_alloc) X(codec, av_packet_free) X(codec, av_packet_unref) \
@@ -94,4 +98,78 @@ void cffmpeg_silence_logging(void) { bound_av_log_set_level(AV_LOG_QUIET); }
 const char *cffmpeg_error_text(int code, char *buffer, size_t size) {
     if (bound_av_strerror(code, buffer, size) < 0) snprintf(buffer, size, "FFmpeg error %d", code);
     return buffer;
+}
+
+const AVInputFormat *cffmpeg_probe_bytes(const uint8_t *bytes, int size, int *score) {
+    *score = 0;
+    if (size <= 0) return NULL;
+    /* The probes may read up to AVPROBE_PADDING_SIZE bytes past the end: zeros. */
+    unsigned char *padded = calloc((size_t)size + AVPROBE_PADDING_SIZE, 1);
+    if (!padded) return NULL;
+    memcpy(padded, bytes, (size_t)size);
+    AVProbeData probe = { .filename = "", .buf = padded, .buf_size = size, .mime_type = NULL };
+    const AVInputFormat *format = bound_av_probe_input_format3(&probe, 1, score);
+    free(padded);
+    return format;
+}
+
+struct cffmpeg_guard {
+    struct timespec deadline;
+    bool opened;
+    int (*open_default)(AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **);
+};
+
+cffmpeg_guard *cffmpeg_guard_new(void) {
+    cffmpeg_guard *guard = calloc(1, sizeof *guard);
+    if (guard) cffmpeg_guard_arm(guard, 10);
+    return guard;
+}
+
+void cffmpeg_guard_free(cffmpeg_guard *guard) { free(guard); }
+
+void cffmpeg_guard_arm(cffmpeg_guard *guard, double seconds) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long whole = (long long)seconds;
+    long long nanos = now.tv_nsec + (long long)((seconds - (double)whole) * 1e9);
+    guard->deadline.tv_sec = now.tv_sec + whole + nanos / 1000000000LL;
+    guard->deadline.tv_nsec = nanos % 1000000000LL;
+}
+
+/* FFmpeg's interrupt callback: non-zero stops the blocking step (AVERROR_EXIT). */
+static int past_deadline(void *opaque) {
+    const cffmpeg_guard *guard = opaque;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > guard->deadline.tv_sec
+        || (now.tv_sec == guard->deadline.tv_sec && now.tv_nsec >= guard->deadline.tv_nsec);
+}
+
+/* io_open for the context: the first open is the file itself; any later one would be a
+   demuxer reaching for another file or URL named inside this one, and is refused. */
+static int open_once(AVFormatContext *context, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {
+    cffmpeg_guard *guard = context->opaque;
+    if (!guard || guard->opened || !guard->open_default) return AVERROR(EPERM);
+    guard->opened = true;
+    return guard->open_default(context, pb, url, flags, options);
+}
+
+int cffmpeg_open_guarded(AVFormatContext **context, const char *path, const AVInputFormat *format,
+                         const char *formats, cffmpeg_guard *guard) {
+    AVFormatContext *opened = bound_avformat_alloc_context();
+    if (!opened) return AVERROR(ENOMEM);
+    opened->interrupt_callback.callback = past_deadline;
+    opened->interrupt_callback.opaque = guard;
+    guard->opened = false;
+    guard->open_default = opened->io_open;
+    opened->opaque = guard;
+    opened->io_open = open_once;
+    AVDictionary *options = NULL;
+    bound_av_dict_set(&options, "protocol_whitelist", "file", 0);
+    bound_av_dict_set(&options, "format_whitelist", formats, 0);
+    /* avformat_open_input frees the context itself when it fails. */
+    int status = bound_avformat_open_input(&opened, path, format, &options);
+    bound_av_dict_free(&options);
+    *context = status == 0 ? opened : NULL;
+    return status;
 }

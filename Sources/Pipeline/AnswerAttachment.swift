@@ -36,15 +36,24 @@ public struct AnswerAttachment: Sendable {
     public func attach(now: Date = Date(), beforeCopying: @escaping @Sendable () -> Void = {}) async throws -> CompletedRecording {
         let source = self.source
         let summary: WaveformSummary
+        // The length limit is checked on the declared length before decoding, and again as
+        // the decode runs: a small file declaring hours costs no more than its header.
+        let limit = DecodeLimit(maxSeconds: maxDurationSeconds)
         do {
             summary = try await RecordingSession.onOwnThread {
                 // A cut-off file is refused rather than kept as if whole.
-                _ = try AudioIntegrity.probe(source)
-                return try WaveformSummary.make(of: source, columns: 1)
+                _ = try AudioIntegrity.probe(source, limit: limit)
+                return try WaveformSummary.make(of: source, columns: 1, limit: limit)
             }
         } catch let error as SoundFileError {
             throw RecordingError(description: "\(source.path) is not audio voicejournal can read: "
                 + error.reason.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch let problem as AudioFileProblem where problem.kind == .tooLong {
+            throw RecordingError(description: String(format: "%@ is longer than the longest answer taken (%.0f s): %@",
+                                                     source.path, maxDurationSeconds ?? 0, problem.reason))
+        } catch let problem as AudioFileProblem {
+            // Damaged (truncated, a length its bytes cannot hold): trying again never helps.
+            throw RecordingError(description: problem.description)
         }
         guard summary.info.frames > 0 else { throw RecordingError(description: "\(source.path) holds no audio") }
         if let limit = maxDurationSeconds, summary.info.durationSeconds > limit {

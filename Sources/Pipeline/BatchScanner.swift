@@ -123,8 +123,10 @@ public enum BatchScanner {
             skip(problem.reason)
         } catch {
             if checkedByContent.contains(ext) {
-                let reason = (error as? SoundFileError)?.reason.trimmingCharacters(in: .whitespacesAndNewlines) ?? "\(error)"
-                skip("not a readable \(ext.uppercased()) file (libsndfile: \(reason)); truncated or damaged?")
+                let soundError = error as? SoundFileError
+                let reason = soundError?.reason.trimmingCharacters(in: .whitespacesAndNewlines) ?? "\(error)"
+                // A `.notAudio` reason already names both libraries.
+                skip("not a readable \(ext.uppercased()) file (\(soundError?.kind == .notAudio ? "" : "libsndfile: ")\(reason)); truncated or damaged?")
             } else if TranscriptionRequest.acceptedExtensions.contains(ext) || AudioIntegrity.decodedByFFmpeg.contains(ext) {
                 // Neither libsndfile nor FFmpeg can decode it: whatever its name, it is not
                 // audio the server could use, and it is never uploaded.

@@ -24,7 +24,7 @@ extension Worker {
         guard recording.durationSeconds > 0,
               !settings.trim || recording.durationSeconds <= UploadSettings.measureAboveSeconds else { return false }
         let plan = UploadPlan.make(
-            fileExtension: URL(fileURLWithPath: recording.path).pathExtension, sizeBytes: recording.sizeBytes,
+            fileExtension: recording.format, sizeBytes: recording.sizeBytes,
             durationSeconds: recording.durationSeconds, speech: .notMeasured, model: runner.options.transcription.model,
             codec: settings.codec, maxRequestBytes: settings.maxRequestBytes, maxChunkSeconds: settings.maxChunkSeconds,
             trim: settings.trim)
@@ -73,7 +73,7 @@ extension Worker {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? recording.sizeBytes
         let plan = UploadPlan.make(
-            fileExtension: url.pathExtension, sizeBytes: size, durationSeconds: map.durationSeconds,
+            fileExtension: recording.format, sizeBytes: size, durationSeconds: map.durationSeconds,
             speech: map.speechExtent, model: runner.options.transcription.model, codec: settings.codec,
             maxRequestBytes: settings.maxRequestBytes, maxChunkSeconds: settings.maxChunkSeconds, trim: settings.trim)
         runner.logger.debug("upload plan", metadata: ["job": "\(jobId)", "plan": "\(plan.decision)", "chunkSeconds": "\(plan.chunkSeconds)"])

@@ -126,6 +126,7 @@ struct Worker {
         if preparation == .handled { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path),
+                                           filename: UploadPlan.uploadFilename(for: URL(fileURLWithPath: path), format: recording.format),
                                            options: try options(for: job.recordingId, vocabulary: claimed.vocabulary))
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path,
                                       audioSeconds: recording.durationSeconds) else { return }

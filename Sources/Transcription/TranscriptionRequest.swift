@@ -55,10 +55,10 @@ public struct TranscriptionRequest: Sendable, Equatable {
         self.options = options
     }
 
-    /// The MIME type for the file part, from its extension (the API sniffs content anyway,
-    /// but some compatible servers trust this).
+    /// The MIME type for the file part, from the name it is sent under (the API sniffs
+    /// content anyway, but some compatible servers trust this).
     public var contentType: String {
-        switch file.pathExtension.lowercased() {
+        switch URL(fileURLWithPath: filename).pathExtension.lowercased() {
         case "wav": "audio/wav"
         case "flac": "audio/flac"
         case "mp3", "mpga", "mpeg": "audio/mpeg"

@@ -52,6 +52,31 @@ public struct UploadPlan: Sendable, Equatable {
     public static let acceptedExtensions: Set<String> = [
         "flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm",
     ]
+    /// Names of one container: a file named with any of them holds what its probed format says.
+    static let sameContainer: [String: Set<String>] = [
+        "mp3": ["mp3", "mpga", "mpeg"], "oga": ["oga", "ogg"], "ogg": ["oga", "ogg"],
+        "m4a": ["m4a", "mp4", "m4b"], "mp4": ["m4a", "mp4", "m4b"], "aiff": ["aiff", "aif", "aifc"],
+        "webm": ["webm", "mka", "mkv"], "mka": ["webm", "mka", "mkv"],
+    ]
+
+    /// The name a recording is uploaded under: its own name when its extension names the
+    /// container its bytes hold (`format`, as the probe found it), else the name with that
+    /// container's extension, so the server never decodes MP3 bytes as a WAV because of a
+    /// name (the type sent, `TranscriptionRequest.contentType`, follows the name).
+    public static func uploadFilename(for file: URL, format: String) -> String {
+        let own = file.pathExtension.lowercased(), container = format.lowercased()
+        let name = file.lastPathComponent
+        guard !container.isEmpty, container != "audio", own != container, sameContainer[container]?.contains(own) != true else {
+            return name
+        }
+        // A known audio extension is replaced; anything else after a dot is part of the name.
+        let known = acceptedExtensions.contains(own) || sameContainer.keys.contains(own)
+            || ["aif", "aifc", "caf", "w64", "wma", "amr", "aac", "mka", "mkv", "m4b", "opus", "au", "snd"].contains(own)
+        let base = known ? file.deletingPathExtension().lastPathComponent : name
+        // libsndfile calls any Ogg file "oga"; ".ogg" is the name every server knows.
+        return base + "." + (container == "oga" ? "ogg" : container)
+    }
+
     /// Silence at the two ends worth an encode to leave out.
     public static let trimWorthSeconds: Double = 5
 
@@ -75,7 +100,8 @@ public struct UploadPlan: Sendable, Equatable {
 
     /// The plan for one recording.
     /// - Parameters:
-    ///   - fileExtension: the file's name ending, with or without the dot, any case.
+    ///   - fileExtension: the container its bytes hold, as probed (the recording's `format`:
+    ///     a WAV holding MP3 is "mp3"), with or without the dot, any case.
     ///   - sizeBytes: the file's size.
     ///   - durationSeconds: the audio's length.
     ///   - speech: where speech begins and ends (from a `SpeechMap`).

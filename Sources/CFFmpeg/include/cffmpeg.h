@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
@@ -25,6 +26,26 @@ bool cffmpeg_load(void);
 const char *cffmpeg_load_error(void);
 
 int cffmpeg_avformat_open_input(AVFormatContext **context, const char *url, const AVInputFormat *format, AVDictionary **options);
+
+/* The demuxer whose probe claims `size` bytes (a file's first bytes) most surely, judged by the
+   bytes alone (no file name), with its score (0-100) in `score`; NULL when none claims them. */
+const AVInputFormat *cffmpeg_probe_bytes(const uint8_t *bytes, int size, int *score);
+
+/* What keeps one opened file from reaching anything else: the demuxer may open exactly one
+   input (the file itself: a playlist's or concat list's entries are refused), and every
+   blocking step gives up once the deadline has passed. Owned by the caller, who frees it
+   after closing the context that uses it. */
+typedef struct cffmpeg_guard cffmpeg_guard;
+cffmpeg_guard *cffmpeg_guard_new(void);
+void cffmpeg_guard_free(cffmpeg_guard *guard);
+/* Gives the next blocking steps `seconds` from now. */
+void cffmpeg_guard_arm(cffmpeg_guard *guard, double seconds);
+
+/* Opens the local file `path` with the demuxer `format` only: the protocol whitelist is
+   "file", the format whitelist `formats` (comma-separated demuxer names), nested opens are
+   refused and `guard`'s deadline interrupts blocking reads. `guard` must outlive `*context`. */
+int cffmpeg_open_guarded(AVFormatContext **context, const char *path, const AVInputFormat *format,
+                         const char *formats, cffmpeg_guard *guard);
 int cffmpeg_avformat_find_stream_info(AVFormatContext *context, AVDictionary **options);
 void cffmpeg_avformat_close_input(AVFormatContext **context);
 unsigned cffmpeg_avformat_version(void);

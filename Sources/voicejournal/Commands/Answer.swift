@@ -10,7 +10,8 @@ struct Answer: AsyncParsableCommand {
         abstract: "Record (or attach) the answer to an assignment",
         discussion: """
             Without --file this records exactly like `record --assignment ID`. With --file the \
-            audio (any format libsndfile reads) is copied into the journal's audio folder. Either \
+            audio (any format `meter FILE` draws, judged by its bytes; an empty, cut-off or \
+            implausibly long file is refused) is copied into the journal's audio folder. Either \
             way the assignment is marked answered and the transcription queued. An answer sent \
             again with the same --idempotency-key (a retry after a lost reply) gets the first \
             recording back and stores nothing; without one, each attempt gets a fresh key.
