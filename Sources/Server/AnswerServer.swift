@@ -123,8 +123,10 @@ public struct AnswerServer: Sendable {
         } catch let error as IOError {
             throw ServeError(description: "cannot listen on \(host):\(configuration.port): "
                 + String(cString: strerror(error.errnoCode)).lowercased())
+        } catch is SocketAddressError.UnknownHost {
+            throw ServeError(description: "cannot listen on \(host): no such address or host name (give an IP address of this machine, e.g. 127.0.0.1)")
         } catch is SocketAddressError {
-            throw ServeError(description: "cannot listen on \(host): it is not an address of this machine (give an IP address, e.g. 127.0.0.1)")
+            throw ServeError(description: "cannot listen on \(host): not an address this machine can listen on (give an IP address, e.g. 127.0.0.1)")
         }
     }
 }

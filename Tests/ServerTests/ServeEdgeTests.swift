@@ -51,7 +51,8 @@ import TestSupport
     @Test func aRefusedKeyPausesTranscriptionUntilTheEndpointAcceptsAgain() throws {
         // Each file's first upload is refused with 401, as a key would be while it is being rotated.
         let whisper = try StubWhisperServer(rules: [.init(responses: [.error(status: 401, code: "invalid_api_key",
-                                                                             message: "Incorrect API key provided")])])
+                                                                             message: "Incorrect API key provided")])],
+                                          expectedKey: "sk-test-rotating")
         let serve = try ServeHarness(["--transcribe", "--jobs", "1"], environment: [
             "OPENAI_BASE_URL": whisper.baseURL, "OPENAI_API_KEY": "sk-test-rotating", "VOICEJOURNAL_RETRY_BASE": "0.1",
             "VOICEJOURNAL_SERVE_RETRY_SECONDS": "1",
@@ -59,16 +60,15 @@ import TestSupport
         let (id, token) = try serve.assignment()
         #expect(try serve.upload(token, try serve.speechWebM()).status == 200)
         let recording = try #require(try serve.recordings(of: id).first?["id"] as? Int)
-        var state = ""
+        var job: [String: Any] = [:]
         let deadline = Date().addingTimeInterval(40)
         while Date() < deadline {
-            state = try CaptureDatabase.rows(home: serve.binary.home, "SELECT state FROM job WHERE recordingId = ?",
-                                             ["\(recording)"]).first?["state"] as? String ?? ""
-            if state == "done" { break }
+            job = try CaptureDatabase.rows(home: serve.binary.home, "SELECT * FROM job WHERE recordingId = ?", ["\(recording)"]).first ?? [:]
+            if job["state"] as? String == "done" { break }
             Thread.sleep(forTimeInterval: 0.2)
         }
         let output = try #require(serve.stop())
-        #expect(state == "done", "\(output.stdout) \(output.stderr)")
+        #expect(job["state"] as? String == "done", "\(job) \(output.stdout) \(output.stderr)")
         #expect(output.stderr.contains("transcription paused"), "\(output.stderr)")
         #expect(!output.stderr.contains("sk-test-rotating") && !output.stdout.contains("sk-test-rotating"))
     }
@@ -76,11 +76,16 @@ import TestSupport
     @Test func headOnALinkIsItsPageWithoutTheBody() throws {
         let serve = try ServeHarness()
         let (_, token) = try serve.assignment()
-        let head = try serve.request("/a/\(token)", ["-I"])
-        #expect(head.status == 200 && head.body.isEmpty, "\(head.status) \(head.body)")
-        #expect(head.headers["content-type"]?.hasPrefix("text/html") == true)
-        #expect(head.headers["content-security-policy"]?.contains("default-src 'none'") == true)
-        #expect(try serve.request("/a/\(String(token.reversed()))", ["-I"]).status == 404)
+        func head(_ path: String) throws -> String {
+            let connection = try RawConnection(port: serve.port)
+            connection.send("HEAD \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return connection.response(within: 10)
+        }
+        let page = try head("/a/\(token)")
+        #expect(page.hasPrefix("HTTP/1.1 200"), "\(page)")
+        #expect(page.lowercased().contains("content-type: text/html") && page.contains("default-src 'none'"), "\(page)")
+        #expect(page.hasSuffix("\r\n\r\n") && !page.contains("<!doctype"), "a body came: \(page)")
+        #expect(try head("/a/\(String(token.reversed()))").hasPrefix("HTTP/1.1 404"))
     }
 
     @Test func anAddressThatIsNotThisMachinesIsOneLineAndExit3() throws {
@@ -131,5 +136,41 @@ import TestSupport
         #expect(statuses.filter { $0 == 429 }.count >= 2, "\(statuses) \(replies.map(\.body))")
         #expect(statuses.contains(200), "\(statuses)")
         #expect(serve.files(in: "incoming").isEmpty)
+    }
+}
+
+/// What the page says in a real browser when it cannot record (Debian's headless Chromium,
+/// driven as in `BrowserTests`).
+@Suite(.serialized) struct ServePageBrowserTests {
+    private func check(_ what: String, url: String, serve: ServeHarness) throws -> [String: Any] {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", BrowserTests.python.path] {
+            try #require(FileManager.default.isExecutableFile(atPath: tool),
+                         "\(tool) is missing: run scripts/bootstrap and scripts/browser-setup (or set VOICEJOURNAL_BROWSER_PYTHON)")
+        }
+        let silence = serve.folder.path("silence.wav")
+        try runTool("sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", silence.path, "trim", "0", "2"])
+        let output = try runTool(BrowserTests.python.path, [
+            PackagePaths.root.appendingPathComponent("Tests/Browser/answer_page.py").path,
+            "--url", url, "--audio", silence.path, "--seconds", "1", "--screenshot", serve.folder.path("unused.png").path,
+            "--check", what,
+        ])
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+    }
+
+    @Test func overPlainHTTPFromAnotherMachineThePageSaysTheLinkNeedsHTTPS() throws {
+        let serve = try ServeHarness()
+        let (_, token) = try serve.assignment()
+        // By a name, not 127.0.0.1 or localhost: what a phone on the LAN sees with --host 0.0.0.0.
+        let report = try check("insecure", url: "http://insecure.test:\(serve.port)/a/\(token)", serve: serve)
+        #expect(report["isSecureContext"] as? Bool == false, "\(report)")
+        #expect((report["notice"] as? String)?.contains("https") == true, "\(report)")
+        #expect(report["recorderHidden"] as? Bool == true && report["unsupportedHidden"] as? Bool == true, "\(report)")
+    }
+
+    @Test func withNoMicrophoneThePageSaysSo() throws {
+        let serve = try ServeHarness()
+        let (_, token) = try serve.assignment()
+        let report = try check("no-microphone", url: serve.base + "/a/\(token)", serve: serve)
+        #expect((report["status"] as? String)?.hasPrefix("No microphone was found") == true, "\(report)")
     }
 }
