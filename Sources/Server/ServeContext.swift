@@ -33,7 +33,8 @@ struct SecurityHeaders: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as HTTPResponseError where error.status == .notFound || error.status == .methodNotAllowed {
-            response = Responses.notFound()
+            // An upload anywhere that is no link's gets the same JSON as one to an unknown link.
+            response = request.method == .post ? Responses.withdrawn() : Responses.notFound()
         } catch {
             context.logger.error("request failed: \(error)")
             response = Responses.page(.internalServerError, AnswerPages.problem("Something went wrong", "Please try again in a little while."))
