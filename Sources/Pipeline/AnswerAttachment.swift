@@ -63,6 +63,9 @@ public struct AnswerAttachment: Sendable {
         let sha256 = try await RecordingSession.onOwnThread { try ContentDigest.sha256(fileAt: source) }
         let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,
                                    peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)
+        // The same key again is the first answer, whatever the audio: checked before the
+        // duplicate-audio rule, which would call the first answer's audio "sent before".
+        if let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: idempotencyKey) { return earlier }
         // Known audio is refused before the copy, not after it.
         if let duplicate = try store.duplicateAudio(sha256: sha256) { throw duplicate }
         beforeCopying()
@@ -85,13 +88,24 @@ public struct AnswerAttachment: Sendable {
                                        sampleRate: summary.info.sampleRate, channels: summary.info.channels,
                                        facts: facts, idempotencyKey: idempotencyKey, now: now) { id in
                 let destination = folder.appendingPathComponent("\(RecordingSession.fileStamp(now))-\(id).\(fileExtension)")
-                try FileManager.default.copyItem(at: source, to: destination)
+                do {
+                    try FileManager.default.copyItem(at: source, to: destination)
+                } catch let error as CocoaError {
+                    // A copy that fails half-way (a full disk) leaves a partial file: it goes too,
+                    // or the next attempt, given the rolled-back id again, would find it in the way.
+                    if error.code != .fileWriteFileExists { copied = destination }
+                    // Foundation's error names the source; the file that could not be written is this one.
+                    var info = error.userInfo
+                    info[NSFilePathErrorKey] = destination.path
+                    info[NSURLErrorKey] = destination
+                    throw CocoaError(error.code, userInfo: info)
+                }
                 copied = destination
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
                 return destination.path
             }
         } catch {
-            // The transaction rolled back; the copy must go with it.
+            // The transaction rolled back; the copy (whole or partial) must go with it.
             if let copied { try? FileManager.default.removeItem(at: copied) }
             throw StoreError.classify(error, home: home) ?? error
         }

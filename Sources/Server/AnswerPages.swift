@@ -14,6 +14,7 @@ enum AnswerPages {
               <noscript>
                 <p class="notice">To record your answer, this page needs JavaScript and your permission to use the microphone. Please turn JavaScript on and open the link again.</p>
               </noscript>
+              <p id="insecure" class="notice" hidden>This link needs a secure (https) address: browsers let a page use the microphone only over https. Please ask the person who sent it for a link that starts with https.</p>
               <p id="unsupported" class="notice" hidden>This browser cannot record here. Please open the link in a recent Chrome, Firefox or Safari; on a phone, use its usual browser.</p>
               <section id="recorder" aria-labelledby="recorder-heading" hidden>
                 <h2 id="recorder-heading" class="visually-hidden">Your answer</h2>

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Store
 
 /// `voicejournal serve`: the other end of an assignment's link. It serves the answer page
@@ -20,10 +22,23 @@ public struct AnswerServer: Sendable {
         public var maxUploadBytes: Int64 = 32_000_000
         /// The name the page shows as the one asking; nil: "A question for you".
         public var askedBy: String?
-        /// Requests per minute from one address (pages and uploads alike).
+        /// Requests per minute for one link (its page and uploads), and per client for links
+        /// that do not work: a stranger trying tokens never uses up a real link's allowance.
         public var requestsPerMinute = 120
         /// Uploads per hour for one link.
         public var uploadsPerHour = 20
+        /// Proxies whose `X-Forwarded-For` names the client (IP addresses); from anyone else the
+        /// header is ignored.
+        public var trustedProxies: [String] = []
+        /// Seconds a connection may stay open without a request under way; a request head that
+        /// takes longer to arrive is cut off too.
+        public var idleTimeout = 30.0
+        /// Seconds a whole request, its body included, may take to arrive.
+        public var uploadTimeout = 300.0
+        /// Seconds uploads in flight are given to finish after SIGTERM or SIGINT.
+        public var shutdownTimeout = 30.0
+        /// The most connections open at once (lowered to what the descriptor limit allows).
+        public var maxConnections = 256
 
         public init() {}
     }
@@ -34,8 +49,12 @@ public struct AnswerServer: Sendable {
         case listening(host: String, port: Int)
         /// An answer was stored (or, `again`, a repeated send found the first one).
         case answered(assignmentId: Int64, recordingId: Int64, seconds: Double, again: Bool)
-        /// An upload was refused, with the reason the client was given.
-        case refused(assignmentId: Int64, status: Int, reason: String)
+        /// An upload was refused, with the reason (what the client was told, or what went wrong).
+        case refused(assignmentId: Int64, status: Int, reason: String, client: String)
+        /// A client was asked to wait (429): the first refusal of a run of them, not each one.
+        case limited(client: String, what: String, retryAfter: Int)
+        /// A warning about how the server was started.
+        case warning(String)
     }
 
     let store: JournalStore
@@ -47,6 +66,14 @@ public struct AnswerServer: Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
+    }
+
+    /// Whether `text` is an IP address (what `--trusted-proxy` takes).
+    public static func isIPAddress(_ text: String) -> Bool { ClientAddress.canonical(text) != nil }
+
+    /// Whether `host` means every interface (0.0.0.0, ::): an address to listen on, never one to open.
+    public static func isEveryInterface(_ host: String) -> Bool {
+        ClientAddress.canonical(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))).map { $0 == "0.0.0.0" || $0 == "::" } ?? false
     }
 
     /// Where uploads are written while they arrive.
@@ -61,6 +88,8 @@ public struct AnswerServer: Sendable {
         let router = Router(context: ServeContext.self)
         router.middlewares.add(SecurityHeaders())
         router.get("/a/:token") { request, context in await routes.page(request, context: context) }
+        // HEAD is GET without the body (link checkers and previews ask for it).
+        router.head("/a/:token") { request, context in Responses.headOnly(await routes.page(request, context: context)) }
         router.post("/a/:token/answer") { request, context in await routes.answer(request, context: context) }
         router.get(RouterPath(PageAssets.scriptPath)) { _, _ in
             Responses.asset(PageAssets.script, type: "text/javascript; charset=utf-8")
@@ -71,16 +100,33 @@ public struct AnswerServer: Sendable {
         // Browsers ask for it; an empty answer keeps their consoles free of 404s.
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         let host = configuration.host
+        let connections = DescriptorBudget.connections(configured: configuration.maxConnections)
+        if connections < configuration.maxConnections {
+            onEvent(.warning("the open-file limit allows \(connections) connections at once, not \(configuration.maxConnections) "
+                + "(raise it with `ulimit -n` or LimitNOFILE=)"))
+        }
+        let uploadTimeout = TimeAmount.nanoseconds(Int64(configuration.uploadTimeout * 1e9))
+        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestDeadline(limit: uploadTimeout)],
+                                              idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)))
         let app = Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil),
+            server: .http1(configuration: http),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil,
+                                                    availableConnectionsDelegate: MaximumAvailableConnections(connections, logger: logger)),
             onServerRunning: { channel in onEvent(.listening(host: host, port: channel.localAddress?.port ?? 0)) },
             logger: logger)
+        // Stopping waits for uploads in flight, up to the shutdown timeout; then they are cut off.
+        var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .nanoseconds(Int64(configuration.shutdownTimeout * 1e9))
         do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await ServiceGroup(configuration: group).run()
         } catch let error as IOError {
             throw ServeError(description: "cannot listen on \(host):\(configuration.port): "
                 + String(cString: strerror(error.errnoCode)).lowercased())
+        } catch is SocketAddressError.UnknownHost {
+            throw ServeError(description: "cannot listen on \(host): no such address or host name (give an IP address of this machine, e.g. 127.0.0.1)")
+        } catch is SocketAddressError {
+            throw ServeError(description: "cannot listen on \(host): not an address this machine can listen on (give an IP address, e.g. 127.0.0.1)")
         }
     }
 }

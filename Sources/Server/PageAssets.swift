@@ -47,6 +47,12 @@ enum PageAssets {
           playback = $("playback"), again = $("again"), send = $("send"), sending = $("sending"),
           progress = $("progress"), thanks = $("thanks"), elapsed = $("elapsed"), bar = $("level-bar");
 
+      // Over plain HTTP (but on this machine itself) browsers hide the microphone altogether:
+      // say that the link needs https, not that the browser is too old.
+      if (window.isSecureContext === false) {
+        $("insecure").hidden = false;
+        return;
+      }
       if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.MediaRecorder) {
         $("unsupported").hidden = false;
         return;
@@ -131,8 +137,22 @@ enum PageAssets {
           recordButton.classList.add("recording");
           say("Recording… Tap Stop when you have finished.");
         }).catch(function (error) {
-          say("The microphone could not be used (" + error.name + "). Please allow the microphone for this page and try again.");
+          say(microphoneProblem(error && error.name));
         });
+      }
+
+      // What went wrong with the microphone, in words: a missing one is not a permission problem.
+      function microphoneProblem(name) {
+        if (name === "NotFoundError" || name === "DevicesNotFoundError" || name === "OverconstrainedError") {
+          return "No microphone was found. Please connect one, or open the link on a phone, and tap Record again.";
+        }
+        if (name === "NotAllowedError" || name === "PermissionDeniedError" || name === "SecurityError") {
+          return "The microphone is not allowed for this page. Please allow it (in the address bar or the browser's settings) and tap Record again.";
+        }
+        if (name === "NotReadableError" || name === "TrackStartError" || name === "AbortError") {
+          return "The microphone could not be started; another app may be using it. Please close that app and tap Record again.";
+        }
+        return "The microphone could not be used (" + name + "). Please check it and tap Record again.";
       }
 
       function stop() {
@@ -183,15 +203,24 @@ enum PageAssets {
         request.onload = function () {
           sending.hidden = true;
           if (request.status >= 200 && request.status < 300) { return done(); }
-          var message = "The answer could not be sent.";
-          try { message = JSON.parse(request.responseText).message || message; } catch (ignored) {}
-          review.hidden = false;
+          var message = "The answer could not be sent.", reply = {};
+          try { reply = JSON.parse(request.responseText) || {}; message = reply.message || message; } catch (ignored) {}
+          // A withdrawn link takes no answer however often it is sent.
+          review.hidden = reply.status === "withdrawn";
           say(message);
         };
         request.onerror = function () {
           sending.hidden = true;
           review.hidden = false;
           say("The connection dropped. Tap Send to try again; your answer will not arrive twice.");
+        };
+        // A send that stalls is given up, so the page never waits forever: a minute, plus
+        // time for the take at 20 kB a second (a slow mobile connection).
+        request.timeout = 60000 + Math.round(take.size / 20);
+        request.ontimeout = function () {
+          sending.hidden = true;
+          review.hidden = false;
+          say("Sending took too long; the connection may be slow. Tap Send to try again; your answer will not arrive twice.");
         };
         review.hidden = true;
         progress.value = 0;

@@ -33,7 +33,8 @@ struct SecurityHeaders: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as HTTPResponseError where error.status == .notFound || error.status == .methodNotAllowed {
-            response = Responses.notFound()
+            // An upload anywhere that is no link's gets the same JSON as one to an unknown link.
+            response = request.method == .post ? Responses.withdrawn() : Responses.notFound()
         } catch {
             context.logger.error("request failed: \(error)")
             response = Responses.page(.internalServerError, AnswerPages.problem("Something went wrong", "Please try again in a little while."))
@@ -82,11 +83,33 @@ enum Responses {
         Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static func tooManyRequests(retryAfter seconds: Double, json: Bool) -> Response {
+    /// A 429 whose message and `Retry-After` say the real wait.
+    static func tooManyRequests(retryAfter seconds: Int, json: Bool) -> Response {
+        let wait = waitText(seconds)
         var response = json
-            ? Self.json(.tooManyRequests, ["status": "refused", "message": "Too many tries at once. Please wait a minute and send again."])
-            : page(.tooManyRequests, AnswerPages.problem("Too many requests", "Please wait a minute and open the link again."))
-        response.headers[.retryAfter] = String(Int(seconds.rounded(.up)))
+            ? Self.json(.tooManyRequests, ["status": "refused", "message": "Too many tries. Please wait \(wait) and send again."])
+            : page(.tooManyRequests, AnswerPages.problem("Too many requests", "Please wait \(wait) and open the link again."))
+        response.headers[.retryAfter] = String(seconds)
         return response
+    }
+
+    /// "40 seconds", "a minute", "3 minutes" (rounded up: never shorter than the real wait).
+    static func waitText(_ seconds: Int) -> String {
+        if seconds < 60 { return seconds == 1 ? "a second" : "\(seconds) seconds" }
+        let minutes = (seconds + 59) / 60
+        return minutes == 1 ? "a minute" : "\(minutes) minutes"
+    }
+
+    /// The reply to an upload for a link that does not work (never did, or was withdrawn
+    /// while the answer arrived): JSON, so the page can show it.
+    static func withdrawn() -> Response {
+        json(.notFound, ["status": "withdrawn",
+                         "message": "This link does not work any more: it was withdrawn, or not copied whole. "
+                            + "Please ask the person who sent it for a new one."])
+    }
+
+    /// The same response without its body, for HEAD (its headers still say the body's length).
+    static func headOnly(_ response: Response) -> Response {
+        Response(status: response.status, headers: response.headers, body: ResponseBody())
     }
 }

@@ -22,6 +22,8 @@ struct UploadReceiver: Sendable {
         case tooLarge
         case malformed(String)
         case noAudio
+        /// The link's other uploads under way hold all the room it is given.
+        case busy
     }
 
     /// The name of the form field that carries the recording.
@@ -29,14 +31,17 @@ struct UploadReceiver: Sendable {
 
     /// Reads `body` to its end and writes the audio part to a new file in `folder`. On any
     /// failure (a refusal, a dropped connection) the file is removed before this returns.
-    func receive<Body: AsyncSequence>(_ body: Body, contentType: String?) async throws -> Received where Body.Element == ByteBuffer {
+    /// `reserved` bytes are already set aside for this request; past them, `reserve` is asked
+    /// for each further piece (false: refused as `.busy`).
+    func receive<Body: AsyncSequence>(_ body: Body, contentType: String?, reserved: Int64 = .max,
+                                      reserve: (Int64) -> Bool = { _ in true }) async throws -> Received where Body.Element == ByteBuffer {
         guard let contentType, let boundary = MultipartReader.boundary(contentType: contentType) else {
             throw Refusal.malformed("the upload must be multipart/form-data with a boundary")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         var reader = MultipartReader(boundary: boundary)
-        var total: Int64 = 0, written: Int64 = 0
+        var total: Int64 = 0, written: Int64 = 0, allowed = reserved
         var inAudio = false, sawAudio = false, fileType: String?
         let partial = folder.appendingPathComponent("upload-\(UUID().uuidString).part")
         do {
@@ -45,9 +50,22 @@ struct UploadReceiver: Sendable {
                 options: .newFile(replaceExisting: false, permissions: [.ownerRead, .ownerWrite])
             ) { handle in
                 try await handle.withBufferedWriter { writer in
-                    for try await buffer in body {
+                    var pieces = body.makeAsyncIterator()
+                    while true {
+                        let next: ByteBuffer?
+                        do {
+                            next = try await pieces.next()
+                        } catch {
+                            // Broken HTTP (a bad chunk size), or the connection closed or timed out mid-body.
+                            throw Refusal.malformed("the request broke off or was not valid HTTP")
+                        }
+                        guard let buffer = next else { break }
                         total += Int64(buffer.readableBytes)
                         guard total <= maxBytes else { throw Refusal.tooLarge }
+                        if total > allowed {
+                            guard reserve(total - allowed) else { throw Refusal.busy }
+                            allowed = total
+                        }
                         let events: [MultipartReader.Event]
                         do {
                             events = try reader.feed(buffer.readableBytesView)

@@ -6,6 +6,10 @@ document on stdout: the accessibility violations axe-core found, whether the pag
 window's width, how long the browser recorded, whether playback ran, and whether the
 thank-you page came (also after a reload). Saves a screenshot of the page while recording.
 
+With --check it only opens the page and reports what it says: `insecure` opens the link by a
+name that is not this machine's (mapped to 127.0.0.1 in the browser), as a phone on the LAN
+would over plain HTTP; `no-microphone` starts the browser with no microphone and taps Record.
+
 Run by Tests/ServerTests/BrowserTests.swift with the python of scripts/browser-setup.
 """
 import argparse
@@ -24,15 +28,15 @@ from selenium.webdriver.support.ui import WebDriverWait
 SERIOUS = ("serious", "critical")
 
 
-def browser(audio, width, height):
+def browser(audio, width, height, microphone=True, extra=()):
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("VOICEJOURNAL_CHROMIUM", "/usr/bin/chromium")
+    # %noloop: the speech once, then silence, as a person would speak it.
+    fake = ("--use-fake-device-for-media-stream", "--use-file-for-fake-audio-capture=%s%%noloop" % audio) if microphone else ()
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                 # %noloop: the speech once, then silence, as a person would speak it.
-                 "--use-file-for-fake-audio-capture=%s%%noloop" % audio,
+                 "--use-fake-ui-for-media-stream") + fake + (
                  "--autoplay-policy=no-user-gesture-required",
-                 "--window-size=%d,%d" % (width, height)):
+                 "--window-size=%d,%d" % (width, height)) + tuple(extra):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # The driver is named, so Selenium Manager never tries to download one.
@@ -59,7 +63,12 @@ def main():
     parser.add_argument("--screenshot", required=True)
     parser.add_argument("--width", type=int, default=360)
     parser.add_argument("--height", type=int, default=800)
+    parser.add_argument("--check", choices=("insecure", "no-microphone"))
     args = parser.parse_args()
+    if args.check:
+        json.dump(check(args), sys.stdout)
+        print()
+        return
 
     report = {}
     driver = browser(args.audio, args.width, args.height)
@@ -116,6 +125,30 @@ def main():
         driver.quit()
     json.dump(report, sys.stdout)
     print()
+
+
+def check(args):
+    """What the page says when it cannot record: opened over plain HTTP by a name that is not
+    this machine's (not a secure context), or in a browser with no microphone."""
+    report = {}
+    insecure = args.check == "insecure"
+    extra = ["--host-resolver-rules=MAP insecure.test 127.0.0.1"] if insecure else []
+    driver = browser(args.audio, args.width, args.height, microphone=insecure, extra=extra)
+    try:
+        wait = WebDriverWait(driver, 30)
+        driver.get(args.url)
+        report["isSecureContext"] = driver.execute_script("return window.isSecureContext")
+        if insecure:
+            report["notice"] = wait.until(visible.visibility_of_element_located((By.ID, "insecure"))).text
+            report["recorderHidden"] = not driver.find_element(By.ID, "recorder").is_displayed()
+            report["unsupportedHidden"] = not driver.find_element(By.ID, "unsupported").is_displayed()
+        else:
+            wait.until(visible.visibility_of_element_located((By.ID, "record"))).click()
+            wait.until(lambda d: not d.find_element(By.ID, "status").text.startswith(("Tap Record", "Asking")))
+            report["status"] = driver.find_element(By.ID, "status").text
+    finally:
+        driver.quit()
+    return report
 
 
 if __name__ == "__main__":

@@ -12,9 +12,9 @@ final class ServeHarness: @unchecked Sendable {
     private(set) var port = 0
     let serveArguments: [String]
 
-    init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []) throws {
         folder = try TemporaryFolder("voicejournal-serve")
-        binary = VoicejournalBinary(home: folder.path("home"), environment: environment)
+        binary = VoicejournalBinary(home: folder.path("home"), environment: environment, launcher: launcher)
         serveArguments = arguments
         _ = try binary.run(["journal", "create", "Family"])
         try start()

@@ -17,8 +17,9 @@ struct Serve: AsyncParsableCommand {
             as the assignment's answer, its transcription queued (run at once with --transcribe). \
             The link's token is its only credential. Listens on 127.0.0.1 unless --host says \
             otherwise: to reach it from a phone, put a reverse proxy or tunnel with TLS in front and \
-            give its address as --public-url (see the README). Ctrl-C or SIGTERM stops it after \
-            the uploads in flight.
+            give its address as --public-url (see the README), and name the proxy with \
+            --trusted-proxy so each visitor is rate-limited on their own. Ctrl-C or SIGTERM stops it \
+            after the uploads in flight (at most --shutdown-timeout seconds).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -30,8 +31,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The longest answer, in seconds.", valueName: "seconds")) var maxAnswerSeconds = 180
     @Option(help: ArgumentHelp("The largest upload, in bytes; bigger ones get 413 before they reach the disk.", valueName: "bytes"))
     var maxUploadBytes: Int64 = 32_000_000
-    @Option(help: ArgumentHelp("Requests a minute from one address before it is asked to wait (429).", valueName: "n"))
+    @Option(help: ArgumentHelp("Requests a minute for one link, and from one address for links that do not work, before the next is asked to wait (429).", valueName: "n"))
     var requestsPerMinute = 120
+    @Option(help: ArgumentHelp("A reverse proxy in front of serve (an IP address; repeatable): its X-Forwarded-For names the client. From anyone else the header is ignored.", valueName: "address"))
+    var trustedProxy: [String] = []
+    @Option(help: ArgumentHelp("Seconds a connection may stay open with no request under way (a slow request head included).", valueName: "seconds"))
+    var idleTimeout = 30.0
+    @Option(help: ArgumentHelp("Seconds a whole request, the upload included, may take to arrive.", valueName: "seconds"))
+    var uploadTimeout = 300.0
+    @Option(help: ArgumentHelp("Seconds uploads in flight get to finish after Ctrl-C or SIGTERM.", valueName: "seconds"))
+    var shutdownTimeout = 30.0
+    @Option(help: ArgumentHelp("Connections open at once (fewer if the open-file limit allows fewer).", valueName: "n"))
+    var maxConnections = 256
     @Flag(help: "Transcribe answers as they arrive (runs the queue in this process).") var transcribe = false
     @Option(help: "With --transcribe: uploads at a time (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first.") var jobs: Int?
     @OptionGroup(title: "With --transcribe") var transcription: TranscriptionFlags
@@ -41,6 +52,14 @@ struct Serve: AsyncParsableCommand {
         guard (5...3600).contains(maxAnswerSeconds) else { throw ValidationError("--max-answer-seconds must be 5 to 3600") }
         guard maxUploadBytes >= 1024 else { throw ValidationError("--max-upload-bytes must be at least 1024") }
         guard requestsPerMinute >= 1 else { throw ValidationError("--requests-per-minute must be at least 1") }
+        for proxy in trustedProxy where !AnswerServer.isIPAddress(proxy) {
+            throw ValidationError("--trusted-proxy needs the proxy's IP address, e.g. 127.0.0.1 (not \(proxy))")
+        }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--upload-timeout", uploadTimeout), ("--shutdown-timeout", shutdownTimeout)]
+        where !(0.1...86_400).contains(value) {
+            throw ValidationError("\(name) must be 0.1 to 86400 seconds")
+        }
+        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000") }
         if let jobs { try validateJobs(jobs) }
         if host.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--host needs an address, e.g. 127.0.0.1") }
     }
@@ -57,7 +76,7 @@ struct Serve: AsyncParsableCommand {
         let pool = transcribe ? try transcription.endpoints(settings, jobs: jobs, environment: environment) : nil
         for line in pool?.leftOut ?? [] { printNotice("warning: " + line) }
         let transcriber = pool.map { pool in
-            ServeTranscriber(store: store) {
+            ServeTranscriber(store: store, firstPause: Self.refusedPause(environment)) {
                 transcription.makeRunner(store: store, settings: settings, pool: pool, environment: environment, warnLeftOut: false)
             }
         }
@@ -69,6 +88,11 @@ struct Serve: AsyncParsableCommand {
         configuration.maxUploadBytes = maxUploadBytes
         configuration.askedBy = settings.askedBy.value
         configuration.requestsPerMinute = requestsPerMinute
+        configuration.trustedProxies = trustedProxy
+        configuration.idleTimeout = idleTimeout
+        configuration.uploadTimeout = uploadTimeout
+        configuration.shutdownTimeout = shutdownTimeout
+        configuration.maxConnections = maxConnections
         let server = AnswerServer(store: store, configuration: configuration, logger: Logger(label: "voicejournal.serve"))
         let publicURL = settings.publicURL
         let waiting = try store.assignments(status: .pending).count
@@ -94,17 +118,38 @@ struct Serve: AsyncParsableCommand {
     private static func report(_ event: AnswerServer.Event, publicURL: Setting<String>, waiting: Int) {
         switch event {
         case let .listening(host, port):
-            let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            // Listening on every interface: 0.0.0.0 is no address a phone can open; this machine's name may be.
+            let everywhere = AnswerServer.isEveryInterface(host)
+            let shown = everywhere ? ProcessInfo.processInfo.hostName : host
+            let address = "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
             // Without a public URL of its own, links point where the server listens.
             let links = publicURL.source == .builtIn ? address : publicURL.value
-            printNow("Serving answers on \(address) (links: \(TerminalText.escaped(links))/a/TOKEN). Ctrl-C stops.")
+            if everywhere {
+                printNotice("warning: --host \(host) serves plain HTTP to every network this machine is on. Browsers allow "
+                    + "the microphone only on https pages (or on this machine itself): put a reverse proxy with TLS in front, "
+                    + "give its https address as --public-url, and listen on 127.0.0.1 (see the README)")
+                printNow("Serving answers on every interface, port \(port) (links: \(TerminalText.escaped(links))/a/TOKEN). Ctrl-C stops.")
+            } else {
+                printNow("Serving answers on \(address) (links: \(TerminalText.escaped(links))/a/TOKEN). Ctrl-C stops.")
+            }
             printNow("\(waiting) assignment\(waiting == 1 ? "" : "s") waiting; see each one's link with: voicejournal assignment link ID")
         case let .answered(id, recording, seconds, again):
             printNow(again ? "Assignment #\(id): the same answer was sent again (recording \(recording)); nothing new stored."
                         : String(format: "Assignment #%lld answered: recording %lld, %.1f s.", id, recording, seconds))
-        case let .refused(id, status, reason):
-            printNotice("refused an upload for assignment #\(id) (\(status)): \(reason)")
+        case let .refused(id, status, reason, client):
+            printNotice("refused an upload for assignment #\(id) from \(client) (\(status)): \(reason)")
+        case let .limited(client, what, retryAfter):
+            printNotice("asked \(client) to wait \(retryAfter) s (429: too many \(what)); until then its requests are refused without a line each")
+        case .warning(let text):
+            printNotice("warning: " + text)
         }
+    }
+
+    /// The first pause after the server refused the key: `VOICEJOURNAL_SERVE_RETRY_SECONDS`
+    /// (tests shorten it), else 30 s.
+    private static func refusedPause(_ environment: [String: String]) -> Duration {
+        let seconds = environment["VOICEJOURNAL_SERVE_RETRY_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 30
+        return .milliseconds(Int64(seconds * 1000))
     }
 }
 
