@@ -66,6 +66,10 @@ public final class QueueRunner: Sendable {
         case chunksDone(jobId: Int64, path: String, done: Int, total: Int)
         case willRetry(jobId: Int64, path: String, error: TranscriptionError, after: TimeInterval)
         case failed(jobId: Int64, path: String, message: String)
+        /// A job ended done, but with a transcript to doubt (`message` says why and what to
+        /// do): every answer was empty although the audio holds speech, or no speech was
+        /// heard at all so nothing was uploaded.
+        case suspect(jobId: Int64, path: String, message: String)
         /// An endpoint is out: it cannot be reached (`retryingFor` is how long it is tried
         /// again at most), or it failed several uploads in a row (`retryingFor` nil: it is
         /// tried again after a cool-down that grows while it keeps failing). Its uploads
@@ -90,7 +94,21 @@ public final class QueueRunner: Sendable {
         public var failedJobs: Set<Int64> = []
         /// How many failed for good.
         public var failed: Int { failedJobs.count }
+        /// Jobs done with a transcript to doubt (see `Event.suspect`), in the order they ended.
+        public var suspects: [Suspect] = []
         public init() {}
+    }
+
+    /// A job done with a transcript to doubt, and why.
+    public struct Suspect: Sendable, Equatable {
+        public var jobId: Int64
+        public var path: String
+        public var message: String
+        public init(jobId: Int64, path: String, message: String) {
+            self.jobId = jobId
+            self.path = path
+            self.message = message
+        }
     }
 
     let store: JournalStore

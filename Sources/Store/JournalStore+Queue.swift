@@ -28,6 +28,11 @@ extension JournalStore {
                                  lease: lease, scope: scope, now: now).claimed.first?.first
     }
 
+    /// Whether at least `count` queued jobs are due now (see `dueJobsLeft(_:atLeast:now:)`).
+    public func dueJobsLeft(atLeast count: Int, now: Date = Date()) throws -> Bool {
+        try pool.read { db in try Self.dueJobsLeft(db, atLeast: count, now: now) }
+    }
+
     /// Whether at least `count` queued jobs are due: a walk of at most `count` rows of the
     /// `job_due` index (a waiting parent of chunks does not count).
     static func dueJobsLeft(_ db: Database, atLeast count: Int, now: Date) throws -> Bool {
@@ -157,22 +162,29 @@ extension JournalStore {
     }
 
     /// Queues failed or cancelled jobs again with fresh attempts: the given ones, or every
-    /// failed one when `ids` is nil. Returns the ids queued again.
+    /// failed one when `ids` is nil. With `done`, a given job that is done is queued again
+    /// too (transcribed anew): its transcript stays until the new one is stored, which then
+    /// replaces it; if the new attempt fails, the old transcript is kept. Only recordings'
+    /// jobs can be done again (a chunk's is part of its recording's). Returns the ids queued again.
     @discardableResult
-    public func retryJobs(ids: [Int64]?, now: Date = Date()) throws -> [Int64] {
+    public func retryJobs(ids: [Int64]?, done: Bool = false, now: Date = Date()) throws -> [Int64] {
         try pool.write { db in
             if let ids {
                 for id in ids {
                     guard let job = try Job.fetchOne(db, key: id) else { throw StoreError.notFound("no job \(id); see `voicejournal queue list`") }
+                    if done && job.state == .done && job.kind == Job.transcribeKind { continue }
                     guard job.state == .failed || job.state == .cancelled else {
-                        throw StoreError.conflict("job \(id) is \(job.state.rawValue); only failed or cancelled jobs can be retried")
+                        throw StoreError.conflict(job.state == .done
+                            ? "job \(id) is done; `voicejournal queue retry --done \(id)` transcribes it again (the transcript stays until the new one is in)"
+                            : "job \(id) is \(job.state.rawValue); only failed or cancelled jobs can be retried")
                     }
                 }
             }
             let filter = ids.map { "id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "state = 'failed'"
+            let states = done && ids != nil ? "'failed', 'cancelled', 'done'" : "'failed', 'cancelled'"
             return try Int64.fetchAll(db, sql: """
                 UPDATE job SET state = 'queued', attempts = 0, runAfter = ?, lastError = NULL, updatedAt = ?
-                WHERE \(filter) AND state IN ('failed', 'cancelled')
+                WHERE \(filter) AND state IN (\(states))
                 RETURNING id
                 """, arguments: [now, now])
         }

@@ -86,11 +86,26 @@ struct Record: AsyncParsableCommand {
             await uploader?.stop()
             return try RecordingReport.finish(outcome, json: json)
         }
-        if !json { try RecordingReport.finish(outcome, json: false) }
-        guard let transcript = try await transcribe(outcome, with: uploader, store: store) else {
-            // The server went away: the take is saved and its pieces stay queued.
-            RecordingReport.stderr("voicejournal: the server cannot be reached; the transcription is queued (job \(outcome.jobId)): "
-                + "run `voicejournal queue run` when it is back")
+        if !json {
+            try RecordingReport.finish(outcome, json: false)
+            // Out before the wait: whatever ends it (Ctrl-C, a kill), the take's lines are shown.
+            fflush(nil) // every output stream: stdout is the one with lines waiting
+        }
+        let transcript: Transcript?
+        do {
+            // Ctrl-C while waiting stops the uploader (its jobs stay queued) instead of
+            // killing the process with the saved take unreported.
+            let interrupts = SignalWatch { _ in uploader.runner.stop() }
+            defer { interrupts.cancel() }
+            transcript = try await transcribe(outcome, with: uploader, store: store)
+        } catch let error as CLIError where error.exitCode == CLIError.interrupted {
+            if json { print(try RecordingReport.jsonText(outcome)) }
+            throw error
+        }
+        guard let transcript else {
+            // The server went away or does not answer: the take is saved and its pieces stay queued.
+            RecordingReport.stderr("voicejournal: the server cannot be reached (or does not answer); the transcription is queued "
+                + "(job \(outcome.jobId)): run `voicejournal queue run` when it is back")
             if json { print(try RecordingReport.jsonText(outcome)) }
             return
         }
@@ -121,7 +136,8 @@ struct Record: AsyncParsableCommand {
                 throw CLIError.configuration(error.description)
             }
             if error is CancellationError {
-                throw CLIError(message: "interrupted; the transcription stays queued: run `voicejournal queue run` to finish it",
+                throw CLIError(message: "interrupted; recording \(outcome.recordingId) is saved and its transcription stays queued "
+                               + "(job \(jobId)): run `voicejournal queue run` to finish it",
                                exitCode: CLIError.interrupted)
             }
             if let error { throw error }
