@@ -52,7 +52,7 @@ extension Worker {
         }
         guard map.speechExtent == .silent else { return .asIs(speechHeard: true) }
         runner.logger.info("no speech: nothing uploaded", metadata: ["job": "\(jobId)"])
-        try storeSilence(of: recording, jobId: jobId)
+        try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
         return .handled
     }
 
@@ -82,12 +82,12 @@ extension Worker {
         case .asIs:
             return .asIs(speechHeard: map.speechExtent != .silent)
         case .nothingToSend:
-            try storeSilence(of: recording, jobId: jobId)
+            try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
             return .handled
         case .transcode(let codec), .split(let codec):
             let chunks = ChunkPlanner(maxChunkSeconds: plan.chunkSeconds, trim: settings.trim).chunks(for: map)
             guard !chunks.isEmpty else {
-                try storeSilence(of: recording, jobId: jobId)
+                try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
                 return .handled
             }
             try split(recording, jobId: jobId, into: chunks, codec: codec, durationSeconds: map.durationSeconds)
@@ -110,13 +110,13 @@ extension Worker {
     /// A recording with no speech: an empty transcript, nothing uploaded (Whisper answers
     /// silence with invented text). When the audio is not silent either (very quiet speech
     /// measures as none), the user is told, with the way to send it anyway.
-    private func storeSilence(of recording: Recording, jobId: Int64) throws {
+    private func storeSilence(of recording: Recording, jobId: Int64, peakDBFS: Double) throws {
         let transcript = Transcript(recordingId: recording.id ?? 0, text: "", language: nil,
                                     model: runner.options.transcription.model, segments: [])
         guard try store.completeJob(id: jobId, owner: owner, transcript: transcript) else { return }
         run.summary.withLock { $0.transcribed += 1 }
         run.onEvent(.transcribed(jobId: jobId, path: recording.path, seconds: 0))
-        if let peak = recording.peakDBFS, peak >= Self.audibleDBFS {
+        if let peak = [recording.peakDBFS, peakDBFS].compactMap({ $0 }).max(), peak >= Self.audibleDBFS {
             let message = "no speech heard, nothing uploaded: an empty transcript is stored, but the audio peaks at "
                 + String(format: "%.1f", peak) + " dBFS; if it holds quiet speech, send it whole with "
                 + "`voicejournal transcribe --again --no-trim FILE`"

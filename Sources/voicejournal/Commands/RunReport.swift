@@ -35,4 +35,7 @@ struct RunJSON: Encodable {
     let seconds: Double
     let failures: [Failure]
     let endpoints: [EndpointFigures]
+    /// Files done with a transcript to doubt (no speech heard although the audio is not
+    /// silent; every answer empty), each with what to do about it.
+    var suspect: [Failure] = []
 }

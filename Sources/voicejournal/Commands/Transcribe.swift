@@ -114,7 +114,8 @@ struct Transcribe: AsyncParsableCommand {
             try printJSON(RunJSON(
                 files: queued.count, transcribed: wrapUp.done, failed: wrapUp.failed.count, alreadyDone: alreadyDone,
                 skipped: skippedCount, retried: run?.retried ?? 0, seconds: seconds,
-                failures: wrapUp.failed.map { .init(path: $0.url.path, message: $0.message) }, endpoints: run?.endpoints ?? []))
+                failures: wrapUp.failed.map { .init(path: $0.url.path, message: $0.message) }, endpoints: run?.endpoints ?? [],
+                suspect: (run?.suspects ?? []).map { .init(path: $0.path, message: $0.message) }))
         } else {
             for failure in wrapUp.failed {
                 print(TerminalText.escaped("failed: \(failure.url.path): \(failure.message)"))
