@@ -201,11 +201,21 @@ public struct UploadSettings: Sendable, Equatable {
     /// are measured, to leave out long silences and to cut them at pauses when they must be split.
     public static let measureAboveSeconds: Double = 60
 
+    /// The sizes a request may be limited to: from 64 KiB (a few seconds of audio) to 4 GiB
+    /// (far past any server's limit). Outside it the chunk arithmetic would overflow.
+    public static let maxRequestBytesRange: ClosedRange<Int64> = 65_536...(4 << 30)
+    /// The lengths a request may be limited to: from 5 s to a day.
+    public static let maxChunkSecondsRange: ClosedRange<Double> = 5...86_400
+
+    /// Settings with each limit kept within its range (`maxRequestBytesRange`,
+    /// `maxChunkSecondsRange`); commands refuse values outside them before this.
     public init(maxRequestBytes: Int64 = UploadPlan.defaultMaxRequestBytes,
                 maxChunkSeconds: Double = UploadPlan.defaultMaxChunkSeconds,
                 codec: UploadCodec = .flac, trim: Bool = true) {
-        self.maxRequestBytes = maxRequestBytes
-        self.maxChunkSeconds = maxChunkSeconds
+        self.maxRequestBytes = min(max(maxRequestBytes, Self.maxRequestBytesRange.lowerBound), Self.maxRequestBytesRange.upperBound)
+        self.maxChunkSeconds = maxChunkSeconds.isFinite
+            ? min(max(maxChunkSeconds, Self.maxChunkSecondsRange.lowerBound), Self.maxChunkSecondsRange.upperBound)
+            : UploadPlan.defaultMaxChunkSeconds
         self.codec = codec
         self.trim = trim
     }

@@ -46,15 +46,22 @@ extension JournalStore {
         return found >= count
     }
 
+    /// The longest lease a runner grants (and renews to). A running job whose lease ends
+    /// later than that from now was not leased by a runner (an imported or hand-edited
+    /// journal, a clock that jumped back): it counts as expired, or it would never be
+    /// claimed again.
+    public static let longestLease: TimeInterval = 3600
+
     /// The claim, inside a caller's transaction.
     static func claimNext(_ db: Database, owner: String, lease: TimeInterval, scope: JobScope?, endpoint: String?,
                           now: Date) throws -> Job? {
+        let farthest = now.addingTimeInterval(longestLease)
         // A job whose workers keep dying (a file that crashes us) must not loop forever.
         try db.cachedStatement(sql: """
             UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now,
                 lastError = 'gave up after ' || attempts || ' attempts: the worker stopped before finishing'
-            WHERE state = 'running' AND leaseExpiresAt < :now AND attempts >= maxAttempts
-            """).execute(arguments: ["now": now])
+            WHERE state = 'running' AND (leaseExpiresAt < :now OR leaseExpiresAt > :farthest) AND attempts >= maxAttempts
+            """).execute(arguments: ["now": now, "farthest": farthest])
         try failParentsOfFailedChunks(db, now: now)
         // A chunked recording's job waits (queued, in `chunked_job`) while its chunks'
         // child jobs are claimed in its place. Claims run many times a second, so: the
@@ -73,13 +80,13 @@ extension JournalStore {
                     UNION ALL
                     SELECT * FROM (
                         SELECT id, priority, runAfter FROM job INDEXED BY job_due
-                        WHERE state = 'running' AND leaseExpiresAt < :now AND \(claimable)
+                        WHERE state = 'running' AND (leaseExpiresAt < :now OR leaseExpiresAt > :farthest) AND \(claimable)
                         ORDER BY priority DESC, runAfter, id LIMIT 1))
                 ORDER BY priority DESC, runAfter, id LIMIT 1)
             RETURNING *
             """)
         return try Job.fetchOne(statement, arguments: [
-            "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
+            "owner": owner, "expires": now.addingTimeInterval(min(lease, longestLease)), "now": now, "farthest": farthest,
             "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority, "endpoint": endpoint,
         ])
     }
@@ -102,7 +109,7 @@ extension JournalStore {
         try pool.write { db in
             try db.execute(sql: """
                 UPDATE job SET leaseExpiresAt = ?, updatedAt = ? WHERE state = 'running' AND leaseOwner = ?
-                """, arguments: [now.addingTimeInterval(lease), now, owner])
+                """, arguments: [now.addingTimeInterval(min(lease, Self.longestLease)), now, owner])
             return db.changesCount
         }
     }

@@ -54,10 +54,11 @@ public struct WhisperClient: Sendable {
 
         /// How long the answer to an upload of `audioSeconds` of audio may take once the
         /// upload is sent: `answerTimeout` plus `answerTimeoutPerAudioSecond` per second of
-        /// audio, never more than the whole request's `timeout`. Unknown audio: `timeout` alone.
-        public func answerDeadline(audioSeconds: Double?) -> Double {
-            guard let audioSeconds, audioSeconds.isFinite, audioSeconds >= 0 else { return timeout }
-            return min(timeout, answerTimeout + answerTimeoutPerAudioSecond * audioSeconds)
+        /// audio. Nil for audio of unknown length: the whole request's `timeout` alone
+        /// (which also bounds a deadline longer than it, as a plain timeout).
+        public func answerDeadline(audioSeconds: Double?) -> Double? {
+            guard let audioSeconds, audioSeconds.isFinite, audioSeconds >= 0 else { return nil }
+            return answerTimeout + answerTimeoutPerAudioSecond * audioSeconds
         }
 
         /// Whether a key was given (the key itself is not readable from outside the module).

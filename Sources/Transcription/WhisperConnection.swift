@@ -127,17 +127,13 @@ public final class WhisperConnection {
     }
 
     private func classify(_ failure: CurlFailure, transfer: Transfer, request: TranscriptionRequest,
-                          configuration: WhisperClient.Configuration, answerDeadline: Double) -> TranscriptionError {
+                          configuration: WhisperClient.Configuration, answerDeadline: Double?) -> TranscriptionError {
         let detail = configuration.redact(failure.description)
         let baseURL = configuration.shownBaseURL
         switch failure.code {
         case CURLE_ABORTED_BY_CALLBACK where transfer.answerLate:
             return TranscriptionError(kind: .noAnswer, description:
-                "\(baseURL) took the upload but did not answer within \(Self.seconds(answerDeadline)) s")
-        // The whole request's time ran out with the upload sent and no answer: the same.
-        case CURLE_OPERATION_TIMEDOUT where transfer.uploadDoneAt != nil && transfer.headers.isEmpty && transfer.body.isEmpty:
-            return TranscriptionError(kind: .noAnswer, description:
-                "\(baseURL) took the upload but did not answer within \(Self.seconds(configuration.timeout)) s")
+                "\(baseURL) took the upload but did not answer within \(Self.seconds(answerDeadline ?? configuration.timeout)) s")
         case CURLE_ABORTED_BY_CALLBACK where transfer.stalled:
             return TranscriptionError(kind: .timeout, description:
                 "the upload stalled (under \(configuration.lowSpeedLimit) bytes/s for \(Int(configuration.lowSpeedTime)) s)")

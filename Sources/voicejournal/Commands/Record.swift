@@ -169,13 +169,23 @@ struct CaptureOptions: ParsableArguments {
     @Flag(help: "Do not show the level meter.")
     var noMeter = false
 
+    /// The longest `--max-duration`: a week.
+    static let longestTake: Double = 7 * 86_400
+
     func validate() throws {
         guard AudioContainer(rawValue: format.lowercased()) != nil else {
             throw ValidationError("--format must be one of: \(AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard maxDuration >= 0 else { throw ValidationError("--max-duration must be 0 (no limit) or more seconds") }
-        if let stopOnSilence, stopOnSilence <= 0 { throw ValidationError("--stop-on-silence must be more than 0 seconds") }
-        guard silenceThreshold < 0 else { throw ValidationError("--silence-threshold is in dBFS and must be below 0") }
+        // Bounded so that no length or level overflows the frame counts made from it.
+        guard maxDuration >= 0, maxDuration <= Self.longestTake else {
+            throw ValidationError("--max-duration must be 0 (no limit) or up to \(Int(Self.longestTake)) seconds (a week)")
+        }
+        if let stopOnSilence, !(stopOnSilence > 0 && stopOnSilence <= 3600) {
+            throw ValidationError("--stop-on-silence must be more than 0 and at most 3600 seconds")
+        }
+        guard silenceThreshold < 0, silenceThreshold >= -200 else {
+            throw ValidationError("--silence-threshold is in dBFS and must be below 0 and at least -200")
+        }
     }
 
     /// The capture path of `record` without the store, for benchmarks.
