@@ -44,7 +44,7 @@ extension ConfigFile {
                         throw wrongType(key, in: name, expected: "a number of seconds", got: value)
                     }
                     guard seconds.isFinite, UploadSettings.maxChunkSecondsRange.contains(seconds) else {
-                        throw invalid(key, in: name, "must be at least 5 seconds and at most 86400 (a day)")
+                        throw invalid(key, in: name, "must be at least 5 seconds and at most 1000000")
                     }
                     defaults.maxChunkSeconds = seconds
                 case "max_request_bytes":

@@ -204,8 +204,8 @@ public struct UploadSettings: Sendable, Equatable {
     /// The sizes a request may be limited to: from 64 KiB (a few seconds of audio) to 4 GiB
     /// (far past any server's limit). Outside it the chunk arithmetic would overflow.
     public static let maxRequestBytesRange: ClosedRange<Int64> = 65_536...(4 << 30)
-    /// The lengths a request may be limited to: from 5 s to a day.
-    public static let maxChunkSecondsRange: ClosedRange<Double> = 5...86_400
+    /// The lengths a request may be limited to: from 5 s to a million seconds (11.5 days).
+    public static let maxChunkSecondsRange: ClosedRange<Double> = 5...1_000_000
 
     /// Settings with each limit kept within its range (`maxRequestBytesRange`,
     /// `maxChunkSecondsRange`); commands refuse values outside them before this.

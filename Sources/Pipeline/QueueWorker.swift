@@ -220,22 +220,24 @@ struct Worker {
     }
 
     /// A 200 with no text for audio that holds speech: a server answering everything with
-    /// nothing would empty transcripts for good. Counted against the server (several in a
-    /// row take it out) and retried, where another server may take it; only when the job's
-    /// attempts are used up is the empty text stored, and said so.
+    /// nothing would empty transcripts for good. It is counted against the server; while
+    /// another server of the pool takes uploads the job is retried (several such answers in a
+    /// row take this one out, so another gets it). With no other server to ask (or no
+    /// attempt left) the empty text is stored, and said so with the way to try again: asking
+    /// the same server again would only delay a take whose sound was no speech after all.
     private func answeredEmpty(_ result: TranscriptionResult, job: Job, jobId: Int64, path: String) throws -> TranscriptionResult? {
         let error = TranscriptionError(kind: .emptyAnswer, description: "\(endpoint.name) answered with no text for audio that holds speech")
         endpoint.answeredEmpty()
-        serverFailed(error)
-        guard job.attempts < job.maxAttempts else {
-            let message = "every answer was empty although the audio holds speech (\(job.attempts) attempts); "
-                + "the empty transcript is stored: `voicejournal queue retry --done \(jobId)` tries again"
-            run.summary.withLock { $0.suspects.append(.init(jobId: jobId, path: path, message: message)) }
-            run.onEvent(.suspect(jobId: jobId, path: path, message: message))
-            return result
+        if run.anotherServerAnswers(than: server) && job.attempts < job.maxAttempts {
+            serverFailed(error)
+            try handle(error, job: job, jobId: jobId, path: path)
+            return nil
         }
-        try handle(error, job: job, jobId: jobId, path: path)
-        return nil
+        let recordingJob = try store.chunk(jobId: jobId)?.parentJobId ?? jobId
+        let message = "\(error.description); the empty text is stored: `voicejournal queue retry --done \(recordingJob)` tries again"
+        run.summary.withLock { $0.suspects.append(.init(jobId: jobId, path: path, message: message)) }
+        run.onEvent(.suspect(jobId: jobId, path: path, message: message))
+        return result
     }
 
     private func handle(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws {

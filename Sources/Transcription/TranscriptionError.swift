@@ -47,8 +47,8 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
         /// taken out and probed, and the job goes back without spending an attempt.
         public static let noAnswer = Kind(code: .noAnswer)
         /// A success with no text for audio that holds speech: a server that answers
-        /// everything with nothing. Retried (another server may take it), and counted
-        /// against the server.
+        /// everything with nothing. Counted against the server, and retried while another
+        /// server of the pool may take it.
         public static let emptyAnswer = Kind(code: .emptyAnswer)
         /// A success status with a body that is not the expected JSON. Retried.
         public static let malformedResponse = Kind(code: .malformedResponse)

@@ -34,6 +34,27 @@ import TestSupport
         #expect(endpoints.first?["state"] as? String != "up", "the empty endpoint is out: \(endpoints)")
     }
 
+    /// With one endpoint there is no one else to ask: the empty text is stored, but flagged,
+    /// counted, and can be done again.
+    @Test func aLoneEndpointsEmptyAnswerIsFlaggedAndCanBeDoneAgain() throws {
+        let harness = try TranscribeHarness(rules: [.init(responses: [.empty])])
+        let folder = try harness.tones(["a.wav"], in: "in", seconds: 1)
+        let file = folder.appendingPathComponent("a.wav").path
+        let result = try harness.binary.run(["transcribe", folder.path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("answered with no text"), "\(result.stderr)")
+        let jobId = try #require(try queryDatabase(harness.database, "SELECT id FROM job").first?[0] as? Int64)
+        #expect(result.stderr.contains("queue retry --done \(jobId)"), "\(result.stderr)")
+        let json = try #require(try result.json() as? [String: Any])
+        #expect((json["suspect"] as? [[String: Any]])?.first?["path"] as? String == file, "\(json)")
+        #expect((json["endpoints"] as? [[String: Any]])?.first?["emptyAnswers"] as? Int == 1, "\(json)")
+        #expect(try harness.transcripts()[file]?.text == "")
+
+        try harness.succeed(["queue", "retry", "--done", String(jobId)])
+        try harness.succeed(["queue", "run"])
+        #expect(try harness.transcripts()[file]?.text == "Transcript of a.")
+    }
+
     /// A done recording transcribed again keeps its transcript until the new one is stored,
     /// and keeps it when the new attempt fails.
     @Test func aDoneRecordingIsTranscribedAgainOnlyReplacingItsTranscriptWithANewOne() throws {

@@ -44,7 +44,7 @@ struct TranscriptionFlags: ParsableArguments {
             throw ValidationError("--max-request-bytes must be at least \(bytes.lowerBound) and at most \(bytes.upperBound) (4 GiB), not \(maxRequestBytes).")
         }
         if let maxChunkSeconds, !(maxChunkSeconds.isFinite && seconds.contains(maxChunkSeconds)) {
-            throw ValidationError("--max-chunk-seconds must be at least \(Int(seconds.lowerBound)) and at most \(Int(seconds.upperBound)) (a day).")
+            throw ValidationError("--max-chunk-seconds must be at least \(Int(seconds.lowerBound)) and at most \(Int(seconds.upperBound)).")
         }
         if let language, !TranscriptionOptions.isLanguageCode(language) {
             throw ValidationError("--language takes a two-letter ISO-639-1 code such as en or de, not '\(language)'.")
