@@ -57,16 +57,14 @@ final class RunEndpoint: Sendable {
     /// What an upload to this server takes these days; nil before the first one came back.
     var typicalLatency: Double? { tally.withLock { $0.typicalLatency } }
 
-    /// What the next upload will likely take: the typical time, or longer when an upload
-    /// under way has taken longer already (a slow server's first upload says it is slow
-    /// long before it comes back). Nil while nothing is known.
+    /// What the next upload will likely take: the typical time once one came back; before
+    /// that, how long the oldest upload under way has taken so far (a slow server's first
+    /// upload says it is slow long before it comes back). Once uploads are known, one that
+    /// runs long is taken for a long file, not a slow server. Nil while nothing is known.
     var expectedLatency: Double? {
+        if let typical = typicalLatency { return typical }
         let now = ProcessInfo.processInfo.systemUptime
-        let running = slots.withLock { $0.uploadsSince.values.min() }.map { now - $0 }
-        switch (typicalLatency, running) {
-        case let (typical?, running?): return max(typical, running)
-        case let (typical, running): return typical ?? running
-        }
+        return slots.withLock { $0.uploadsSince.values.min() }.map { now - $0 }
     }
 
     /// An upload's answer did not come within its deadline, after `seconds`: the server is at
