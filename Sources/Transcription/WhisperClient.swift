@@ -122,7 +122,8 @@ public struct WhisperClient: Sendable {
                 }
                 throw TranscriptionError(kind: .invalidConfiguration, description: "no API key: " + advice)
             }
-            if let timeout = environment["VOICEJOURNAL_HTTP_TIMEOUT"].flatMap(Double.init), timeout > 0 {
+            // At most a day: libcurl takes milliseconds as a whole number, which a huge value would overflow.
+            if let timeout = environment["VOICEJOURNAL_HTTP_TIMEOUT"].flatMap(Double.init).map({ min($0, 86_400) }), timeout > 0 {
                 configuration.timeout = timeout
                 configuration.connectTimeout = min(configuration.connectTimeout, timeout)
                 configuration.lowSpeedTime = min(configuration.lowSpeedTime, timeout)
