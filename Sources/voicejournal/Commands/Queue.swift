@@ -90,7 +90,7 @@ extension Queue {
                     files: pending, transcribed: summary.transcribed, failed: summary.failed, alreadyDone: nil, skipped: nil,
                     retried: summary.retried, seconds: seconds,
                     failures: failed.map { .init(path: $0.path, message: $0.job.lastError ?? "unknown error") },
-                    endpoints: summary.endpoints))
+                    endpoints: summary.endpoints, suspect: summary.suspects.map { .init(path: $0.path, message: $0.message) }))
             } else {
                 print("Transcribed \(summary.transcribed) file\(summary.transcribed == 1 ? "" : "s"), \(summary.failed) failed, in \(ProgressBar.clock(seconds)).")
                 if summary.endpoints.count > 1 { print(RunReport.endpointTable(summary.endpoints)) }
