@@ -81,6 +81,8 @@ import TestSupport
         try harness.succeed(["queue", "retry", "--failed"])
         try harness.succeed(["queue", "run"])
         try harness.succeed(["queue", "retry", "--done", String(jobId)])
+        #expect(try harness.jobStates()[file] == "queued")
+        #expect(try harness.transcripts()[file]?.text == "Transcript of a.", "kept while the new one is to come")
         let echo = try StubWhisperServer(rules: [.init(responses: [], then: .echoSHA)])
         try harness.succeed(["queue", "run"], environment: ["OPENAI_BASE_URL": echo.baseURL])
         let replaced = try #require(try harness.transcripts()[file])
