@@ -43,10 +43,14 @@ extension ConfigFile {
                     guard let seconds = value?.double ?? value?.int.map(Double.init) else {
                         throw wrongType(key, in: name, expected: "a number of seconds", got: value)
                     }
-                    guard seconds.isFinite, seconds >= 5 else { throw invalid(key, in: name, "must be at least 5 seconds") }
+                    guard seconds.isFinite, UploadSettings.maxChunkSecondsRange.contains(seconds) else {
+                        throw invalid(key, in: name, "must be at least 5 seconds and at most 1000000")
+                    }
                     defaults.maxChunkSeconds = seconds
                 case "max_request_bytes":
-                    defaults.maxRequestBytes = Int64(try integer(value, key, in: name, range: 65_536...Int.max, unit: " bytes"))
+                    let bytes = UploadSettings.maxRequestBytesRange
+                    defaults.maxRequestBytes = Int64(try integer(value, key, in: name, range: Int(bytes.lowerBound)...Int(bytes.upperBound),
+                                                                 unit: " bytes"))
                 case "public_url":
                     let url = try text(value, key, in: name)
                     guard WhisperClient.Configuration.isHTTPURL(url) else {

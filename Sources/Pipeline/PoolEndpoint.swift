@@ -61,8 +61,13 @@ public struct EndpointFigures: Sendable, Equatable, Codable {
     public var files = 0
     /// The audio in those uploads, in seconds.
     public var audioSeconds = 0.0
-    /// Uploads that failed on it, whatever the reason.
+    /// Uploads that failed on it, whatever the reason: errors, timeouts, no answer, empty
+    /// answers. The file was retried (here or elsewhere); a file that failed for good is
+    /// counted in the run's `failed`, not here.
     public var failures = 0
+    /// Answers with no text for audio that holds speech (counted in `failures` too): a
+    /// server doing that is suspect.
+    public var emptyAnswers = 0
     /// The median time of its successful uploads, in seconds; nil before the first.
     public var medianLatency: Double?
     public var state = State.up

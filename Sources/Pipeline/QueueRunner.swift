@@ -66,6 +66,10 @@ public final class QueueRunner: Sendable {
         case chunksDone(jobId: Int64, path: String, done: Int, total: Int)
         case willRetry(jobId: Int64, path: String, error: TranscriptionError, after: TimeInterval)
         case failed(jobId: Int64, path: String, message: String)
+        /// A job ended done, but with a transcript to doubt (`message` says why and what to
+        /// do): every answer was empty although the audio holds speech, or no speech was
+        /// heard at all so nothing was uploaded.
+        case suspect(jobId: Int64, path: String, message: String)
         /// An endpoint is out: it cannot be reached (`retryingFor` is how long it is tried
         /// again at most), or it failed several uploads in a row (`retryingFor` nil: it is
         /// tried again after a cool-down that grows while it keeps failing). Its uploads
@@ -90,7 +94,21 @@ public final class QueueRunner: Sendable {
         public var failedJobs: Set<Int64> = []
         /// How many failed for good.
         public var failed: Int { failedJobs.count }
+        /// Jobs done with a transcript to doubt (see `Event.suspect`), in the order they ended.
+        public var suspects: [Suspect] = []
         public init() {}
+    }
+
+    /// A job done with a transcript to doubt, and why.
+    public struct Suspect: Sendable, Equatable {
+        public var jobId: Int64
+        public var path: String
+        public var message: String
+        public init(jobId: Int64, path: String, message: String) {
+            self.jobId = jobId
+            self.path = path
+            self.message = message
+        }
     }
 
     let store: JournalStore
@@ -183,11 +201,21 @@ public struct UploadSettings: Sendable, Equatable {
     /// are measured, to leave out long silences and to cut them at pauses when they must be split.
     public static let measureAboveSeconds: Double = 60
 
+    /// The sizes a request may be limited to: from 64 KiB (a few seconds of audio) to 4 GiB
+    /// (far past any server's limit). Outside it the chunk arithmetic would overflow.
+    public static let maxRequestBytesRange: ClosedRange<Int64> = 65_536...(4 << 30)
+    /// The lengths a request may be limited to: from 5 s to a million seconds (11.5 days).
+    public static let maxChunkSecondsRange: ClosedRange<Double> = 5...1_000_000
+
+    /// Settings with each limit kept within its range (`maxRequestBytesRange`,
+    /// `maxChunkSecondsRange`); commands refuse values outside them before this.
     public init(maxRequestBytes: Int64 = UploadPlan.defaultMaxRequestBytes,
                 maxChunkSeconds: Double = UploadPlan.defaultMaxChunkSeconds,
                 codec: UploadCodec = .flac, trim: Bool = true) {
-        self.maxRequestBytes = maxRequestBytes
-        self.maxChunkSeconds = maxChunkSeconds
+        self.maxRequestBytes = min(max(maxRequestBytes, Self.maxRequestBytesRange.lowerBound), Self.maxRequestBytesRange.upperBound)
+        self.maxChunkSeconds = maxChunkSeconds.isFinite
+            ? min(max(maxChunkSeconds, Self.maxChunkSecondsRange.lowerBound), Self.maxChunkSecondsRange.upperBound)
+            : UploadPlan.defaultMaxChunkSeconds
         self.codec = codec
         self.trim = trim
     }

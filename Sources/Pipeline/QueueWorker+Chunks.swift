@@ -12,8 +12,10 @@ extension Worker {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: file, filename: "\(name).part\(chunk.index + 1).\(file.pathExtension)",
-                                           options: try options(for: job.recordingId))
-        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path, audioSeconds: nil) else { return }
+                                           options: try options(for: job.recordingId), audioSeconds: chunk.seconds)
+        // Chunks are cut around measured speech (unless told to send everything).
+        guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path, audioSeconds: nil,
+                                      expectsSpeech: runner.options.upload.trim) else { return }
         let stored = ChunkResult(text: result.text, language: result.language, model: result.model,
                                  segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
         let completion = try store.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in

@@ -7,9 +7,10 @@ import Transcription
 /// worth trimming) are measured, then encoded as chunks that become child jobs.
 extension Worker {
     /// What preparing a recording's upload decided.
-    enum Preparation {
-        /// Upload the file as it is.
-        case asIs
+    enum Preparation: Equatable {
+        /// Upload the file as it is; `speechHeard` when it was measured and holds speech
+        /// (an answer with no text is then suspect).
+        case asIs(speechHeard: Bool)
         /// Nothing more to do here: the job ended, was split into chunks, or went back.
         case handled
     }
@@ -37,21 +38,21 @@ extension Worker {
     /// file costs a millisecond or two. With `--no-trim` the file is sent whatever it holds;
     /// a file that cannot be measured is sent too (when in doubt, it is speech).
     func prepareShortUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
-        guard runner.options.upload.trim else { return .asIs }
+        guard runner.options.upload.trim else { return .asIs(speechHeard: false) }
         let measured: SpeechMap?
         do {
             measured = try measureSpeech(URL(fileURLWithPath: recording.path), sampleRate: nil)
         } catch {
             runner.logger.debug("could not measure speech; sending as it is", metadata: ["job": "\(jobId)", "error": "\(error)"])
-            return .asIs
+            return .asIs(speechHeard: false)
         }
         guard let map = measured else {
             try store.releaseJob(id: jobId, owner: owner)
             return .handled
         }
-        guard map.speechExtent == .silent else { return .asIs }
+        guard map.speechExtent == .silent else { return .asIs(speechHeard: true) }
         runner.logger.info("no speech: nothing uploaded", metadata: ["job": "\(jobId)"])
-        try storeSilence(of: recording, jobId: jobId)
+        try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
         return .handled
     }
 
@@ -79,14 +80,14 @@ extension Worker {
         runner.logger.debug("upload plan", metadata: ["job": "\(jobId)", "plan": "\(plan.decision)", "chunkSeconds": "\(plan.chunkSeconds)"])
         switch plan.decision {
         case .asIs:
-            return .asIs
+            return .asIs(speechHeard: map.speechExtent != .silent)
         case .nothingToSend:
-            try storeSilence(of: recording, jobId: jobId)
+            try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
             return .handled
         case .transcode(let codec), .split(let codec):
             let chunks = ChunkPlanner(maxChunkSeconds: plan.chunkSeconds, trim: settings.trim).chunks(for: map)
             guard !chunks.isEmpty else {
-                try storeSilence(of: recording, jobId: jobId)
+                try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
                 return .handled
             }
             try split(recording, jobId: jobId, into: chunks, codec: codec, durationSeconds: map.durationSeconds)
@@ -107,15 +108,26 @@ extension Worker {
     }
 
     /// A recording with no speech: an empty transcript, nothing uploaded (Whisper answers
-    /// silence with invented text).
-    private func storeSilence(of recording: Recording, jobId: Int64) throws {
+    /// silence with invented text). When the audio is not silent either (very quiet speech
+    /// measures as none), the user is told, with the way to send it anyway.
+    private func storeSilence(of recording: Recording, jobId: Int64, peakDBFS: Double) throws {
         let transcript = Transcript(recordingId: recording.id ?? 0, text: "", language: nil,
                                     model: runner.options.transcription.model, segments: [])
-        if try store.completeJob(id: jobId, owner: owner, transcript: transcript) {
-            run.summary.withLock { $0.transcribed += 1 }
-            run.onEvent(.transcribed(jobId: jobId, path: recording.path, seconds: 0))
+        guard try store.completeJob(id: jobId, owner: owner, transcript: transcript) else { return }
+        run.summary.withLock { $0.transcribed += 1 }
+        run.onEvent(.transcribed(jobId: jobId, path: recording.path, seconds: 0))
+        if let peak = [recording.peakDBFS, peakDBFS].compactMap({ $0 }).max(), peak >= Self.audibleDBFS {
+            let message = "no speech heard, nothing uploaded: an empty transcript is stored, but the audio peaks at "
+                + String(format: "%.1f", peak) + " dBFS; if it holds quiet speech, send it whole with "
+                + "`voicejournal transcribe --again --no-trim FILE`"
+            run.summary.withLock { $0.suspects.append(.init(jobId: jobId, path: recording.path, message: message)) }
+            run.onEvent(.suspect(jobId: jobId, path: recording.path, message: message))
         }
     }
+
+    /// Audio peaking above this is more than digital silence or a faint hiss: finding no
+    /// speech in it is worth a word.
+    static let audibleDBFS = -60.0
 
     /// Encodes the chunks under `<home>/tmp/` and queues them as child jobs of `jobId`.
     private func split(_ recording: Recording, jobId: Int64, into chunks: [AudioChunk], codec: UploadCodec,

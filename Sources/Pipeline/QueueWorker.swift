@@ -45,20 +45,23 @@ struct Worker {
                 }
                 defer { if turn == .probe { endpoint.watch.endTurn(worker: index) } }
                 let rings = run.doorbell.rings
-                // A job claimed ahead for this server is this server's to do, whatever else is free.
-                let ahead = run.bookkeeper.take(for: server)
+                // A job claimed ahead for this server is this server's to do, unless the server
+                // turned out slow since (see `keepsJobClaimedAhead`).
+                let ahead = try keepsJobClaimedAhead(run.bookkeeper.take(for: server))
                 if ahead == nil && turn == .work && run.prefersOthers(over: server) {
                     // Overflow: a preferred server has a worker free for the next job.
                     if try isFinished() { return }
                     try idle(after: rings, leavingDueJobs: true)
                     continue
                 }
-                // Only a claim of its own asks how many jobs this server should leave to faster ones.
-                let minimum = ahead != nil || turn == .probe ? 0 : run.tailMinimum(for: server)
+                // Only a claim of its own asks how many jobs this server should leave to faster
+                // ones; a probe too, so that a server that did not answer does not hold one of
+                // the last jobs for its whole deadline while the others could finish them.
+                let minimum = ahead != nil ? 0 : run.tailMinimum(for: server)
                 if let claimed = try ahead ?? store.claimNextJobWithRecording(
                     owner: owner, lease: runner.options.lease, scope: run.scope, endpoint: endpoint.name, whileAtLeast: minimum) {
-                    endpoint.beganUpload()
-                    defer { endpoint.endedUpload() }
+                    endpoint.beganUpload(worker: index)
+                    defer { endpoint.endedUpload(worker: index) }
                     try process(claimed, on: connection)
                     run.doorbell.ring() // the run may be finished, or a chunk job became due
                 } else if try run.takeBackJobsOfStoppedRunners() {
@@ -92,6 +95,20 @@ struct Worker {
         }
     }
 
+    /// The job claimed ahead for this server, or nil after handing it back: a job claimed
+    /// ahead while the server's speed was not known yet (its first upload still under way)
+    /// goes back when the faster servers would now finish the jobs left sooner than this one
+    /// would finish it, as a claim of its own would have left it (`Run.tailMinimum`).
+    private func keepsJobClaimedAhead(_ ahead: JournalStore.ClaimedJob?) throws -> JournalStore.ClaimedJob? {
+        guard let ahead, let jobId = ahead.job.id else { return ahead }
+        let minimum = run.tailMinimum(for: server)
+        // The held job is not queued: it counts as one of the jobs left.
+        guard minimum > 1, !(try store.dueJobsLeft(atLeast: minimum - 1)) else { return ahead }
+        try store.releaseJob(id: jobId, owner: owner)
+        run.doorbell.ring() // a faster server's idle worker may take it now
+        return nil
+    }
+
     /// Waits a little for work to become due (a backoff ending, another runner's job), or
     /// until the doorbell rings (jobs queued, a job of this run ended). A worker that leaves
     /// due jobs to faster servers waits for the doorbell, not for those jobs to be due.
@@ -123,13 +140,14 @@ struct Worker {
         let preparation = goesAsIsByItsRow(recording)
             ? try prepareShortUpload(of: recording, jobId: jobId)
             : try prepareUpload(of: recording, jobId: jobId)
-        if preparation == .handled { return }
+        guard case .asIs(let speechHeard) = preparation else { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path),
                                            filename: UploadPlan.uploadFilename(for: URL(fileURLWithPath: path), format: recording.format),
-                                           options: try options(for: job.recordingId, vocabulary: claimed.vocabulary))
+                                           options: try options(for: job.recordingId, vocabulary: claimed.vocabulary),
+                                           audioSeconds: recording.durationSeconds > 0 ? recording.durationSeconds : nil)
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path,
-                                      audioSeconds: recording.durationSeconds) else { return }
+                                      audioSeconds: recording.durationSeconds, expectsSpeech: speechHeard) else { return }
         if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
         let transcript = Transcript(
             recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -148,11 +166,24 @@ struct Worker {
 
     /// Uploads the job's audio (`audioSeconds` long, when known); nil when it failed, after
     /// the job was retried, failed or handed back (a server that is out takes no attempt).
+    /// With `expectsSpeech` (speech was measured in it), an answer with no text is suspect.
     func upload(_ request: TranscriptionRequest, on connection: WhisperConnection, job: Job, jobId: Int64,
-                path: String, audioSeconds: Double?) throws -> TranscriptionResult? {
+                path: String, audioSeconds: Double?, expectsSpeech: Bool) throws -> TranscriptionResult? {
         let started = ProcessInfo.processInfo.systemUptime
+        var request = request
+        if request.audioSeconds == nil { request.audioSeconds = audioSeconds }
+        let answer: Result<TranscriptionResult, TranscriptionError>
         do {
-            let result = try connection.transcribe(request)
+            answer = .success(try connection.transcribe(request))
+        } catch {
+            answer = .failure(error)
+        }
+        if case .success(let result) = answer, expectsSpeech,
+           result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return try answeredEmpty(result, job: job, jobId: jobId, path: path)
+        }
+        do {
+            let result = try answer.get()
             serverAnswered()
             endpoint.transcribed(audioSeconds: audioSeconds ?? result.durationSeconds ?? result.segments.last?.end ?? 0,
                                  latency: ProcessInfo.processInfo.systemUptime - started)
@@ -166,7 +197,10 @@ struct Worker {
                 error = TranscriptionError(kind: .unreachable, description: "\(error.description); \(endpoint.name) takes no new connection")
             }
             switch error.kind {
-            case .unreachable:
+            case .unreachable, .noAnswer:
+                // A server that took the upload and said nothing within the deadline is as
+                // good as gone: out of the pool, probed, and the job goes to the others now.
+                if error.kind == .noAnswer { endpoint.missedDeadline(after: ProcessInfo.processInfo.systemUptime - started) }
                 try pause(for: error, jobId: jobId)
                 return nil
             case .rateLimited where run.anotherServerAnswers(than: server):
@@ -184,6 +218,27 @@ struct Worker {
             try handle(error, job: job, jobId: jobId, path: path)
             return nil
         }
+    }
+
+    /// A 200 with no text for audio that holds speech: a server answering everything with
+    /// nothing would empty transcripts for good. It is counted against the server; while
+    /// another server of the pool takes uploads the job is retried (several such answers in a
+    /// row take this one out, so another gets it). With no other server to ask (or no
+    /// attempt left) the empty text is stored, and said so with the way to try again: asking
+    /// the same server again would only delay a take whose sound was no speech after all.
+    private func answeredEmpty(_ result: TranscriptionResult, job: Job, jobId: Int64, path: String) throws -> TranscriptionResult? {
+        let error = TranscriptionError(kind: .emptyAnswer, description: "\(endpoint.name) answered with no text for audio that holds speech")
+        endpoint.answeredEmpty()
+        if run.anotherServerAnswers(than: server) && job.attempts < job.maxAttempts {
+            serverFailed(error)
+            try handle(error, job: job, jobId: jobId, path: path)
+            return nil
+        }
+        let recordingJob = try store.chunk(jobId: jobId)?.parentJobId ?? jobId
+        let message = "\(error.description); the empty text is stored: `voicejournal queue retry --done \(recordingJob)` tries again"
+        run.summary.withLock { $0.suspects.append(.init(jobId: jobId, path: path, message: message)) }
+        run.onEvent(.suspect(jobId: jobId, path: path, message: message))
+        return result
     }
 
     private func handle(_ error: TranscriptionError, job: Job, jobId: Int64, path: String) throws {
@@ -217,12 +272,15 @@ struct Worker {
         case .paused:
             runner.logger.debug("server unreachable; pausing its uploads", metadata: ["endpoint": "\(endpoint.name)", "error": "\(error.description)"])
             endpoint.noteProblem(error.description)
-            run.onEvent(.endpointDown(endpoint: endpoint.name, message: error.description, retryingFor: endpoint.watch.patience))
+            // A server that does not answer is probed with uploads that each take their deadline.
+            run.onEvent(.endpointDown(endpoint: endpoint.name, message: error.description,
+                                      retryingFor: error.kind == .noAnswer ? nil : endpoint.watch.patience))
         case .stillPaused, .stillUp:
             break
         case .givesUp(let seconds):
             let left = try store.unfinishedJobCount(scope: run.scope)
-            let outage = "could not be reached for \(Self.seconds(seconds)) s: \(error.description)"
+            let outage = (error.kind == .noAnswer ? "did not answer for " : "could not be reached for ")
+                + "\(Self.seconds(seconds)) s: \(error.description)"
             let stop = TranscriptionError(kind: .unreachable, description: (run.servers.count > 1 ? "no endpoint is left: the last, \(endpoint.name), " : "the server ")
                 + outage + "; \(left) file\(left == 1 ? "" : "s") stay\(left == 1 ? "s" : "") queued: run `voicejournal queue run` when it is back")
             run.serverIsOut(server, because: outage, stopError: stop)

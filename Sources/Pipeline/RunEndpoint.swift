@@ -9,7 +9,9 @@ final class RunEndpoint: Sendable {
     let watch: EndpointWatch
     private struct Slots {
         var live: Int
-        var busy = 0
+        /// When each busy worker's upload began (system uptime), by worker.
+        var uploadsSince: [Int: TimeInterval] = [:]
+        var busy: Int { uploadsSince.count }
     }
     private struct Tally {
         var figures: EndpointFigures
@@ -30,8 +32,8 @@ final class RunEndpoint: Sendable {
     var name: String { endpoint.name }
 
     /// A worker of this server took a job / is done with it.
-    func beganUpload() { slots.withLock { $0.busy += 1 } }
-    func endedUpload() { slots.withLock { $0.busy -= 1 } }
+    func beganUpload(worker: Int) { slots.withLock { $0.uploadsSince[worker] = ProcessInfo.processInfo.systemUptime } }
+    func endedUpload(worker: Int) { slots.withLock { _ = $0.uploadsSince.removeValue(forKey: worker) } }
 
     /// A worker of this server ended (the run is over for it).
     func workerEnded() { slots.withLock { $0.live -= 1 } }
@@ -55,8 +57,32 @@ final class RunEndpoint: Sendable {
     /// What an upload to this server takes these days; nil before the first one came back.
     var typicalLatency: Double? { tally.withLock { $0.typicalLatency } }
 
+    /// What the next upload will likely take: the typical time once one came back; before
+    /// that, how long the oldest upload under way has taken so far (a slow server's first
+    /// upload says it is slow long before it comes back). Once uploads are known, one that
+    /// runs long is taken for a long file, not a slow server. Nil while nothing is known.
+    var expectedLatency: Double? {
+        if let typical = typicalLatency { return typical }
+        let now = ProcessInfo.processInfo.systemUptime
+        return slots.withLock { $0.uploadsSince.values.min() }.map { now - $0 }
+    }
+
+    /// An upload's answer did not come within its deadline, after `seconds`: the server is at
+    /// least that slow now, which keeps it from the last jobs of a pool once it is back.
+    func missedDeadline(after seconds: Double) {
+        tally.withLock { tally in tally.typicalLatency = max(tally.typicalLatency ?? 0, seconds) }
+    }
+
     /// An upload failed on this server.
     func uploadFailed() { tally.withLock { $0.figures.failures += 1 } }
+
+    /// The server answered with no text for audio that holds speech (a failed upload too).
+    func answeredEmpty() {
+        tally.withLock { tally in
+            tally.figures.failures += 1
+            tally.figures.emptyAnswers += 1
+        }
+    }
 
     /// Why the server went out (kept for the summary; no secret in it).
     func noteProblem(_ message: String) { tally.withLock { $0.figures.problem = message } }
@@ -97,7 +123,7 @@ extension Run {
     /// server always claims (0), as does every server of a pool of one or while the upload
     /// times are not known yet. Only servers of this one's priority or higher count.
     func tailMinimum(for server: Int) -> Int {
-        guard servers.count > 1, let own = servers[server].typicalLatency else { return 0 }
+        guard servers.count > 1, let own = servers[server].expectedLatency, own > 0 else { return 0 }
         var fasterPerSecond = 0.0
         let priority = servers[server].endpoint.priority
         // Only servers that take work as readily: an overflow server (lower priority) leaves

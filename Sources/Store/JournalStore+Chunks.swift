@@ -40,15 +40,21 @@ public struct JobChunk: Sendable, Equatable {
     /// 0-based position in the recording.
     public var index: Int
     public var startSeconds: Double
+    /// Where it ends on the recording's timeline (nil for older plans).
+    public var endSeconds: Double?
     public var path: String
     /// Nil until the chunk is transcribed.
     public var result: ChunkResult?
+
+    /// How much of the recording it covers, when known (its upload holds at most that much audio).
+    public var seconds: Double? { endSeconds.map { max(0, $0 - startSeconds) } }
 
     init(row: Row) throws {
         jobId = try row.decode(forColumn: "jobId")
         parentJobId = try row.decode(forColumn: "parentJobId")
         index = try row.decode(forColumn: "chunkIndex")
         startSeconds = try row.decode(forColumn: "startSeconds")
+        endSeconds = try row.decode(forColumn: "endSeconds")
         path = try row.decode(forColumn: "path")
         let json: String? = try row.decode(forColumn: "result")
         result = try json.map { try JSONDecoder().decode(ChunkResult.self, from: Data($0.utf8)) }
@@ -139,12 +145,8 @@ extension JournalStore {
         guard done == chunks.count, !open,
               var parent = try Job.fetchOne(db, key: parentJobId), parent.state == .queued
         else { return .stored(parentJobId: parentJobId, done: done, total: chunks.count) }
-        if try Transcript.filter(Transcript.Columns.recordingId == parent.recordingId).fetchCount(db) == 0 {
-            var transcript = assemble(chunks)
-            transcript.recordingId = parent.recordingId
-            transcript.createdAt = now
-            try transcript.insert(db)
-        }
+        // A recording done again replaces its transcript (see `storeTranscript`).
+        try storeTranscript(db, recordingId: parent.recordingId, assemble(chunks), now: now)
         try removeChunks(db, parentJobId: parentJobId)
         parent.release(to: .done, now: now)
         try parent.update(db)

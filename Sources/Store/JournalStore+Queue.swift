@@ -28,6 +28,11 @@ extension JournalStore {
                                  lease: lease, scope: scope, now: now).claimed.first?.first
     }
 
+    /// Whether at least `count` queued jobs are due now (see `dueJobsLeft(_:atLeast:now:)`).
+    public func dueJobsLeft(atLeast count: Int, now: Date = Date()) throws -> Bool {
+        try pool.read { db in try Self.dueJobsLeft(db, atLeast: count, now: now) }
+    }
+
     /// Whether at least `count` queued jobs are due: a walk of at most `count` rows of the
     /// `job_due` index (a waiting parent of chunks does not count).
     static func dueJobsLeft(_ db: Database, atLeast count: Int, now: Date) throws -> Bool {
@@ -41,15 +46,22 @@ extension JournalStore {
         return found >= count
     }
 
+    /// The longest lease a runner grants (and renews to). A running job whose lease ends
+    /// later than that from now was not leased by a runner (an imported or hand-edited
+    /// journal, a clock that jumped back): it counts as expired, or it would never be
+    /// claimed again.
+    public static let longestLease: TimeInterval = 3600
+
     /// The claim, inside a caller's transaction.
     static func claimNext(_ db: Database, owner: String, lease: TimeInterval, scope: JobScope?, endpoint: String?,
                           now: Date) throws -> Job? {
+        let farthest = now.addingTimeInterval(longestLease)
         // A job whose workers keep dying (a file that crashes us) must not loop forever.
         try db.cachedStatement(sql: """
             UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now,
                 lastError = 'gave up after ' || attempts || ' attempts: the worker stopped before finishing'
-            WHERE state = 'running' AND leaseExpiresAt < :now AND attempts >= maxAttempts
-            """).execute(arguments: ["now": now])
+            WHERE state = 'running' AND (leaseExpiresAt < :now OR leaseExpiresAt > :farthest) AND attempts >= maxAttempts
+            """).execute(arguments: ["now": now, "farthest": farthest])
         try failParentsOfFailedChunks(db, now: now)
         // A chunked recording's job waits (queued, in `chunked_job`) while its chunks'
         // child jobs are claimed in its place. Claims run many times a second, so: the
@@ -68,13 +80,13 @@ extension JournalStore {
                     UNION ALL
                     SELECT * FROM (
                         SELECT id, priority, runAfter FROM job INDEXED BY job_due
-                        WHERE state = 'running' AND leaseExpiresAt < :now AND \(claimable)
+                        WHERE state = 'running' AND (leaseExpiresAt < :now OR leaseExpiresAt > :farthest) AND \(claimable)
                         ORDER BY priority DESC, runAfter, id LIMIT 1))
                 ORDER BY priority DESC, runAfter, id LIMIT 1)
             RETURNING *
             """)
         return try Job.fetchOne(statement, arguments: [
-            "owner": owner, "expires": now.addingTimeInterval(lease), "now": now,
+            "owner": owner, "expires": now.addingTimeInterval(min(lease, longestLease)), "now": now, "farthest": farthest,
             "kind": Job.transcribeKind, "scope": scope?.json, "live": Job.livePriority, "endpoint": endpoint,
         ])
     }
@@ -97,7 +109,7 @@ extension JournalStore {
         try pool.write { db in
             try db.execute(sql: """
                 UPDATE job SET leaseExpiresAt = ?, updatedAt = ? WHERE state = 'running' AND leaseOwner = ?
-                """, arguments: [now.addingTimeInterval(lease), now, owner])
+                """, arguments: [now.addingTimeInterval(min(lease, Self.longestLease)), now, owner])
             return db.changesCount
         }
     }
@@ -157,22 +169,29 @@ extension JournalStore {
     }
 
     /// Queues failed or cancelled jobs again with fresh attempts: the given ones, or every
-    /// failed one when `ids` is nil. Returns the ids queued again.
+    /// failed one when `ids` is nil. With `done`, a given job that is done is queued again
+    /// too (transcribed anew): its transcript stays until the new one is stored, which then
+    /// replaces it; if the new attempt fails, the old transcript is kept. Only recordings'
+    /// jobs can be done again (a chunk's is part of its recording's). Returns the ids queued again.
     @discardableResult
-    public func retryJobs(ids: [Int64]?, now: Date = Date()) throws -> [Int64] {
+    public func retryJobs(ids: [Int64]?, done: Bool = false, now: Date = Date()) throws -> [Int64] {
         try pool.write { db in
             if let ids {
                 for id in ids {
                     guard let job = try Job.fetchOne(db, key: id) else { throw StoreError.notFound("no job \(id); see `voicejournal queue list`") }
+                    if done && job.state == .done && job.kind == Job.transcribeKind { continue }
                     guard job.state == .failed || job.state == .cancelled else {
-                        throw StoreError.conflict("job \(id) is \(job.state.rawValue); only failed or cancelled jobs can be retried")
+                        throw StoreError.conflict(job.state == .done
+                            ? "job \(id) is done; `voicejournal queue retry --done \(id)` transcribes it again (the transcript stays until the new one is in)"
+                            : "job \(id) is \(job.state.rawValue); only failed or cancelled jobs can be retried")
                     }
                 }
             }
             let filter = ids.map { "id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "state = 'failed'"
+            let states = done && ids != nil ? "'failed', 'cancelled', 'done'" : "'failed', 'cancelled'"
             return try Int64.fetchAll(db, sql: """
                 UPDATE job SET state = 'queued', attempts = 0, runAfter = ?, lastError = NULL, updatedAt = ?
-                WHERE \(filter) AND state IN ('failed', 'cancelled')
+                WHERE \(filter) AND state IN (\(states))
                 RETURNING id
                 """, arguments: [now, now])
         }

@@ -145,14 +145,22 @@ extension JournalStore {
             RETURNING recordingId
             """)
         guard let recordingId = try Int64.fetchOne(done, arguments: [now, id, owner]) else { return false }
-        // The recording's first transcript stands; a second one for the same audio would
-        // break the one-transcript-per-recording rule (recordingId is unique).
+        try storeTranscript(db, recordingId: recordingId, transcript, now: now)
+        return true
+    }
+
+    /// Stores a recording's transcript: one per recording (recordingId is unique). A job
+    /// done again (`retryJobs(ids:done:)`) replaces the transcript it had, row and search
+    /// entry kept, correction dropped: the old text stood until this moment.
+    static func storeTranscript(_ db: Database, recordingId: Int64, _ transcript: Transcript, now: Date) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transcript (recordingId, text, language, model, segments, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (recordingId) DO NOTHING
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (recordingId) DO UPDATE SET text = excluded.text, language = excluded.language,
+                model = excluded.model, segments = excluded.segments, createdAt = excluded.createdAt,
+                originalText = NULL, originalSegments = NULL, correctedAt = NULL
             """).execute(arguments: [recordingId, transcript.text, transcript.language, transcript.model,
                                      Transcript.Segment.json(transcript.segments), now])
-        return true
     }
 
     /// The transcript of a recording, if it has one.

@@ -54,6 +54,32 @@ public struct EndpointConfig: Sendable, Equatable {
             origin: "the config file's endpoint \(shownBaseURL)")
     }
 
+    /// What makes two tables the same server: the base URL with its scheme and host in
+    /// lower case, the default port and trailing slashes left out, and the model asked for.
+    /// Two tables for one server would only double its uploads under two names.
+    public var identity: String {
+        var base = baseURL.trimmingCharacters(in: .whitespaces)
+        while base.hasSuffix("/") { base.removeLast() }
+        guard var components = URLComponents(string: base) else { return base + " " + (model ?? "") }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if (components.scheme == "http" && components.port == 80) || (components.scheme == "https" && components.port == 443) {
+            components.port = nil
+        }
+        return (components.string ?? base) + " " + (model ?? "")
+    }
+
+    /// The endpoints without repeats (`identity`), the first table of each server kept, and
+    /// the repeats left out.
+    public static func distinct(_ endpoints: [EndpointConfig]) -> (kept: [EndpointConfig], repeats: [EndpointConfig]) {
+        var seen: Set<String> = []
+        var kept: [EndpointConfig] = [], repeats: [EndpointConfig] = []
+        for endpoint in endpoints {
+            if seen.insert(endpoint.identity).inserted { kept.append(endpoint) } else { repeats.append(endpoint) }
+        }
+        return (kept, repeats)
+    }
+
     /// The endpoints in the order a run prefers them: highest priority first, file order
     /// within one priority.
     public static func preferred(_ endpoints: [EndpointConfig]) -> [EndpointConfig] {

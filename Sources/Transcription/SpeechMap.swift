@@ -58,6 +58,7 @@ public struct SpeechMap: Sendable {
 
     let samplesPerFrame: Int
     private var partial = (squares: 0.0, count: 0)
+    private var peak: Float = 0
     private var levels = FrameLevelWindow()
     private var classifier: SpeechRunBuilder
     private var frameCount = 0
@@ -86,6 +87,7 @@ public struct SpeechMap: Sendable {
             var squares = 0.0
             for sample in samples[index..<(index + take)] {
                 squares += Double(sample) * Double(sample)
+                peak = max(peak, abs(sample))
             }
             partial.squares += squares
             partial.count += take
@@ -100,6 +102,10 @@ public struct SpeechMap: Sendable {
     public mutating func append(_ samples: [Float]) {
         samples.withUnsafeBufferPointer { append($0) }
     }
+
+    /// The loudest sample measured so far, in dBFS (-infinity for digital silence): a map
+    /// that heard no speech in audio that is not silent either is worth a word to the user.
+    public var peakDBFS: Double { peak > 0 ? 20 * log10(Double(peak)) : -.infinity }
 
     /// Length of the audio measured so far, in seconds.
     public var durationSeconds: Double { Double(sampleCount) / Double(sampleRate) }

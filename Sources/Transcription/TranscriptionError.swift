@@ -11,8 +11,8 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
         private enum Code: String, Hashable, Sendable {
             case unauthorized, quotaExceeded, endpointNotFound, invalidConfiguration
             case badRequest, tooLarge, unreadableFile
-            case rateLimited, serverError, timeout, connection, unreachable, malformedResponse
-            case cancelled
+            case rateLimited, serverError, timeout, connection, unreachable, noAnswer, malformedResponse
+            case emptyAnswer, cancelled
         }
         private let code: Code
 
@@ -42,6 +42,14 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
         /// file's fault: the queue pauses the whole run, tries again with backoff, and stops
         /// as a configuration error when the server stays out of reach.
         public static let unreachable = Kind(code: .unreachable)
+        /// The server took the whole upload and did not answer within the answer's deadline
+        /// (it hangs, or is wedged). Like `unreachable`, not the file's fault: the server is
+        /// taken out and probed, and the job goes back without spending an attempt.
+        public static let noAnswer = Kind(code: .noAnswer)
+        /// A success with no text for audio that holds speech: a server that answers
+        /// everything with nothing. Counted against the server, and retried while another
+        /// server of the pool may take it.
+        public static let emptyAnswer = Kind(code: .emptyAnswer)
         /// A success status with a body that is not the expected JSON. Retried.
         public static let malformedResponse = Kind(code: .malformedResponse)
         /// The transfer was stopped on purpose (the run is ending).

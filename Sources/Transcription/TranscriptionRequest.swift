@@ -48,11 +48,14 @@ public struct TranscriptionRequest: Sendable, Equatable {
     /// The name the server sees (defaults to the file's own name).
     public var filename: String
     public var options: TranscriptionOptions
+    /// How much audio the file holds, in seconds, when known: the answer's deadline grows with it.
+    public var audioSeconds: Double?
 
-    public init(file: URL, filename: String? = nil, options: TranscriptionOptions) {
+    public init(file: URL, filename: String? = nil, options: TranscriptionOptions, audioSeconds: Double? = nil) {
         self.file = file
         self.filename = filename ?? file.lastPathComponent
         self.options = options
+        self.audioSeconds = audioSeconds
     }
 
     /// The MIME type for the file part, from the name it is sent under (the API sniffs

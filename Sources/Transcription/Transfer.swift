@@ -2,8 +2,9 @@ import CCurl
 import Foundation
 
 /// The state of one transfer that libcurl's C callbacks write into: the response body and
-/// headers, and the upload's progress for the low-speed abort. libcurl calls the callbacks
-/// on the thread running `curl_easy_perform`, one at a time, so no locking is needed.
+/// headers, the upload's progress for the low-speed abort, and the answer's deadline.
+/// libcurl calls the callbacks on the thread running `curl_easy_perform`, one at a time, so
+/// no locking is needed.
 final class Transfer {
     /// Transcripts are small; a larger answer is not one, and is not kept in memory.
     static let bodyLimit = 16 << 20
@@ -13,17 +14,24 @@ final class Transfer {
     private(set) var headers: [String: String] = [:]
     private(set) var bodyTooLarge = false
     private(set) var stalled = false
+    /// The whole upload was sent, and when (system uptime).
+    private(set) var uploadDoneAt: TimeInterval?
+    /// The server took the whole upload and its answer did not arrive within `answerDeadline`.
+    private(set) var answerLate = false
 
     private let abort: AbortSignal
     private let lowSpeedLimit: Int
     private let lowSpeedTime: Double
     private var windowStart = ProcessInfo.processInfo.systemUptime
     private var windowBytes: Int64 = 0
+    /// Seconds the answer may take once the upload is sent; nil: only the overall timeout.
+    private let answerDeadline: Double?
 
-    init(abort: AbortSignal, lowSpeedLimit: Int, lowSpeedTime: Double) {
+    init(abort: AbortSignal, lowSpeedLimit: Int, lowSpeedTime: Double, answerDeadline: Double? = nil) {
         self.abort = abort
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
+        self.answerDeadline = answerDeadline
     }
 
     private static func from(_ userdata: UnsafeMutableRawPointer?) -> Transfer? {
@@ -60,12 +68,25 @@ final class Transfer {
         return length
     }
 
-    /// CURLOPT_XFERINFOFUNCTION: called about once a second (and on every chunk). Non-zero
-    /// stops the transfer: when the run is ending, or when the upload has stalled.
+    /// CURLOPT_XFERINFOFUNCTION: called about once a second (and on every chunk), also while
+    /// nothing moves. Non-zero stops the transfer: when the run is ending, when the upload
+    /// has stalled, or when the answer is late.
     static let progress: ccurl_progress_callback = { userdata, _, _, uploadTotal, uploadNow in
         guard let transfer = Transfer.from(userdata) else { return 1 }
         if transfer.abort.isRaised { return 1 }
-        return transfer.checkSpeed(uploadTotal: Int64(uploadTotal), uploadNow: Int64(uploadNow)) ? 0 : 1
+        guard transfer.checkSpeed(uploadTotal: Int64(uploadTotal), uploadNow: Int64(uploadNow)) else { return 1 }
+        return transfer.checkAnswer(uploadTotal: Int64(uploadTotal), uploadNow: Int64(uploadNow)) ? 0 : 1
+    }
+
+    /// False once the upload has been sent whole and the answer has not come within the
+    /// deadline: a server that takes uploads and never answers would otherwise hold the
+    /// worker (and the job) until the overall timeout, which must allow for slow uploads.
+    private func checkAnswer(uploadTotal: Int64, uploadNow: Int64) -> Bool {
+        let now = ProcessInfo.processInfo.systemUptime
+        if uploadDoneAt == nil, uploadTotal > 0, uploadNow >= uploadTotal { uploadDoneAt = now }
+        guard let answerDeadline, let done = uploadDoneAt, now - done > answerDeadline else { return true }
+        answerLate = true
+        return false
     }
 
     /// False once an unfinished upload has moved too few bytes over a whole window. While

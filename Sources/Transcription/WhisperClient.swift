@@ -24,6 +24,13 @@ public struct WhisperClient: Sendable {
         /// second for `lowSpeedTime` seconds (a stalled network), long before `timeout`.
         public var lowSpeedLimit: Int
         public var lowSpeedTime: Double
+        /// Seconds the answer may take once the upload is sent, at least: a server that took
+        /// the upload and says nothing for longer is treated as out of reach (see
+        /// `answerDeadline(audioSeconds:)`).
+        public var answerTimeout: Double = 60
+        /// Seconds added to `answerTimeout` per second of audio sent: a long chunk takes the
+        /// model longer than a short take.
+        public var answerTimeoutPerAudioSecond: Double = 2
         /// Where the base URL was given, for the advice in messages.
         public var origin = "--base-url / OPENAI_BASE_URL"
 
@@ -43,6 +50,15 @@ public struct WhisperClient: Sendable {
             self.timeout = timeout
             self.lowSpeedLimit = lowSpeedLimit
             self.lowSpeedTime = lowSpeedTime
+        }
+
+        /// How long the answer to an upload of `audioSeconds` of audio may take once the
+        /// upload is sent: `answerTimeout` plus `answerTimeoutPerAudioSecond` per second of
+        /// audio. Nil for audio of unknown length: the whole request's `timeout` alone
+        /// (which also bounds a deadline longer than it, as a plain timeout).
+        public func answerDeadline(audioSeconds: Double?) -> Double? {
+            guard let audioSeconds, audioSeconds.isFinite, audioSeconds >= 0 else { return nil }
+            return answerTimeout + answerTimeoutPerAudioSecond * audioSeconds
         }
 
         /// Whether a key was given (the key itself is not readable from outside the module).
@@ -70,7 +86,9 @@ public struct WhisperClient: Sendable {
 
         /// The documented configuration: base URL from the flag, else
         /// `$OPENAI_BASE_URL`, else OpenAI; key from `$OPENAI_API_KEY` only (a loopback
-        /// server may go without); `$VOICEJOURNAL_HTTP_TIMEOUT` overrides the timeout.
+        /// server may go without); `$VOICEJOURNAL_HTTP_TIMEOUT` overrides the timeout,
+        /// `$VOICEJOURNAL_ANSWER_TIMEOUT` and `$VOICEJOURNAL_ANSWER_TIMEOUT_PER_AUDIO_SECOND`
+        /// the answer's deadline.
         public static func resolve(baseURLFlag: String?, environment: [String: String]) throws(TranscriptionError) -> Configuration {
             let base = [baseURLFlag, environment["OPENAI_BASE_URL"]].compactMap { $0 }.first { !$0.isEmpty }
                 ?? openAIBaseURL
@@ -104,10 +122,18 @@ public struct WhisperClient: Sendable {
                 }
                 throw TranscriptionError(kind: .invalidConfiguration, description: "no API key: " + advice)
             }
-            if let timeout = environment["VOICEJOURNAL_HTTP_TIMEOUT"].flatMap(Double.init), timeout > 0 {
+            // At most a day: libcurl takes milliseconds as a whole number, which a huge value would overflow.
+            if let timeout = environment["VOICEJOURNAL_HTTP_TIMEOUT"].flatMap(Double.init).map({ min($0, 86_400) }), timeout > 0 {
                 configuration.timeout = timeout
                 configuration.connectTimeout = min(configuration.connectTimeout, timeout)
                 configuration.lowSpeedTime = min(configuration.lowSpeedTime, timeout)
+            }
+            if let seconds = environment["VOICEJOURNAL_ANSWER_TIMEOUT"].flatMap(Double.init), seconds > 0, seconds.isFinite {
+                configuration.answerTimeout = seconds
+            }
+            if let perSecond = environment["VOICEJOURNAL_ANSWER_TIMEOUT_PER_AUDIO_SECOND"].flatMap(Double.init),
+               perSecond >= 0, perSecond.isFinite {
+                configuration.answerTimeoutPerAudioSecond = perSecond
             }
             return configuration
         }

@@ -25,8 +25,9 @@ public final class WhisperConnection {
             throw TranscriptionError(kind: .unreadableFile,
                                      description: "cannot read \(request.file.path) (moved or deleted?)")
         }
+        let answerDeadline = configuration.answerDeadline(audioSeconds: request.audioSeconds)
         let transfer = Transfer(abort: abort, lowSpeedLimit: configuration.lowSpeedLimit,
-                                lowSpeedTime: configuration.lowSpeedTime)
+                                lowSpeedTime: configuration.lowSpeedTime, answerDeadline: answerDeadline)
         var headers = ["Accept: application/json"]
         if let key = configuration.apiKey {
             // `resolve` refuses such a key; a configuration made directly must not slip one through.
@@ -54,7 +55,8 @@ public final class WhisperConnection {
         let elapsed = ProcessInfo.processInfo.systemUptime - started
 
         if let failure {
-            let error = classify(failure, transfer: transfer, request: request, configuration: configuration)
+            let error = classify(failure, transfer: transfer, request: request, configuration: configuration,
+                                 answerDeadline: answerDeadline)
             client.logger.debug("upload failed", metadata: [
                 "file": "\(request.filename)", "error": "\(error.kind)", "seconds": "\(elapsed)"])
             throw error
@@ -125,10 +127,13 @@ public final class WhisperConnection {
     }
 
     private func classify(_ failure: CurlFailure, transfer: Transfer, request: TranscriptionRequest,
-                          configuration: WhisperClient.Configuration) -> TranscriptionError {
+                          configuration: WhisperClient.Configuration, answerDeadline: Double?) -> TranscriptionError {
         let detail = configuration.redact(failure.description)
         let baseURL = configuration.shownBaseURL
         switch failure.code {
+        case CURLE_ABORTED_BY_CALLBACK where transfer.answerLate:
+            return TranscriptionError(kind: .noAnswer, description:
+                "\(baseURL) took the upload but did not answer within \(Self.seconds(answerDeadline ?? configuration.timeout)) s")
         case CURLE_ABORTED_BY_CALLBACK where transfer.stalled:
             return TranscriptionError(kind: .timeout, description:
                 "the upload stalled (under \(configuration.lowSpeedLimit) bytes/s for \(Int(configuration.lowSpeedTime)) s)")

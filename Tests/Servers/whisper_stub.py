@@ -16,7 +16,9 @@ Kinds: ok, error (status, code, type, message, retry_after, retry_after_ms), res
 the connection with a TCP reset mid-response), slow (answer after "seconds"), malformed
 (200 with broken JSON), echo_key (401 whose message repeats the key it was sent), echo_sha
 (a good answer whose text ends with the uploaded file's sha256, so a test can tell which
-content a stored transcript came from). --per-audio-second makes every good answer take time in
+content a stored transcript came from), hang (read the whole upload, log it, and never
+answer: a wedged server; the connection is held until the client gives up), empty (a 200
+whose text is empty, whatever the audio holds). --per-audio-second makes every good answer take time in
 proportion to the audio it was sent (read from a WAV or FLAC header), as a real server does.
 
 Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
@@ -338,6 +340,18 @@ class Handler(BaseHTTPRequestHandler):
                 else self.server.plan.behaviour_for(filename)
         self.audio_seconds = (file_info or {}).get("audio_seconds")
         record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
+        if behaviour.get("kind") == "hang":
+            # Logged when the upload is in: the answer never comes. Held until the client
+            # closes the connection (or the server stops).
+            record["responded_at"] = None
+            self.server.log(record)
+            self.close_connection = True
+            try:
+                while self.connection.recv(1 << 16):
+                    pass
+            except OSError:
+                pass
+            return
         delay = self.delay_for(behaviour)
         if delay > 0:
             time.sleep(delay)
@@ -375,13 +389,18 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         elif kind == "malformed":
             self.send_body(200, '{"text": "Transcript of", "segments": [{"start": 0.0,')
+        elif kind == "empty":
+            response_format = fields.get("response_format", ["json"])[0]
+            body = {"text": ""} if response_format != "verbose_json" else \
+                {"task": "transcribe", "language": "english", "duration": 3.25, "text": "", "segments": []}
+            self.send_body(200, json.dumps(body))
         else:
             self.answer_ok(fields, filename, sha256 if kind == "echo_sha" else None)
 
     def delay_for(self, behaviour):
         """Seconds to wait before a good answer ("slow", --delay, --per-audio-second); 0 for others."""
         kind = behaviour.get("kind", "ok")
-        if kind in ("error", "echo_key", "reset", "malformed"):
+        if kind in ("error", "echo_key", "reset", "malformed", "empty"):
             return 0
         delay = float(behaviour.get("seconds", 0)) if kind == "slow" else self.server.delay
         if kind != "slow" and self.server.per_audio_second > 0:

@@ -27,6 +27,11 @@ public final class StubWhisperServer: @unchecked Sendable {
         /// A good answer whose text ends with ` sha256:<hex>` of the uploaded bytes, so a
         /// test can tell which content a stored transcript came from.
         case echoSHA
+        /// Reads the whole upload and never answers (a wedged server); the request is logged
+        /// when the upload is in, with answer "hang".
+        case hang
+        /// A 200 with empty text, whatever the audio holds.
+        case empty
 
         var json: [String: Any] {
             switch self {
@@ -43,6 +48,8 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .malformed: return ["kind": "malformed"]
             case .echoKey: return ["kind": "echo_key"]
             case .echoSHA: return ["kind": "echo_sha"]
+            case .hang: return ["kind": "hang"]
+            case .empty: return ["kind": "empty"]
             }
         }
     }

@@ -90,7 +90,7 @@ extension Queue {
                     files: pending, transcribed: summary.transcribed, failed: summary.failed, alreadyDone: nil, skipped: nil,
                     retried: summary.retried, seconds: seconds,
                     failures: failed.map { .init(path: $0.path, message: $0.job.lastError ?? "unknown error") },
-                    endpoints: summary.endpoints))
+                    endpoints: summary.endpoints, suspect: summary.suspects.map { .init(path: $0.path, message: $0.message) }))
             } else {
                 print("Transcribed \(summary.transcribed) file\(summary.transcribed == 1 ? "" : "s"), \(summary.failed) failed, in \(ProgressBar.clock(seconds)).")
                 if summary.endpoints.count > 1 { print(RunReport.endpointTable(summary.endpoints)) }
@@ -135,18 +135,27 @@ extension Queue {
 
     /// `queue retry ID | --failed` — queue failed or cancelled jobs again.
     struct Retry: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "retry", abstract: "Queue a failed or cancelled job again (or every failed one).")
+        static let configuration = CommandConfiguration(
+            commandName: "retry", abstract: "Queue a failed or cancelled job again (or every failed one, or a done one with --done).",
+            discussion: """
+                With --done, a job that is done is transcribed again (say, after a server answered \
+                it with nothing): its transcript stays as it is until the new one is stored, and \
+                stays if the new attempt fails.
+                """)
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The job's id (see `queue list`).") var id: Int64?
         @Flag(help: "Every failed job.") var failed = false
+        @Flag(help: "The job may be done: transcribe its recording again, keeping the transcript until the new one is in.")
+        var done = false
 
         func validate() throws {
             if (id == nil) == !failed { throw ValidationError("Give a job id or --failed (not both).") }
+            if done && id == nil { throw ValidationError("--done needs the id of the job to transcribe again.") }
         }
 
         func run() async throws {
-            let ids = try global.openStore().retryJobs(ids: id.map { [$0] })
+            let ids = try global.openStore().retryJobs(ids: id.map { [$0] }, done: done)
             print(ids.isEmpty ? "No failed jobs." : "Queued again: \(ids.count) job\(ids.count == 1 ? "" : "s"). Run `voicejournal queue run` to transcribe.")
         }
     }

@@ -56,7 +56,7 @@ final class LiveTranscription: Sendable {
             case .endpointDown(let endpoint, let message, _):
                 state.down.insert(endpoint)
                 state.notices.append(runner.endpoints.count == 1
-                    ? "the server cannot be reached (\(message)); the pieces stay queued"
+                    ? "the server cannot be reached or does not answer (\(message)); the pieces stay queued"
                     : "\(endpoint) is out (\(message)); the other endpoints take the pieces")
             case .endpointBack(let endpoint):
                 state.down.remove(endpoint)

@@ -86,11 +86,26 @@ struct Record: AsyncParsableCommand {
             await uploader?.stop()
             return try RecordingReport.finish(outcome, json: json)
         }
-        if !json { try RecordingReport.finish(outcome, json: false) }
-        guard let transcript = try await transcribe(outcome, with: uploader, store: store) else {
-            // The server went away: the take is saved and its pieces stay queued.
-            RecordingReport.stderr("voicejournal: the server cannot be reached; the transcription is queued (job \(outcome.jobId)): "
-                + "run `voicejournal queue run` when it is back")
+        if !json {
+            try RecordingReport.finish(outcome, json: false)
+            // Out before the wait: whatever ends it (Ctrl-C, a kill), the take's lines are shown.
+            fflush(nil) // every output stream: stdout is the one with lines waiting
+        }
+        let transcript: Transcript?
+        do {
+            // Ctrl-C while waiting stops the uploader (its jobs stay queued) instead of
+            // killing the process with the saved take unreported.
+            let interrupts = SignalWatch { _ in uploader.runner.stop() }
+            defer { interrupts.cancel() }
+            transcript = try await transcribe(outcome, with: uploader, store: store)
+        } catch let error as CLIError where error.exitCode == CLIError.interrupted {
+            if json { print(try RecordingReport.jsonText(outcome)) }
+            throw error
+        }
+        guard let transcript else {
+            // The server went away or does not answer: the take is saved and its pieces stay queued.
+            RecordingReport.stderr("voicejournal: the server cannot be reached (or does not answer); the transcription is queued "
+                + "(job \(outcome.jobId)): run `voicejournal queue run` when it is back")
             if json { print(try RecordingReport.jsonText(outcome)) }
             return
         }
@@ -121,7 +136,8 @@ struct Record: AsyncParsableCommand {
                 throw CLIError.configuration(error.description)
             }
             if error is CancellationError {
-                throw CLIError(message: "interrupted; the transcription stays queued: run `voicejournal queue run` to finish it",
+                throw CLIError(message: "interrupted; recording \(outcome.recordingId) is saved and its transcription stays queued "
+                               + "(job \(jobId)): run `voicejournal queue run` to finish it",
                                exitCode: CLIError.interrupted)
             }
             if let error { throw error }
@@ -153,13 +169,23 @@ struct CaptureOptions: ParsableArguments {
     @Flag(help: "Do not show the level meter.")
     var noMeter = false
 
+    /// The longest `--max-duration`: a week.
+    static let longestTake: Double = 7 * 86_400
+
     func validate() throws {
         guard AudioContainer(rawValue: format.lowercased()) != nil else {
             throw ValidationError("--format must be one of: \(AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard maxDuration >= 0 else { throw ValidationError("--max-duration must be 0 (no limit) or more seconds") }
-        if let stopOnSilence, stopOnSilence <= 0 { throw ValidationError("--stop-on-silence must be more than 0 seconds") }
-        guard silenceThreshold < 0 else { throw ValidationError("--silence-threshold is in dBFS and must be below 0") }
+        // Bounded so that no length or level overflows the frame counts made from it.
+        guard maxDuration >= 0, maxDuration <= Self.longestTake else {
+            throw ValidationError("--max-duration must be 0 (no limit) or up to \(Int(Self.longestTake)) seconds (a week)")
+        }
+        if let stopOnSilence, !(stopOnSilence > 0 && stopOnSilence <= 3600) {
+            throw ValidationError("--stop-on-silence must be more than 0 and at most 3600 seconds")
+        }
+        guard silenceThreshold < 0, silenceThreshold >= -200 else {
+            throw ValidationError("--silence-threshold is in dBFS and must be below 0 and at least -200")
+        }
     }
 
     /// The capture path of `record` without the store, for benchmarks.

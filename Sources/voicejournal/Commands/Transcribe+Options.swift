@@ -39,11 +39,12 @@ struct TranscriptionFlags: ParsableArguments {
     var noTrim = false
 
     func validate() throws {
-        if let maxRequestBytes, maxRequestBytes < 65_536 {
-            throw ValidationError("--max-request-bytes must be at least 65536.")
+        let bytes = UploadSettings.maxRequestBytesRange, seconds = UploadSettings.maxChunkSecondsRange
+        if let maxRequestBytes, !bytes.contains(maxRequestBytes) {
+            throw ValidationError("--max-request-bytes must be at least \(bytes.lowerBound) and at most \(bytes.upperBound) (4 GiB), not \(maxRequestBytes).")
         }
-        if let maxChunkSeconds, !(maxChunkSeconds >= 5) || !maxChunkSeconds.isFinite {
-            throw ValidationError("--max-chunk-seconds must be at least 5.")
+        if let maxChunkSeconds, !(maxChunkSeconds.isFinite && seconds.contains(maxChunkSeconds)) {
+            throw ValidationError("--max-chunk-seconds must be at least \(Int(seconds.lowerBound)) and at most \(Int(seconds.upperBound)).")
         }
         if let language, !TranscriptionOptions.isLanguageCode(language) {
             throw ValidationError("--language takes a two-letter ISO-639-1 code such as en or de, not '\(language)'.")
@@ -97,10 +98,14 @@ struct TranscriptionFlags: ParsableArguments {
         case .flag, .environment: modelGiven = true
         case .configFile, .builtIn: modelGiven = false
         }
-        let tables = settings.endpoints
+        // The same server named twice is one endpoint: the first table counts.
+        let (tables, repeats) = EndpointConfig.distinct(settings.endpoints)
         let workers = PoolEndpoint.workers(for: tables.map { ($0.concurrency, $0.priority) }, cappedAt: jobs)
         var pool: [PoolEndpoint] = []
-        var leftOut: [String] = []
+        var leftOut: [String] = repeats.map { table in
+            "endpoint \(table.shownBaseURL)\(table.line.map { " (line \($0))" } ?? "") repeats an earlier [[endpoint]] "
+                + "for the same server and model; it is left out (one table per server: give it the concurrency of both)"
+        }
         var firstProblem: TranscriptionError?
         for (table, count) in zip(tables, workers) where count > 0 {
             do {
@@ -141,7 +146,7 @@ struct TranscriptionFlags: ParsableArguments {
             options.retry.base = base
         }
         if let lease = environment["VOICEJOURNAL_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
-            options.lease = lease
+            options.lease = min(lease, JournalStore.longestLease)
         }
         return QueueRunner(store: store, endpoints: pool.endpoints, options: options, logger: logger)
     }

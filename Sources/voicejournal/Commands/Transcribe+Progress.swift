@@ -80,6 +80,8 @@ final class BatchProgressDisplay: Sendable {
         case let .failed(jobId, path, message):
             let counted = count(jobId) { $0.progress.failed += 1; $0.setChunks(of: jobId, to: nil) }
             announce("\(counted.map { "[\($0.finished)/\($0.total)] " } ?? "")failed \(path): \(message)")
+        case let .suspect(_, path, message):
+            announce("warning: \(path): \(message)")
         case let .willRetry(_, path, error, after):
             announce("retrying \(path) in \(ProgressBar.oneDecimal(after)) s: \(error.description)")
         case let .endpointDown(endpoint, message, retryingFor):

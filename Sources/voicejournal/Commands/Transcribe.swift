@@ -45,6 +45,9 @@ struct Transcribe: AsyncParsableCommand {
     @Flag(help: "Only queue the files; `voicejournal queue run` transcribes them later.")
     var noWait = false
 
+    @Flag(help: "Transcribe files again that were transcribed before; each keeps its transcript until the new one is stored (and if the new attempt fails).")
+    var again = false
+
     @Flag(help: "At the end, one JSON document on stdout: counts, failures, and what each endpoint did.")
     var json = false
 
@@ -79,7 +82,8 @@ struct Transcribe: AsyncParsableCommand {
         for skipped in walk.skipped { Self.report(skipped) }
 
         guard let pool else { // --no-wait: queue only
-            let (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
+            var (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
+            if again { queued = try Self.queueAgain(queued, store: store) }
             for skipped in unreadable { Self.report(skipped) }
             let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
             let skippedCount = walk.skipped.count + unreadable.count
@@ -110,7 +114,8 @@ struct Transcribe: AsyncParsableCommand {
             try printJSON(RunJSON(
                 files: queued.count, transcribed: wrapUp.done, failed: wrapUp.failed.count, alreadyDone: alreadyDone,
                 skipped: skippedCount, retried: run?.retried ?? 0, seconds: seconds,
-                failures: wrapUp.failed.map { .init(path: $0.url.path, message: $0.message) }, endpoints: run?.endpoints ?? []))
+                failures: wrapUp.failed.map { .init(path: $0.url.path, message: $0.message) }, endpoints: run?.endpoints ?? [],
+                suspect: (run?.suspects ?? []).map { .init(path: $0.path, message: $0.message) }))
         } else {
             for failure in wrapUp.failed {
                 print(TerminalText.escaped("failed: \(failure.url.path): \(failure.message)"))
@@ -135,9 +140,18 @@ struct Transcribe: AsyncParsableCommand {
         let runner = transcription.makeRunner(store: store, settings: settings, pool: pool, environment: environment)
         let batch = BatchScope()
         let display = BatchProgressDisplay(total: files.count, scope: batch, endpoints: runner.endpoints.count)
-        let journal = journal
+        let journal = journal, again = again
         let queued: @Sendable ([QueuedFile], [SkippedFile]) -> Void = { landed, skipped in
             for file in skipped { Self.report(file) }
+            var landed = landed
+            if again {
+                do {
+                    landed = try Self.queueAgain(landed, store: store)
+                } catch {
+                    printNotice("cannot queue files again: \(error)")
+                    runner.stop()
+                }
+            }
             batch.add(landed.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             // Files already transcribed before, and those not audio, are not part of this run's work.
             display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
@@ -169,7 +183,28 @@ struct Transcribe: AsyncParsableCommand {
         // A store that failed while queueing says more than the stop it caused.
         let fed = try await feeding.value
         if let runFailure { throw runFailure }
-        return (first.queued + fed.queued, first.skipped + fed.skipped, summary)
+        // Those done before were queued again as they landed (see `queued`): this run's work.
+        let all = (first.queued + fed.queued).map { file in
+            guard again, file.outcome.jobState == .done else { return file }
+            var file = file
+            file.outcome.jobState = .queued
+            return file
+        }
+        return (all, first.skipped + fed.skipped, summary)
+    }
+
+    /// With `--again`: the files done before are queued again (their transcripts stay until
+    /// the new ones are in), and count as this run's work. Returns the files as they now stand.
+    private static func queueAgain(_ files: [QueuedFile], store: JournalStore) throws -> [QueuedFile] {
+        let done = files.filter { $0.outcome.jobState == .done }.map(\.outcome.jobId)
+        guard !done.isEmpty else { return files }
+        let requeued = Set(try store.retryJobs(ids: done, done: true))
+        return files.map { file in
+            guard requeued.contains(file.outcome.jobId) else { return file }
+            var file = file
+            file.outcome.jobState = .queued
+            return file
+        }
     }
 
     private static func report(_ skipped: SkippedFile) {
