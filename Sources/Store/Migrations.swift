@@ -21,6 +21,7 @@ public enum Migrations {
         (livePieces, addLivePieces),
         (journalFind, addCorrectionsAndVocabulary),
         (jobEndpoint, addJobEndpoint),
+        (chunkSeams, addChunkSeams),
     ]
 
     /// The migrator with every migration registered.

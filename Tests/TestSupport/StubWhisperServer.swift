@@ -27,6 +27,8 @@ public final class StubWhisperServer: @unchecked Sendable {
         /// A good answer whose text ends with ` sha256:<hex>` of the uploaded bytes, so a
         /// test can tell which content a stored transcript came from.
         case echoSHA
+        /// A good answer whose text is this (one segment over its first 1.5 s).
+        case says(String)
 
         var json: [String: Any] {
             switch self {
@@ -43,6 +45,7 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .malformed: return ["kind": "malformed"]
             case .echoKey: return ["kind": "echo_key"]
             case .echoSHA: return ["kind": "echo_sha"]
+            case .says(let text): return ["kind": "says", "text": text]
             }
         }
     }
