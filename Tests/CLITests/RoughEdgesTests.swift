@@ -60,3 +60,20 @@ import TestSupport
                 "\(running)")
     }
 }
+
+/// `entry edit` when the editor does not leave UTF-8 text in the file it was given.
+@Suite struct EditorMishapTests {
+    @Test(arguments: [
+        ("rm", "voicejournal: the editor (rm) removed the file it was given; entry #1 is unchanged"),
+        ("printf '\\377\\376bad' >", "voicejournal: the editor saved text that is not UTF-8; save it as UTF-8 and try again (entry #1 is unchanged)"),
+    ])
+    func anEditorThatLeavesNoTextIsOneClearLine(editor: String, says: String) throws {
+        let folder = try TemporaryFolder("vj-editor")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        #expect(try cli.run(["entry", "add", "--text", "hello there"]).status == 0)
+        let result = try cli.run(["entry", "edit", "1"], environment: ["VISUAL": editor])
+        #expect(result.status == 1)
+        #expect(result.stderr == says + "\n")
+        #expect(try cli.run(["entry", "show", "1"]).stdout.contains("hello there"))
+    }
+}
