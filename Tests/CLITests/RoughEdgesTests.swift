@@ -77,3 +77,68 @@ import TestSupport
         #expect(try cli.run(["entry", "show", "1"]).stdout.contains("hello there"))
     }
 }
+
+/// `transcribe` on files that are still being written or changed since they were transcribed.
+@Suite struct ChangingFileTests {
+    /// Starts a recorder at work: a WAV (header kept valid, as Python's `wave` does after every
+    /// write) that gets 0.1 s of tone every 0.1 s after a first second, `seconds` long in all.
+    static func startRecorder(at url: URL, seconds: Double) throws -> Process {
+        let script = """
+            import math, struct, sys, time, wave
+            w = wave.open(sys.argv[1], "wb"); w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000)
+            block = b"".join(struct.pack("<h", int(8000 * math.sin(2 * math.pi * 300 * i / 16000))) for i in range(1600))
+            w.writeframes(block * 10)
+            for _ in range(int(float(sys.argv[2]) * 10) - 10):
+                time.sleep(0.1); w.writeframes(block)
+            w.close()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, url.path, String(seconds)]
+        try process.run()
+        return process
+    }
+
+    @Test func aFileStillBeingWrittenIsSkippedAndTranscribedWholeOnceItIsDone() throws {
+        let harness = try TranscribeHarness()
+        let dir = harness.folder.path("in")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("take.wav")
+        let recorder = try Self.startRecorder(at: file, seconds: 4)
+        defer { recorder.terminate() }
+        Thread.sleep(forTimeInterval: 0.6)
+
+        let early = try harness.binary.run(["transcribe", dir.path])
+        #expect(early.status == 1, "\(early.stderr)")
+        #expect(early.stderr.contains("skipped \(file.path): still being written"), "\(early.stderr)")
+        #expect(try harness.server.requests().isEmpty, "nothing of a partial take is uploaded")
+        #expect(try queryDatabase(harness.database, "SELECT count(*) FROM recording").first?.first as? Int == 0)
+
+        recorder.waitUntilExit()
+        try harness.succeed(["transcribe", dir.path])
+        let rows = try queryDatabase(harness.database, "SELECT durationSeconds FROM recording")
+        #expect(rows.count == 1 && rows.first?.first as? Double == 4, "the whole take: \(rows)")
+    }
+
+    @Test func aFileThatChangedSinceItWasTranscribedIsTheSameRecordingTranscribedAgain() throws {
+        let harness = try TranscribeHarness(rules: [.init(responses: [], then: .echoSHA)])
+        let dir = try harness.tones(["memo.wav"], in: "in", seconds: 1)
+        let file = dir.appendingPathComponent("memo.wav")
+        try harness.succeed(["transcribe", dir.path])
+
+        try makeTone(at: file, seconds: 1.5, frequency: 660)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: file.path)
+        let again = try harness.succeed(["transcribe", dir.path])
+        #expect(again.stderr.contains("voicejournal: \(file.path) changed since it was transcribed: recording 1 now holds its new audio"),
+                "\(again.stderr)")
+        let rows = try queryDatabase(harness.database, "SELECT id, sha256, durationSeconds FROM recording")
+        #expect(rows.count == 1, "one recording for one path: \(rows)")
+        let sha = try #require(rows.first?[1] as? String)
+        #expect(try harness.transcripts()[file.path]?.text.hasSuffix("sha256:\(sha)") == true, "the transcript is of the new audio")
+        #expect(rows.first?[2] as? Double == 1.5)
+        // Once more, unchanged: nothing to do.
+        let third = try harness.succeed(["transcribe", dir.path])
+        #expect(!third.stderr.contains("changed since"))
+        #expect(try harness.server.requests().count == 2)
+    }
+}

@@ -81,9 +81,10 @@ struct Transcribe: AsyncParsableCommand {
         guard let pool else { // --no-wait: queue only
             let (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
             for skipped in unreadable { Self.report(skipped) }
+            for file in queued where file.replacedTranscript { Self.reportReplaced(file) }
             let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
             let skippedCount = walk.skipped.count + unreadable.count
-            let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
+            let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
             let targets = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             print("Queued \(targets.count) file\(targets.count == 1 ? "" : "s")"
                   + (alreadyDone > 0 ? " (\(alreadyDone) already transcribed)" : "")
@@ -98,7 +99,7 @@ struct Transcribe: AsyncParsableCommand {
                                                                       store: store, logger: logger, settings: settings,
                                                                       environment: environment)
         let skippedCount = walk.skipped.count + unreadable.count
-        let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
+        let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
 
         let wrapUp = try BatchWrapUp.make(queued, store: store, sidecars: sidecars ?? [])
@@ -138,6 +139,7 @@ struct Transcribe: AsyncParsableCommand {
         let journal = journal
         let queued: @Sendable ([QueuedFile], [SkippedFile]) -> Void = { landed, skipped in
             for file in skipped { Self.report(file) }
+            for file in landed where file.replacedTranscript { Self.reportReplaced(file) }
             batch.add(landed.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             // Files already transcribed before, and those not audio, are not part of this run's work.
             display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
@@ -174,6 +176,11 @@ struct Transcribe: AsyncParsableCommand {
 
     private static func report(_ skipped: SkippedFile) {
         FileHandle.standardError.write(Data((TerminalText.escaped("skipped \(skipped.url.path): \(skipped.reason)") + "\n").utf8))
+    }
+
+    private static func reportReplaced(_ file: QueuedFile) {
+        printNotice("\(file.url.path) changed since it was transcribed: recording \(file.outcome.recordingId) now holds its new audio "
+                    + "and is transcribed again (the old transcript is replaced)")
     }
 
     private func summary(files: Int, done: Int, failed: Int, alreadyDone: Int, skipped: Int, seconds: Double) -> String {
