@@ -18,7 +18,7 @@ extension JournalStore {
                 guard let sha = file.sha256,
                       try Recording.filter(Recording.Columns.sha256 == sha).fetchCount(db) == 0,
                       var recording = try Recording.fetchOne(db.cachedStatement(sql: """
-                          SELECT * FROM recording WHERE path = ? AND state = 'complete' ORDER BY id DESC LIMIT 1
+                          SELECT * FROM recording INDEXED BY recording_on_path WHERE path = ? AND state = 'complete' ORDER BY id DESC LIMIT 1
                           """), arguments: [file.path]),
                       let id = recording.id
                 else { continue }

@@ -22,6 +22,7 @@ public enum Migrations {
         (journalFind, addCorrectionsAndVocabulary),
         (jobEndpoint, addJobEndpoint),
         (chunkSeams, addChunkSeams),
+        (recordingPath, indexRecordingPath),
     ]
 
     /// The migrator with every migration registered.
