@@ -50,9 +50,10 @@ public enum TranscriptStitcher {
             guard !tokens.text.isEmpty else { continue }
             texts.append(tokens.text)
             previousWords = Array((previousWords + tokens.words).suffix(longestRepeatWords))
-            if let last = chunk.result.segments.last(where: { !Tokens($0.text).words.isEmpty }) {
+            // A chunk without segments (gpt-4o) says nothing of when its words were heard.
+            heardUntil = chunk.result.segments.last { !Tokens($0.text).words.isEmpty }.map { last in
                 let end = chunk.startSeconds + last.end
-                heardUntil = chunk.endSeconds.map { min(end, $0) } ?? end
+                return chunk.endSeconds.map { min(end, $0) } ?? end
             }
 
             var wordsToDrop = repeated
