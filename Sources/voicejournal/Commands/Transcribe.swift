@@ -84,13 +84,13 @@ struct Transcribe: AsyncParsableCommand {
             for file in queued where file.replacedTranscript { Self.reportReplaced(file) }
             let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
             let skippedCount = walk.skipped.count + unreadable.count
-            let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
+            let skipFailsTheRun = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
             let targets = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             print("Queued \(targets.count) file\(targets.count == 1 ? "" : "s")"
                   + (alreadyDone > 0 ? " (\(alreadyDone) already transcribed)" : "")
                   + (skippedCount > 0 ? ", skipped \(skippedCount)" : "")
                   + ". Run `voicejournal queue run` to transcribe them.")
-            if badNamedPath { throw ExitCode(CLIError.failure) }
+            if skipFailsTheRun { throw ExitCode(CLIError.failure) }
             return
         }
 
@@ -99,7 +99,7 @@ struct Transcribe: AsyncParsableCommand {
                                                                       store: store, logger: logger, settings: settings,
                                                                       environment: environment)
         let skippedCount = walk.skipped.count + unreadable.count
-        let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
+        let skipFailsTheRun = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
 
         let wrapUp = try BatchWrapUp.make(queued, store: store, sidecars: sidecars ?? [])
@@ -120,7 +120,7 @@ struct Transcribe: AsyncParsableCommand {
                           skipped: skippedCount, seconds: seconds))
             if let endpoints = run?.endpoints, endpoints.count > 1 { print(RunReport.endpointTable(endpoints)) }
         }
-        if !wrapUp.failed.isEmpty || badNamedPath { throw ExitCode(CLIError.failure) }
+        if !wrapUp.failed.isEmpty || skipFailsTheRun { throw ExitCode(CLIError.failure) }
     }
 
     /// Queues the files on a thread of its own while a run uploads those already queued, so
