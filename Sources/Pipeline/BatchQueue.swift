@@ -90,11 +90,13 @@ public enum BatchQueue {
     }
 
     /// Whether a file stamped `stamp` is left alone by its writer: modified at least
-    /// `settleSeconds` ago, or still the same once that much time has passed (a wait).
+    /// `settleSeconds` ago, or still the same once that much time has passed (a wait). A
+    /// modification time in the future (a device with a wrong clock) says nothing of a
+    /// writer at work now: no wait, as each such file would cost one.
     static func hasSettled(_ url: URL, stamp: FileStamp, now: Date = Date()) -> Bool {
         let age = now.timeIntervalSince1970 - Double(stamp.modifiedNanoseconds) / 1e9
-        guard age < settleSeconds else { return true }
-        Thread.sleep(forTimeInterval: settleSeconds - max(age, 0))
+        guard age >= 0, age < settleSeconds else { return true }
+        Thread.sleep(forTimeInterval: settleSeconds - age)
         return FileStamp.current(path: url.path) == stamp
     }
 
