@@ -17,6 +17,9 @@ public struct SkippedFile: Sendable, Equatable {
     public var reason: String
     /// Named on the command line (rather than met inside a folder).
     public var wasNamed: Bool
+    /// The file may well be audio to transcribe once it is finished (it was still being
+    /// written): the run says it did not do all its work, so a script runs it again.
+    public var comeBackLater = false
 }
 
 /// A path a walk found (or the user named), not yet opened.

@@ -30,18 +30,56 @@ extension ConfigFile {
                     if name == "endpoint" { endpointCount += 1 }
                     headers[table] = headers[table] ?? number
                 } else if line.hasPrefix("[") {
-                    table = Self.headerName(line.dropFirst())
-                    headers[table] = headers[table] ?? number
+                    let path = Self.dottedPath(String(line.dropFirst().prefix { $0 != "]" }))
+                    table = path.joined(separator: ".")
+                    // `[defaults.extra]` stands for the key "extra" of [defaults] too.
+                    note(path, in: "", at: number)
                 } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                     let key = line[..<equals].trimmingCharacters(in: .whitespaces)
                         .trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
                     keys["\(table)\u{0}\(key)"] = keys["\(table)\u{0}\(key)"] ?? number
+                    // `extra.x = 1` stands for the key "extra" of this table, and the table it makes.
+                    let path = Self.dottedPath(key)
+                    if path.count > 1 { note(path.dropLast(), in: table, at: number) }
                     let value = line[line.index(after: equals)...]
                     for quote in ["\"\"\"", "'''"] where value.components(separatedBy: quote).count == 2 {
                         openQuote = Substring(quote)
                     }
                 }
             }
+        }
+
+        /// Records `line` for each table a dotted path names inside `table` (and for its key
+        /// in the table above it), unless an earlier line named it.
+        private mutating func note(_ path: some Collection<String>, in table: String, at line: Int) {
+            var parent = table
+            for part in path {
+                keys["\(parent)\u{0}\(part)"] = keys["\(parent)\u{0}\(part)"] ?? line
+                parent = parent.isEmpty ? part : "\(parent).\(part)"
+                headers[parent] = headers[parent] ?? line
+            }
+        }
+
+        /// The parts of a dotted key or table name (`defaults.extra`), unquoted; a quoted part
+        /// may hold dots of its own.
+        static func dottedPath(_ name: String) -> [String] {
+            var parts: [String] = []
+            var current = ""
+            var quote: Character?
+            for character in name {
+                if let open = quote {
+                    if character == open { quote = nil } else { current.append(character) }
+                } else if character == "\"" || character == "'" {
+                    quote = character
+                } else if character == "." {
+                    parts.append(current.trimmingCharacters(in: .whitespaces))
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            parts.append(current.trimmingCharacters(in: .whitespaces))
+            return parts
         }
 
         /// The line of `key` in `table` ("" for the top level, "endpoint#N" for the Nth

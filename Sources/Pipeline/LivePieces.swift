@@ -173,7 +173,8 @@ final class LivePieces: Sendable {
             stop(&state, because: error)
             return nil
         }
-        return PlannedChunk(startSeconds: piece.startSeconds, path: url.path, endSeconds: piece.endSeconds)
+        return PlannedChunk(startSeconds: piece.startSeconds, path: url.path, endSeconds: piece.endSeconds,
+                            startsInSpeech: piece.startsInSpeech)
     }
 
     private func stop(_ state: inout Cutting, because error: any Error) {

@@ -25,7 +25,9 @@ enum LiveTail {
             paths.forEach(ChunkFiles.remove)
             throw error
         }
-        return zip(chunks, paths).map { PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds) }
+        return zip(chunks, paths).map {
+            PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds, startsInSpeech: $0.startsInSpeech)
+        }
     }
 
     /// Queues the last pieces and closes the plan; removes the files no job needs then.

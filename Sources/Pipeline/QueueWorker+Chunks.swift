@@ -38,7 +38,9 @@ extension Worker {
     static func assemble(_ chunks: [JobChunk], recordingId: Int64, durationSeconds: Double?) -> Transcript {
         let transcripts = chunks.compactMap { chunk in
             chunk.result.map { result in
-                ChunkTranscript(startSeconds: chunk.startSeconds, result: TranscriptionResult(
+                // Chunks planned before seams were recorded are stitched as they were then.
+                ChunkTranscript(startSeconds: chunk.startSeconds, endSeconds: chunk.endSeconds,
+                                startsInSpeech: chunk.startsInSpeech ?? true, result: TranscriptionResult(
                     text: result.text, language: result.language,
                     segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) }, model: result.model))
             }

@@ -149,7 +149,9 @@ extension Worker {
             try fail(jobId: jobId, path: recording.path, message: "could not encode its chunks for upload: \(error)")
             return
         }
-        let planned = zip(chunks, paths).map { PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds) }
+        let planned = zip(chunks, paths).map {
+            PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds, startsInSpeech: $0.startsInSpeech)
+        }
         guard try store.splitJob(id: jobId, owner: owner, chunks: planned, durationSeconds: durationSeconds) else {
             paths.forEach(ChunkFiles.remove)
             return

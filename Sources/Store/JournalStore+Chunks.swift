@@ -25,11 +25,14 @@ public struct PlannedChunk: Sendable, Equatable {
     public var path: String
     /// Where it ends on the recording's timeline (nil: not recorded, as for older plans).
     public var endSeconds: Double?
+    /// The cut before it went through speech (`AudioChunk.startsInSpeech`).
+    public var startsInSpeech: Bool
 
-    public init(startSeconds: Double, path: String, endSeconds: Double? = nil) {
+    public init(startSeconds: Double, path: String, endSeconds: Double? = nil, startsInSpeech: Bool = false) {
         self.startSeconds = startSeconds
         self.path = path
         self.endSeconds = endSeconds
+        self.startsInSpeech = startsInSpeech
     }
 }
 
@@ -40,8 +43,10 @@ public struct JobChunk: Sendable, Equatable {
     /// 0-based position in the recording.
     public var index: Int
     public var startSeconds: Double
-    /// Where it ends on the recording's timeline (nil for older plans).
+    /// Where it ends on the recording's timeline (nil for plans that did not record it).
     public var endSeconds: Double?
+    /// The cut before it went through speech; nil for plans that did not record it.
+    public var startsInSpeech: Bool?
     public var path: String
     /// Nil until the chunk is transcribed.
     public var result: ChunkResult?
@@ -55,6 +60,7 @@ public struct JobChunk: Sendable, Equatable {
         index = try row.decode(forColumn: "chunkIndex")
         startSeconds = try row.decode(forColumn: "startSeconds")
         endSeconds = try row.decode(forColumn: "endSeconds")
+        startsInSpeech = try row.decode(forColumn: "startsInSpeech")
         path = try row.decode(forColumn: "path")
         let json: String? = try row.decode(forColumn: "result")
         result = try json.map { try JSONDecoder().decode(ChunkResult.self, from: Data($0.utf8)) }
@@ -128,8 +134,9 @@ extension JournalStore {
                         maxAttempts: parent.maxAttempts, runAfter: now, createdAt: now, updatedAt: now)
         try child.insert(db)
         try db.execute(sql: """
-            INSERT INTO job_chunk (jobId, parentJobId, chunkIndex, startSeconds, endSeconds, path) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [child.id, parent.id, index, chunk.startSeconds, chunk.endSeconds, chunk.path])
+            INSERT INTO job_chunk (jobId, parentJobId, chunkIndex, startSeconds, endSeconds, startsInSpeech, path)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [child.id, parent.id, index, chunk.startSeconds, chunk.endSeconds, chunk.startsInSpeech, chunk.path])
         return child
     }
 

@@ -21,6 +21,8 @@ public enum Migrations {
         (livePieces, addLivePieces),
         (journalFind, addCorrectionsAndVocabulary),
         (jobEndpoint, addJobEndpoint),
+        (chunkSeams, addChunkSeams),
+        (recordingPath, indexRecordingPath),
     ]
 
     /// The migrator with every migration registered.

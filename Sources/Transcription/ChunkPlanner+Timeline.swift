@@ -28,6 +28,12 @@ extension ChunkPlanner {
             return index < speech.count && speech[index].lowerBound < range.upperBound && !range.isEmpty
         }
 
+        /// Whether a cut at `sample` goes through speech: speech on both sides of it.
+        func isInsideSpeech(_ sample: Int64) -> Bool {
+            let index = firstSpeech(endingAfter: sample)
+            return index < speech.count && speech[index].lowerBound < sample
+        }
+
         /// Where a chunk that ends at `cut` should end: `padding` after its last speech, or at
         /// the cut itself when that falls inside speech.
         func speechEnd(before cut: Int64, padding: Int64) -> Int64 {

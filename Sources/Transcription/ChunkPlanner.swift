@@ -8,11 +8,17 @@ public struct AudioChunk: Sendable, Equatable, Codable {
     public var endSample: Int64
     /// Samples per second that the sample numbers count.
     public var sampleRate: Int
+    /// The cut before this stretch went through unbroken speech, so the word at the seam may
+    /// be heard at the end of the stretch before and again at the start of this one. False
+    /// for a cut in a pause (and for the first stretch): nothing there is heard twice, and
+    /// words repeated across it were spoken twice.
+    public var startsInSpeech: Bool
 
-    public init(startSample: Int64, endSample: Int64, sampleRate: Int) {
+    public init(startSample: Int64, endSample: Int64, sampleRate: Int, startsInSpeech: Bool = false) {
         self.startSample = startSample
         self.endSample = endSample
         self.sampleRate = sampleRate
+        self.startsInSpeech = startsInSpeech
     }
 
     /// Where the stretch starts, in seconds from the start of the recording: the offset its
@@ -122,9 +128,12 @@ public struct ChunkPlanner: Sendable, Equatable {
 
     private func chunks(in region: Range<Int64>, timeline: Timeline, lengths: Lengths) -> [AudioChunk] {
         var planned: [AudioChunk] = []
+        // Whether the cut that ends the previous chunk went through speech.
+        var cutInSpeech = false
         func emit(_ start: Int64, _ end: Int64) {
             if timeline.hasSpeech(in: start..<max(start, end)) {
-                planned.append(AudioChunk(startSample: start, endSample: end, sampleRate: timeline.sampleRate))
+                planned.append(AudioChunk(startSample: start, endSample: end, sampleRate: timeline.sampleRate,
+                                          startsInSpeech: cutInSpeech && !planned.isEmpty))
             }
         }
         var cursor = region.lowerBound
@@ -137,10 +146,12 @@ public struct ChunkPlanner: Sendable, Equatable {
                                        preferredPause: lengths.preferredPause), cursor + 1)
             guard trim else {
                 emit(cursor, cut)
+                cutInSpeech = timeline.isInsideSpeech(cut)
                 cursor = cut
                 continue
             }
             emit(cursor, timeline.speechEnd(before: cut, padding: lengths.padding))
+            cutInSpeech = timeline.isInsideSpeech(cut)
             guard let next = timeline.speechStart(after: cut, padding: lengths.padding),
                   next < region.upperBound else { return planned }
             cursor = next

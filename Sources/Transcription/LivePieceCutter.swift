@@ -52,10 +52,11 @@ public struct LivePieceCutter: Sendable, Equatable {
         if let pause = pauses.first(where: {
             $0.lowerBound - start >= samples(minPieceSeconds) && $0.count >= samples(pauseSeconds)
         }) {
-            return AudioChunk(startSample: start, endSample: min(pause.lowerBound + padding, pause.upperBound), sampleRate: sampleRate)
+            return AudioChunk(startSample: start, endSample: min(pause.lowerBound + padding, pause.upperBound), sampleRate: sampleRate,
+                              startsInSpeech: start == cursor && Self.speech(speech, runsAcross: cursor))
         }
         guard sampleCount - start >= samples(maxPieceSeconds) + 2 * padding else { return nil }
-        return lastPieces(speech: after, cursor: cursor, sampleCount: sampleCount, sampleRate: sampleRate).first
+        return lastPieces(speech: speech, cursor: cursor, sampleCount: sampleCount, sampleRate: sampleRate).first
     }
 
     /// The pieces that finish the audio from `cursor` to its end (the recording stopped).
@@ -64,7 +65,18 @@ public struct LivePieceCutter: Sendable, Equatable {
             let clipped = range.clamped(to: cursor..<max(sampleCount, cursor))
             return clipped.isEmpty ? nil : clipped
         }
-        return planner.chunks(speech: after, sampleCount: sampleCount, sampleRate: sampleRate)
-            .map { AudioChunk(startSample: max($0.startSample, cursor), endSample: $0.endSample, sampleRate: sampleRate) }
+        // The first piece after the cursor continues the piece before it: it starts in speech
+        // when the speech runs on across the cursor (that piece was cut in unbroken speech).
+        let continuesSpeech = Self.speech(speech, runsAcross: cursor)
+        return planner.chunks(speech: after, sampleCount: sampleCount, sampleRate: sampleRate).enumerated().map { index, chunk in
+            let start = max(chunk.startSample, cursor)
+            return AudioChunk(startSample: start, endSample: chunk.endSample, sampleRate: sampleRate,
+                              startsInSpeech: index == 0 ? continuesSpeech && start == cursor : chunk.startsInSpeech)
+        }
+    }
+
+    /// Whether a cut at `sample` went through speech: speech on both sides of it.
+    static func speech(_ speech: [Range<Int64>], runsAcross sample: Int64) -> Bool {
+        speech.contains { $0.lowerBound < sample && $0.upperBound > sample }
     }
 }

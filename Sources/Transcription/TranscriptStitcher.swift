@@ -1,14 +1,21 @@
 import Foundation
 
-/// What the server heard in one chunk, and where the chunk starts in its recording.
+/// What the server heard in one chunk, and where the chunk lies in its recording.
 public struct ChunkTranscript: Sendable, Equatable {
     /// Where the chunk starts on the recording's original timeline, in seconds (`AudioChunk.startSeconds`).
     public var startSeconds: Double
+    /// Where the chunk ends on the recording's timeline (`AudioChunk.endSeconds`), when known:
+    /// no word of the chunk was heard after it, whatever times the model gave.
+    public var endSeconds: Double?
+    /// The cut before the chunk went through speech (`AudioChunk.startsInSpeech`).
+    public var startsInSpeech: Bool
     /// The chunk's transcript, timestamps relative to the chunk.
     public var result: TranscriptionResult
 
-    public init(startSeconds: Double, result: TranscriptionResult) {
+    public init(startSeconds: Double, endSeconds: Double? = nil, startsInSpeech: Bool = false, result: TranscriptionResult) {
         self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        self.startsInSpeech = startsInSpeech
         self.result = result
     }
 }
@@ -17,9 +24,12 @@ public struct ChunkTranscript: Sendable, Equatable {
 ///
 /// Segments are shifted onto the original timeline and clamped so each starts no earlier than
 /// the one before it ended; texts are joined in order with single spaces; chunks with no text
-/// are skipped. Where a chunk's first words repeat the previous chunk's last (up to
-/// `longestRepeatWords`, compared in lowercase without punctuation) — a word cut in two at a
-/// seam is heard by both — the repeat is dropped from the later chunk.
+/// are skipped. A word can be heard twice only where a seam cut through speech (a word cut in
+/// two is heard by both chunks) or where the chunks' segments claim the same time: there,
+/// when a chunk's first words repeat the previous chunk's last (up to `longestRepeatWords`,
+/// compared in lowercase without punctuation), the repeat is dropped from the later chunk.
+/// A seam in a pause keeps every word: "…okay. / Okay, so…", counting and refrains were
+/// said twice.
 public enum TranscriptStitcher {
     /// The longest run of words looked for at a seam.
     public static let longestRepeatWords = 5
@@ -30,13 +40,21 @@ public enum TranscriptStitcher {
         var texts: [String] = []
         var segments: [TranscriptionResult.Segment] = []
         var previousWords: [String] = []
+        // Where the words of the chunks so far were last heard, on the recording's timeline.
+        var heardUntil: Double?
         for chunk in chunks {
             var tokens = Tokens(chunk.result.text)
-            let repeated = repeatedWordCount(ending: previousWords, starting: tokens.words)
+            let repeated = chunk.startsInSpeech || overlaps(chunk, heardUntil: heardUntil)
+                ? repeatedWordCount(ending: previousWords, starting: tokens.words) : 0
             tokens.dropWords(repeated)
             guard !tokens.text.isEmpty else { continue }
             texts.append(tokens.text)
             previousWords = Array((previousWords + tokens.words).suffix(longestRepeatWords))
+            // A chunk without segments (gpt-4o) says nothing of when its words were heard.
+            heardUntil = chunk.result.segments.last { !Tokens($0.text).words.isEmpty }.map { last in
+                let end = chunk.startSeconds + last.end
+                return chunk.endSeconds.map { min(end, $0) } ?? end
+            }
 
             var wordsToDrop = repeated
             for segment in chunk.result.segments {
@@ -58,6 +76,13 @@ public enum TranscriptStitcher {
             durationSeconds: durationSeconds,
             segments: segments,
             model: first?.result.model ?? chunks.first?.result.model ?? "")
+    }
+
+    /// Whether the chunk's first words are placed before the words before them were last
+    /// heard: the same stretch of time transcribed twice.
+    static func overlaps(_ chunk: ChunkTranscript, heardUntil: Double?) -> Bool {
+        guard let heardUntil, let first = chunk.result.segments.first(where: { !Tokens($0.text).words.isEmpty }) else { return false }
+        return chunk.startSeconds + first.start < heardUntil
     }
 
     /// How many words at the start of `starting` repeat the end of `ending` (longest match first).

@@ -52,8 +52,8 @@ enum Main {
 
     /// The line to print (nil for none) and the exit status for any error a command throws:
     /// the one place that decides exit codes. Messages quote file names and servers' words,
-    /// so they come back safe for the terminal: one line each (argument-parser's usage text
-    /// keeps its own lines).
+    /// so they come back safe for the terminal: one line each, argument-parser's usage
+    /// errors too.
     static func report(_ error: any Error) -> (message: String?, status: Int32) {
         switch error {
         case let error as CLIError:
@@ -70,7 +70,7 @@ enum Main {
         }
         let code = Voicejournal.exitCode(for: error)
         if code == .validationFailure {
-            return (TerminalText.escapedLines(Voicejournal.fullMessage(for: error)), CLIError.usage)
+            return (stderrLine(UsageMistake.line(for: error)), CLIError.usage)
         }
         if code == .success {
             // --help and --version: argument-parser's own text on stdout.

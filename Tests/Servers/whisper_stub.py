@@ -18,7 +18,8 @@ the connection with a TCP reset mid-response), slow (answer after "seconds"), ma
 (a good answer whose text ends with the uploaded file's sha256, so a test can tell which
 content a stored transcript came from), hang (read the whole upload, log it, and never
 answer: a wedged server; the connection is held until the client gives up), empty (a 200
-whose text is empty, whatever the audio holds). --per-audio-second makes every good answer take time in
+whose text is empty, whatever the audio holds), says (a good answer whose text is "text",
+in one segment). --per-audio-second makes every good answer take time in
 proportion to the audio it was sent (read from a WAV or FLAC header), as a real server does.
 
 Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
@@ -394,6 +395,8 @@ class Handler(BaseHTTPRequestHandler):
             body = {"text": ""} if response_format != "verbose_json" else \
                 {"task": "transcribe", "language": "english", "duration": 3.25, "text": "", "segments": []}
             self.send_body(200, json.dumps(body))
+        elif kind == "says":
+            self.answer_ok(fields, filename, text=behaviour.get("text", ""))
         else:
             self.answer_ok(fields, filename, sha256 if kind == "echo_sha" else None)
 
@@ -408,8 +411,12 @@ class Handler(BaseHTTPRequestHandler):
             delay += self.server.per_audio_second * (self.audio_seconds or 0)
         return delay
 
-    def answer_ok(self, fields, filename, sha256=None):
-        text, segments = transcript_for(filename)
+    def answer_ok(self, fields, filename, sha256=None, text=None):
+        if text is None:
+            text, segments = transcript_for(filename)
+        else:
+            segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " " + text, "tokens": [1],
+                         "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01}]
         if sha256:
             text += f" sha256:{sha256}"
             segments[-1]["text"] += f" sha256:{sha256}"

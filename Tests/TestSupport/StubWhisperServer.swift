@@ -32,6 +32,8 @@ public final class StubWhisperServer: @unchecked Sendable {
         case hang
         /// A 200 with empty text, whatever the audio holds.
         case empty
+        /// A good answer whose text is this (one segment over its first 1.5 s).
+        case says(String)
 
         var json: [String: Any] {
             switch self {
@@ -50,6 +52,7 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .echoSHA: return ["kind": "echo_sha"]
             case .hang: return ["kind": "hang"]
             case .empty: return ["kind": "empty"]
+            case .says(let text): return ["kind": "says", "text": text]
             }
         }
     }

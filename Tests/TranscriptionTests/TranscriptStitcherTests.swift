@@ -5,9 +5,11 @@ import Testing
 @Suite struct TranscriptStitcherTests {
     typealias Segment = TranscriptionResult.Segment
 
+    /// A chunk; `inSpeech`: the cut before it went through speech, where a repeated word is
+    /// one word heard twice.
     static func chunk(at start: Double, _ text: String, _ segments: [Segment] = [],
-                      language: String? = "english") -> ChunkTranscript {
-        ChunkTranscript(startSeconds: start, result: TranscriptionResult(
+                      language: String? = "english", inSpeech: Bool = false) -> ChunkTranscript {
+        ChunkTranscript(startSeconds: start, startsInSpeech: inSpeech, result: TranscriptionResult(
             text: text, language: language, segments: segments, model: "whisper-1"))
     }
 
@@ -42,13 +44,13 @@ import Testing
     @Test func keepsWordsThatOnlyLookAlikeOrRepeatFurtherBack() {
         let stitched = TranscriptStitcher.stitch([
             Self.chunk(at: 0, "I said no"),
-            Self.chunk(at: 5, "one came."),
-            Self.chunk(at: 9, "One more time, one came back."),
+            Self.chunk(at: 5, "one came.", inSpeech: true),
+            Self.chunk(at: 9, "One more time, one came back.", inSpeech: true),
         ])
         // Only the end of one chunk against the start of the next counts: "one came" further
         // back in the text is not a seam.
         #expect(stitched.text == "I said no one came. One more time, one came back.")
-        let unrelated = TranscriptStitcher.stitch([Self.chunk(at: 0, "the cat sat"), Self.chunk(at: 3, "on the mat")])
+        let unrelated = TranscriptStitcher.stitch([Self.chunk(at: 0, "the cat sat"), Self.chunk(at: 3, "on the mat", inSpeech: true)])
         #expect(unrelated.text == "the cat sat on the mat")
     }
 
@@ -61,7 +63,7 @@ import Testing
     }
 
     @Test func comparesWordsWithoutCaseOrPunctuation() {
-        let stitched = TranscriptStitcher.stitch([Self.chunk(at: 0, "It's over, Anna!"), Self.chunk(at: 4, "— anna? Its over now")])
+        let stitched = TranscriptStitcher.stitch([Self.chunk(at: 0, "It's over, Anna!"), Self.chunk(at: 4, "— anna? Its over now", inSpeech: true)])
         #expect(stitched.text == "It's over, Anna! Its over now")
     }
 
@@ -84,7 +86,7 @@ import Testing
             Self.chunk(at: 0, "", language: nil),
             Self.chunk(at: 30, "Hello there.", [Segment(start: 1, end: 2, text: " Hello there.")], language: "english"),
             Self.chunk(at: 60, "   ", [Segment(start: 0, end: 29, text: " Thanks for watching")]),
-            Self.chunk(at: 90, "there. Bye.", [Segment(start: 0, end: 1, text: " there. Bye.")]),
+            Self.chunk(at: 90, "there. Bye.", [Segment(start: 0, end: 1, text: " there. Bye.")], inSpeech: true),
         ])
         #expect(stitched.text == "Hello there. Bye.")
         #expect(stitched.segments == [Segment(start: 31, end: 32, text: " Hello there."), Segment(start: 90, end: 91, text: " Bye.")])

@@ -63,7 +63,23 @@ extension EntryCommand {
             guard status == 0 else {
                 throw CLIError.failure("the editor (\(TerminalText.escaped(editor))) ended with status \(status); entry #\(id) is unchanged")
             }
-            return try String(contentsOf: file, encoding: .utf8)
+            return try editedText(of: file, editor: editor, id: id)
+        }
+
+        /// What the editor left in `file`, or one line saying why there is nothing to take:
+        /// an editor may remove or rename the file, or save it in another encoding.
+        static func editedText(of file: URL, editor: String, id: Int64) throws -> String {
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                let what = FileManager.default.fileExists(atPath: file.path) ? "left a file that cannot be read" : "removed the file it was given"
+                throw CLIError.failure("the editor (\(TerminalText.escaped(editor))) \(what); entry #\(id) is unchanged")
+            }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw CLIError.failure("the editor saved text that is not UTF-8; save it as UTF-8 and try again (entry #\(id) is unchanged)")
+            }
+            return text
         }
     }
 }

@@ -36,7 +36,9 @@ extension Queue {
             print("queued \(counts.queued) · running \(counts.running) · done \(counts.done) · failed \(counts.failed) · cancelled \(counts.cancelled)")
             for job in running.prefix(Self.runningShown) {
                 let chunk = job.chunk.map { " (chunk \($0))" } ?? ""
-                print(TerminalText.escaped("  running \(job.jobId)\t\(job.path)\(chunk)\ton \(job.endpoint ?? "an unnamed endpoint")"))
+                // The path and the endpoint come from outside: they are escaped, the tabs between them are ours.
+                let endpoint = job.endpoint.map(TerminalText.escaped) ?? "an unnamed endpoint"
+                print("  running \(job.jobId)\t\(TerminalText.escaped(job.path))\(chunk)\ton \(endpoint)")
             }
             if running.count > Self.runningShown { print("  … and \(running.count - Self.runningShown) more running (`queue status --json` lists them all)") }
             if let due = counts.nextDue, due.timeIntervalSinceNow > 1 {

@@ -85,15 +85,16 @@ struct Transcribe: AsyncParsableCommand {
             var (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
             if again { queued = try Self.queueAgain(queued, store: store) }
             for skipped in unreadable { Self.report(skipped) }
+            for file in queued where file.replacedTranscript { Self.reportReplaced(file) }
             let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
             let skippedCount = walk.skipped.count + unreadable.count
-            let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
+            let skipFailsTheRun = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
             let targets = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             print("Queued \(targets.count) file\(targets.count == 1 ? "" : "s")"
                   + (alreadyDone > 0 ? " (\(alreadyDone) already transcribed)" : "")
                   + (skippedCount > 0 ? ", skipped \(skippedCount)" : "")
                   + ". Run `voicejournal queue run` to transcribe them.")
-            if badNamedPath { throw ExitCode(CLIError.failure) }
+            if skipFailsTheRun { throw ExitCode(CLIError.failure) }
             return
         }
 
@@ -102,7 +103,7 @@ struct Transcribe: AsyncParsableCommand {
                                                                       store: store, logger: logger, settings: settings,
                                                                       environment: environment)
         let skippedCount = walk.skipped.count + unreadable.count
-        let badNamedPath = (walk.skipped + unreadable).contains { $0.wasNamed }
+        let skipFailsTheRun = (walk.skipped + unreadable).contains { $0.wasNamed || $0.comeBackLater }
         let alreadyDone = queued.filter { $0.outcome.jobState == .done }.count
 
         let wrapUp = try BatchWrapUp.make(queued, store: store, sidecars: sidecars ?? [])
@@ -124,7 +125,7 @@ struct Transcribe: AsyncParsableCommand {
                           skipped: skippedCount, seconds: seconds))
             if let endpoints = run?.endpoints, endpoints.count > 1 { print(RunReport.endpointTable(endpoints)) }
         }
-        if !wrapUp.failed.isEmpty || badNamedPath { throw ExitCode(CLIError.failure) }
+        if !wrapUp.failed.isEmpty || skipFailsTheRun { throw ExitCode(CLIError.failure) }
     }
 
     /// Queues the files on a thread of its own while a run uploads those already queued, so
@@ -152,6 +153,7 @@ struct Transcribe: AsyncParsableCommand {
                     runner.stop()
                 }
             }
+            for file in landed where file.replacedTranscript { Self.reportReplaced(file) }
             batch.add(landed.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId))
             // Files already transcribed before, and those not audio, are not part of this run's work.
             display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
@@ -209,6 +211,11 @@ struct Transcribe: AsyncParsableCommand {
 
     private static func report(_ skipped: SkippedFile) {
         FileHandle.standardError.write(Data((TerminalText.escaped("skipped \(skipped.url.path): \(skipped.reason)") + "\n").utf8))
+    }
+
+    private static func reportReplaced(_ file: QueuedFile) {
+        printNotice("\(file.url.path) changed since it was transcribed: recording \(file.outcome.recordingId) now holds its new audio "
+                    + "and is transcribed again (the old transcript is replaced)")
     }
 
     private func summary(files: Int, done: Int, failed: Int, alreadyDone: Int, skipped: Int, seconds: Double) -> String {
