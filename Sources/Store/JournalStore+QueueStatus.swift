@@ -49,8 +49,9 @@ extension JournalStore {
                 WHERE job.state = 'running' AND job.id NOT IN (SELECT jobId FROM chunked_job)
                 ORDER BY job.updatedAt, job.id
                 """).map { row in
-                RunningJob(jobId: row["id"], path: row["path"], endpoint: row["endpoint"],
-                           chunk: (row["chunk"] as Int?).map { $0 + 1 })
+                let chunk: Int? = try row.decode(forColumn: "chunk")
+                return RunningJob(jobId: try row.decode(forColumn: "id"), path: try row.decode(forColumn: "path"),
+                                  endpoint: try row.decode(forColumn: "endpoint"), chunk: chunk.map { $0 + 1 })
             }
         }
     }
@@ -62,8 +63,9 @@ extension JournalStore {
             for row in try Row.fetchAll(db, sql: """
                 SELECT state, count(*) AS n FROM job WHERE id NOT IN (SELECT jobId FROM job_chunk) GROUP BY state
                 """) {
-                let n: Int = row["n"]
-                switch JobState(rawValue: row["state"]) {
+                let n: Int = try row.decode(forColumn: "n")
+                let state: String = try row.decode(forColumn: "state")
+                switch JobState(rawValue: state) {
                 case .queued: counts.queued = n
                 case .running: counts.running = n
                 case .done: counts.done = n
