@@ -77,7 +77,9 @@ import TestSupport
         let folder = try TemporaryFolder("e2e-assignment")
         let question = "Where did you spend your summers as a child?"
         let script = "I spent every summer at my aunt's farm, feeding the chickens and reading in the barn."
-        let microphone = try SpeakingMicrophone(saying: script, in: folder)
+        // espeak-ng's m3 voice: tiny.en, prompted with the question, heard the default voice's
+        // "aunt's" as "end to" in some runs (0.25) and not in others, too close to the bar.
+        let microphone = try SpeakingMicrophone(saying: script, voice: "en-us+m3", in: folder)
         let voicejournal = try await makeVoicejournal(in: folder, extra: microphone.environment)
 
         try requireSuccess(voicejournal.run(["journal", "create", "Family"]), "journal create")
