@@ -12,7 +12,7 @@ struct Transcribe: AsyncParsableCommand {
         abstract: "Transcribe audio files and folders (recursively) through the queue.",
         discussion: """
             Audio is a regular file libsndfile or FFmpeg's libraries can decode (WAV, FLAC, \
-            OGG, Opus, MP3, AIFF, M4A/AAC, MP4, WebM, …); anything else is skipped with a line \
+            OGG, Opus, MP3, AIFF, M4A/AAC, MP4, WebM, ...); anything else is skipped with a line \
             saying why: pipes, devices and sockets (never read), dangling or looping links, \
             files neither library decodes, and truncated audio (the header promises more than \
             the file holds). Symbolic links are followed; hidden files and folders are passed \

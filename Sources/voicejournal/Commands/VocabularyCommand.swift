@@ -18,7 +18,7 @@ struct VocabularyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add words or names (quote ones with spaces).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The journal (default: Personal).") var journal: String?
-        @Argument(help: "Words, e.g. Anneliese Jörg \"Acme GmbH\".") var words: [String]
+        @Argument(help: "Words, e.g. Anneliese Siobhan \"Acme GmbH\".") var words: [String]
 
         func run() async throws {
             let added = try global.openStore().addVocabulary(words, journal: journal, now: Now.date())
