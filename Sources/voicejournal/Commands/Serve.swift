@@ -17,13 +17,13 @@ struct Serve: AsyncParsableCommand {
             as the assignment's answer, its transcription queued (run at once with --transcribe). \
             The link's token is its only credential. Listens on 127.0.0.1 unless --host says \
             otherwise: to reach it from a phone, put a reverse proxy or tunnel with TLS in front and \
-            give its address as --public-url (see the README), and name the proxy with \
+            give its address as --public-url (see docs/serve.md), and name the proxy with \
             --trusted-proxy so each visitor is rate-limited on their own. Ctrl-C or SIGTERM stops it \
             after the uploads in flight (at most --shutdown-timeout seconds).
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Address to listen on (0.0.0.0: every interface; see the README first).") var host = "127.0.0.1"
+    @Option(help: "Address to listen on (0.0.0.0: every interface; see docs/serve.md first).") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0: any free port).") var port = 8787
     @OptionGroup var link: LinkOptions
     @Option(help: ArgumentHelp("The name the page shows as asking (default: the config file's asked_by, else none).", valueName: "name"))
@@ -127,7 +127,7 @@ struct Serve: AsyncParsableCommand {
             if everywhere {
                 printNotice("warning: --host \(host) serves plain HTTP to every network this machine is on. Browsers allow "
                     + "the microphone only on https pages (or on this machine itself): put a reverse proxy with TLS in front, "
-                    + "give its https address as --public-url, and listen on 127.0.0.1 (see the README)")
+                    + "give its https address as --public-url, and listen on 127.0.0.1 (see docs/serve.md)")
                 printNow("Serving answers on every interface, port \(port) (links: \(TerminalText.escaped(links))/a/TOKEN). Ctrl-C stops.")
             } else {
                 printNow("Serving answers on \(address) (links: \(TerminalText.escaped(links))/a/TOKEN). Ctrl-C stops.")
