@@ -67,13 +67,10 @@ struct TranscriptionFlags: ParsableArguments {
         return flags
     }
 
-    /// The endpoint and key; a missing key for a remote server is a configuration error (exit 3).
+    /// The endpoint and key; a missing key for a remote server is a `TranscriptionError` of
+    /// kind `invalidConfiguration` (exit 3, by `ErrorReport`).
     func clientConfiguration(_ settings: Settings, environment: [String: String]) throws -> WhisperClient.Configuration {
-        do {
-            return try settings.clientConfiguration(environment: environment)
-        } catch {
-            throw CLIError.configuration(error.description)
-        }
+        try settings.clientConfiguration(environment: environment)
     }
 
     /// The servers a run uploads to, and why each endpoint left out of it was.
