@@ -1,8 +1,33 @@
 import CALSA
 import Foundation
 
-/// An ALSA call that failed: which function, ALSA's own text for the code, and what to try.
+/// An ALSA call that failed: what was being done (the kind callers decide by), which
+/// function, ALSA's own text for the code, and what to try.
 public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What was being done when ALSA failed. New kinds can be added without breaking callers.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private enum Code: String, Hashable, Sendable {
+            case listDevices, loadConfiguration, open, negotiate, prepare, read
+        }
+        private let code: Code
+
+        /// Listing the capture devices (`snd_device_name_hint`).
+        public static let listDevices = Kind(code: .listDevices)
+        /// Parsing ALSA configuration text (`snd_config_*`).
+        public static let loadConfiguration = Kind(code: .loadConfiguration)
+        /// Opening the PCM by name (`snd_pcm_open`): a wrong name fails here.
+        public static let open = Kind(code: .open)
+        /// Agreeing on format, rate, channels and buffer sizes (`snd_pcm_hw_params*`).
+        public static let negotiate = Kind(code: .negotiate)
+        /// Preparing the stream, at the start or after an overrun or a suspend (`snd_pcm_prepare`).
+        public static let prepare = Kind(code: .prepare)
+        /// Reading captured frames mid-take (`snd_pcm_readi`): the device stopped delivering.
+        public static let read = Kind(code: .read)
+
+        public var description: String { code.rawValue }
+    }
+
+    public let kind: Kind
     /// The ALSA function that failed, e.g. `snd_pcm_open`.
     public let function: String
     /// The negative errno ALSA returned.
@@ -10,7 +35,8 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The PCM name the user asked for.
     public let device: String
 
-    public init(function: String, code: Int32, device: String) {
+    public init(_ kind: Kind, function: String, code: Int32, device: String) {
+        self.kind = kind
         self.function = function
         self.code = code
         self.device = device
@@ -21,14 +47,14 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// True when the device name does not exist (as opposed to a device that misbehaves).
     public var isUnknownDevice: Bool {
-        function == "snd_pcm_open" && [ENOENT, ENODEV, ENXIO].contains(-code)
+        kind == .open && [ENOENT, ENODEV, ENXIO].contains(-code)
     }
 
     public var description: String {
         "cannot record from '\(device)': \(function) failed: \(reason) — \(advice)"
     }
 
-    /// What the user can do about it, by function and error.
+    /// What the user can do about it, by kind and error.
     var advice: String {
         if isUnknownDevice {
             return "run `voicejournal devices` to see the capture devices and pass one with --device"
@@ -38,10 +64,10 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
             return "another program is using the device; close it, or record from `default`"
         case EACCES, EPERM:
             return "you may not have access to the sound devices (is your user in the `audio` group?)"
-        case EINVAL where function.hasPrefix("snd_pcm_hw_params"):
+        case EINVAL where kind == .negotiate:
             return "the device cannot capture that format; try --device plughw:CARD,DEV or default, or another --rate/--channels"
         default:
-            if function == "snd_pcm_readi" {
+            if kind == .read {
                 return "the device stopped delivering audio (unplugged or reset?); run `voicejournal devices` to check it"
             }
             return "run `voicejournal devices` to check the device, or try --device default"

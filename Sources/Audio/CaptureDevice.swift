@@ -43,18 +43,18 @@ public final class ALSAConfiguration: @unchecked Sendable {
     public init(text: String) throws {
         var top: OpaquePointer?
         var status = snd_config_top(&top)
-        guard status >= 0, let top else { throw ALSAError(function: "snd_config_top", code: status, device: "") }
+        guard status >= 0, let top else { throw ALSAError(.loadConfiguration, function: "snd_config_top", code: status, device: "") }
         var input: OpaquePointer?
         status = text.withCString { snd_input_buffer_open(&input, $0, strlen($0)) }
         guard status >= 0, let input else {
             snd_config_delete(top)
-            throw ALSAError(function: "snd_input_buffer_open", code: status, device: "")
+            throw ALSAError(.loadConfiguration, function: "snd_input_buffer_open", code: status, device: "")
         }
         status = snd_config_load(top, input)
         snd_input_close(input)
         guard status >= 0 else {
             snd_config_delete(top)
-            throw ALSAError(function: "snd_config_load", code: status, device: "")
+            throw ALSAError(.loadConfiguration, function: "snd_config_load", code: status, device: "")
         }
         tree = top
     }
@@ -87,7 +87,7 @@ public final class CaptureDevice: @unchecked Sendable {
         } else {
             status = snd_pcm_open(&handle, name, SND_PCM_STREAM_CAPTURE, 0)
         }
-        guard status >= 0, let handle else { throw ALSAError(function: "snd_pcm_open", code: status, device: name) }
+        guard status >= 0, let handle else { throw ALSAError(.open, function: "snd_pcm_open", code: status, device: name) }
         do {
             format = try Self.configure(handle, name: name, requested: requested)
         } catch {
@@ -121,7 +121,7 @@ public final class CaptureDevice: @unchecked Sendable {
                 // The device overwrote audio we had not read yet; count it and carry on.
                 overruns += 1
                 let prepared = snd_pcm_prepare(pcm)
-                if prepared < 0 { throw ALSAError(function: "snd_pcm_prepare", code: prepared, device: name) }
+                if prepared < 0 { throw ALSAError(.prepare, function: "snd_pcm_prepare", code: prepared, device: name) }
             case ESTRPIPE:
                 // Suspended (laptop sleep): resume, or restart the stream if the driver cannot.
                 var resumed = snd_pcm_resume(pcm)
@@ -131,10 +131,10 @@ public final class CaptureDevice: @unchecked Sendable {
                 }
                 if resumed < 0 {
                     let prepared = snd_pcm_prepare(pcm)
-                    if prepared < 0 { throw ALSAError(function: "snd_pcm_prepare", code: prepared, device: name) }
+                    if prepared < 0 { throw ALSAError(.prepare, function: "snd_pcm_prepare", code: prepared, device: name) }
                 }
             default:
-                throw ALSAError(function: "snd_pcm_readi", code: code, device: name)
+                throw ALSAError(.read, function: "snd_pcm_readi", code: code, device: name)
             }
         }
         return done
@@ -145,12 +145,12 @@ public final class CaptureDevice: @unchecked Sendable {
         var params: OpaquePointer?
         let allocated = snd_pcm_hw_params_malloc(&params)
         guard allocated >= 0, let params else {
-            throw ALSAError(function: "snd_pcm_hw_params_malloc", code: allocated, device: name)
+            throw ALSAError(.negotiate, function: "snd_pcm_hw_params_malloc", code: allocated, device: name)
         }
         defer { snd_pcm_hw_params_free(params) }
 
-        func check(_ function: String, _ status: Int32) throws {
-            if status < 0 { throw ALSAError(function: function, code: status, device: name) }
+        func check(_ function: String, _ status: Int32, _ kind: ALSAError.Kind = .negotiate) throws {
+            if status < 0 { throw ALSAError(kind, function: function, code: status, device: name) }
         }
         try check("snd_pcm_hw_params_any", snd_pcm_hw_params_any(pcm, params))
         try check("snd_pcm_hw_params_set_access", snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED))
@@ -167,7 +167,7 @@ public final class CaptureDevice: @unchecked Sendable {
         try check("snd_pcm_hw_params", snd_pcm_hw_params(pcm, params))
         try check("snd_pcm_hw_params_get_period_size", snd_pcm_hw_params_get_period_size(params, &period, &direction))
         try check("snd_pcm_hw_params_get_buffer_size", snd_pcm_hw_params_get_buffer_size(params, &buffer))
-        try check("snd_pcm_prepare", snd_pcm_prepare(pcm))
+        try check("snd_pcm_prepare", snd_pcm_prepare(pcm), .prepare)
         // A read never asks for more than the buffer holds (the file plugin would read nothing).
         let readFrames = min(Int(period), Int(buffer))
         return CaptureFormat(sampleRate: Int(rate), channels: requested.channels,

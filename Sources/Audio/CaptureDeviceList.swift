@@ -21,7 +21,7 @@ extension CaptureDevice {
         calsa_silence_error_output()
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         let status = snd_device_name_hint(-1, "pcm", &hints)
-        guard status >= 0, let hints else { throw ALSAError(function: "snd_device_name_hint", code: status, device: "") }
+        guard status >= 0, let hints else { throw ALSAError(.listDevices, function: "snd_device_name_hint", code: status, device: "") }
         defer { snd_device_name_free_hint(hints) }
 
         var devices: [CaptureDeviceInfo] = []

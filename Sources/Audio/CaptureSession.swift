@@ -197,7 +197,7 @@ public final class CaptureSession: Sendable {
             }
             guard frames > 0 else {
                 queue.giveBack(block)
-                fail(ALSAError(function: "snd_pcm_readi", code: -EIO, device: device.name))
+                fail(ALSAError(.read, function: "snd_pcm_readi", code: -EIO, device: device.name))
                 break
             }
             captured += Int64(frames)

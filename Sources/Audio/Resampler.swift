@@ -1,13 +1,36 @@
 import CSampleRate
 
-/// A libsamplerate failure (src_new / src_process), in its own words.
-public struct ResamplerError: Error, CustomStringConvertible, Sendable {
+/// A libsamplerate failure (src_new / src_process), in its own words, with a kind callers
+/// decide by. Every kind is failed work (exit 1) at the command line.
+public struct ResamplerError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What could not be done. New kinds can be added without breaking callers.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private enum Code: String, Hashable, Sendable {
+            case unsupportedRatio, setup, conversion
+        }
+        private let code: Code
+
+        /// The two rates are too far apart for libsamplerate (`src_is_valid_ratio`).
+        public static let unsupportedRatio = Kind(code: .unsupportedRatio)
+        /// The converter could not be made (`src_new`).
+        public static let setup = Kind(code: .setup)
+        /// Converting a block failed (`src_process`).
+        public static let conversion = Kind(code: .conversion)
+
+        public var description: String { code.rawValue }
+    }
+
+    public let kind: Kind
+    /// The libsamplerate function that failed.
     public let function: String
+    /// libsamplerate's text for the code (`src_strerror`).
     public let reason: String
 
     public var description: String { "resampling failed (\(function)): \(reason)" }
 
-    init(function: String, code: Int32) {
+    /// The error of `kind`, `function` having returned `code`.
+    public init(_ kind: Kind, function: String, code: Int32) {
+        self.kind = kind
         self.function = function
         reason = src_strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
@@ -30,11 +53,11 @@ public final class Resampler {
         ratio = Double(outputRate) / Double(inputRate)
         // libsamplerate accepts ratios from 1/256 to 256 (a rate of 0 gives 0 or infinity: refused too).
         guard src_is_valid_ratio(ratio) != 0 else {
-            throw ResamplerError(function: "src_is_valid_ratio", code: 6)  // SRC_ERR_BAD_SRC_RATIO
+            throw ResamplerError(.unsupportedRatio, function: "src_is_valid_ratio", code: 6)  // SRC_ERR_BAD_SRC_RATIO
         }
         var error: Int32 = 0
         guard let state = src_new(csamplerate_medium_quality(), Int32(channels), &error) else {
-            throw ResamplerError(function: "src_new", code: error)
+            throw ResamplerError(.setup, function: "src_new", code: error)
         }
         self.state = state
         self.inputRate = inputRate
@@ -69,7 +92,7 @@ public final class Resampler {
                 data.data_in = input.baseAddress.map { UnsafePointer($0 + consumed * channels) } ?? UnsafePointer(out.baseAddress)
                 return src_process(state, &data)
             }
-            guard status == 0 else { throw ResamplerError(function: "src_process", code: status) }
+            guard status == 0 else { throw ResamplerError(.conversion, function: "src_process", code: status) }
             consumed += data.input_frames_used
             let generated = data.output_frames_gen
             output.append(contentsOf: scratch[0..<(generated * channels)])

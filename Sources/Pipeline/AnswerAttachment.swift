@@ -46,19 +46,19 @@ public struct AnswerAttachment: Sendable {
                 return try WaveformSummary.make(of: source, columns: 1, limit: limit)
             }
         } catch let error as SoundFileError {
-            throw RecordingError(description: "\(source.path) is not audio voicejournal can read: "
+            throw RecordingError(.notAudio, "\(source.path) is not audio voicejournal can read: "
                 + error.reason.trimmingCharacters(in: .whitespacesAndNewlines))
         } catch let problem as AudioFileProblem where problem.kind == .tooLong {
-            throw RecordingError(description: String(format: "%@ is longer than the longest answer taken (%.0f s): %@",
-                                                     source.path, maxDurationSeconds ?? 0, problem.reason))
+            throw RecordingError(.tooLong, String(format: "%@ is longer than the longest answer taken (%.0f s): %@",
+                                                  source.path, maxDurationSeconds ?? 0, problem.reason))
         } catch let problem as AudioFileProblem {
             // Damaged (truncated, a length its bytes cannot hold): trying again never helps.
-            throw RecordingError(description: problem.description)
+            throw RecordingError(.damaged, problem.description)
         }
-        guard summary.info.frames > 0 else { throw RecordingError(description: "\(source.path) holds no audio") }
+        guard summary.info.frames > 0 else { throw RecordingError(.noAudio, "\(source.path) holds no audio") }
         if let limit = maxDurationSeconds, summary.info.durationSeconds > limit {
-            throw RecordingError(description: String(format: "%@ is %.0f s long; the longest answer taken is %.0f s",
-                                                     source.path, summary.info.durationSeconds, limit))
+            throw RecordingError(.tooLong, String(format: "%@ is %.0f s long; the longest answer taken is %.0f s",
+                                                  source.path, summary.info.durationSeconds, limit))
         }
         let sha256 = try await RecordingSession.onOwnThread { try ContentDigest.sha256(fileAt: source) }
         let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,

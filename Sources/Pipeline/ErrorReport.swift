@@ -4,7 +4,8 @@ import Store
 import Transcription
 
 /// What the user is told when a command fails, and the exit status: the one place where
-/// every library error is given its exit code.
+/// every error a command can meet is given its exit code, by its type and kind (never by
+/// its text). The executable prints the line and exits with the status.
 ///
 /// The contract: 0 success, 1 some work failed (a file, the disk, the database), 2 the user
 /// asked for something that cannot be (unknown name, bad input), 3 configuration (no key,
@@ -28,19 +29,33 @@ public struct ErrorReport: Sendable, Equatable {
         self.status = status
     }
 
-    /// The report for `error`. `home` names the data home in storage messages.
+    /// The report for `error`. `home` names the data home in storage messages. Errors of no
+    /// type named here are read as the store's (a full disk, a read-only home), else as failed
+    /// work in their own words.
     public static func of(_ error: any Error, home: DataHome? = nil) -> ErrorReport {
+        if let report = typed(error) { return report }
+        if let stored = StoreError.classify(error, home: home) {
+            return ErrorReport(message: stored.description, status: status(of: stored.kind))
+        }
+        return ErrorReport(message: String(describing: error), status: .failure)
+    }
+
+    /// The report for an error of a type that has kinds, decided by its kind; nil for any
+    /// other error (a caller may first ask others who know it, like the argument parser).
+    public static func typed(_ error: any Error) -> ErrorReport? {
         switch error {
+        case let error as CLIError:
+            return ErrorReport(message: error.message, status: status(of: error.kind))
         case let error as StoreError:
             return ErrorReport(message: error.description, status: status(of: error.kind))
         case let error as TranscriptionError:
-            if error.kind == .cancelled { return ErrorReport(message: error.description, status: .interrupted) }
-            return ErrorReport(message: error.description,
-                               status: error.disposition == .stopRun || error.kind == .unreachable ? .configuration : .failure)
+            return ErrorReport(message: error.description, status: status(of: error))
+        case let error as ConfigError:
+            return ErrorReport(message: error.description, status: .configuration)
         case let error as ALSAError:
-            // A device that cannot be opened or set up is the machine's configuration; one
-            // that fails mid-take is a failed recording.
-            return ErrorReport(message: error.description, status: error.function == "snd_pcm_readi" ? .failure : .configuration)
+            // A device that cannot be found, opened or set up is the machine's configuration;
+            // one that stops delivering mid-take is a failed recording.
+            return ErrorReport(message: error.description, status: error.kind == .read ? .failure : .configuration)
         case let error as SoundFileError:
             return ErrorReport(message: error.description, status: .failure)
         case let error as AudioFileProblem:
@@ -49,19 +64,46 @@ public struct ErrorReport: Sendable, Equatable {
         case let error as RecordingError:
             // A take or an attached file that could not be kept: that piece of work failed.
             return ErrorReport(message: error.description, status: .failure)
-        case let error as ConfigError:
-            return ErrorReport(message: error.description, status: .configuration)
+        case let error as ResamplerError:
+            return ErrorReport(message: error.description, status: .failure)
+        case let error as DigestError:
+            return ErrorReport(message: error.description, status: .failure)
+        case let error as any ReportableError:
+            // A module built on this one (the server) says what its kinds mean.
+            return ErrorReport(message: error.description, status: error.reportStatus)
         case is CancellationError:
             return ErrorReport(message: "interrupted", status: .interrupted)
         default:
-            if let stored = StoreError.classify(error, home: home) {
-                return ErrorReport(message: stored.description, status: status(of: stored.kind))
-            }
-            return ErrorReport(message: String(describing: error), status: .failure)
+            return nil
         }
+    }
+
+    static func status(of kind: CLIError.Kind) -> Status {
+        switch kind {
+        case .usage: .usage
+        case .configuration: .configuration
+        case .interrupted: .interrupted
+        default: .failure
+        }
+    }
+
+    /// A refused key, no quota, no such endpoint or a server out of reach stops the whole run:
+    /// a configuration error. A transfer stopped on purpose is an interruption; anything else
+    /// failed that piece of work.
+    static func status(of error: TranscriptionError) -> Status {
+        if error.kind == .cancelled { return .interrupted }
+        return error.disposition == .stopRun || error.kind == .unreachable ? .configuration : .failure
     }
 
     static func status(of kind: StoreError.Kind) -> Status {
         kind.isUserMistake ? .usage : .failure
     }
+}
+
+/// An error of a module built on this one (the server's), whose kinds `ErrorReport` cannot
+/// name: it says which status of the contract its kind means, and `ErrorReport` reports it
+/// like any other.
+public protocol ReportableError: Error, CustomStringConvertible {
+    /// The exit status this error's kind means.
+    var reportStatus: ErrorReport.Status { get }
 }

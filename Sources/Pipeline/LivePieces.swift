@@ -163,7 +163,7 @@ final class LivePieces: Sendable {
         let from = Int(piece.startSample - state.bufferStart), to = Int(piece.endSample - state.bufferStart)
         do {
             guard from >= 0, to <= state.buffer.count, from < to else {
-                throw RecordingError(description: "piece \(piece.startSample)..<\(piece.endSample) is not in the buffer")
+                throw RecordingError(.pieceOutsideBuffer, "piece \(piece.startSample)..<\(piece.endSample) is not in the buffer")
             }
             let encoder = try ChunkEncoder(creating: url, codec: .flac, sampleRate: ChunkFiles.sampleRate)
             try state.buffer[from..<to].withUnsafeBufferPointer { try encoder.write($0) }

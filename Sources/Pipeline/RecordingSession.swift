@@ -71,11 +71,6 @@ public struct RecordingOutcome: Sendable {
     public var jobId: Int64 { job.id ?? 0 }
 }
 
-/// Why a recording could not be kept.
-public struct RecordingError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-}
-
 /// One take from the microphone into the journal: the device is opened first (so a wrong
 /// name costs nothing), then the file and its `recording` row are created together, capture
 /// runs, and `finish()` finalises the file and completes the row with its queued job.
@@ -212,7 +207,7 @@ public final class RecordingSession: Sendable {
             try? FileManager.default.removeItem(at: url)
             try store.discardRecording(id: id)
             if let error = result.error { throw error }
-            throw RecordingError(description: "nothing was recorded from \(capture.deviceName); the take was discarded")
+            throw RecordingError(.nothingRecorded, "nothing was recorded from \(capture.deviceName); the take was discarded")
         }
         let facts = try await Self.onOwnThread {
             let stamp = FileStamp.current(path: url.path) // before hashing, as every stamp
@@ -223,7 +218,7 @@ public final class RecordingSession: Sendable {
                                   peakDBFS: result.levels.peakDBFS, rmsDBFS: result.levels.rmsDBFS)
         }
         guard let completed = try store.completeRecording(id: id, facts: facts) else {
-            throw RecordingError(description: "recording \(id) was completed by another process")
+            throw RecordingError(.completedElsewhere, "recording \(id) was completed by another process")
         }
         return RecordingOutcome(recording: completed.recording, job: completed.job, stopReason: result.stopReason,
                                 overruns: result.overruns, waitsForWriter: result.waitsForWriter, captureError: result.error,

@@ -135,8 +135,7 @@ struct AnswerRoutes: Sendable {
                                                   store: store)
             return answered(id, try await attachment.attach())
         } catch let error as RecordingError {
-            let tooLong = error.description.contains("longest answer")
-            return refuse(id, client, .badRequest, tooLong
+            return refuse(id, client, .badRequest, error.kind == .tooLong
                 ? "The recording is longer than \(AnswerPages.clock(configuration.maxAnswerSeconds)). Please record a shorter answer."
                 : "That was not a recording that could be played. Please record your answer again.", log: error.description)
         } catch let error as StoreError where error.kind == .notFound {

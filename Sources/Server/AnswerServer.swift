@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Pipeline
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
@@ -121,19 +122,50 @@ public struct AnswerServer: Sendable {
         do {
             try await ServiceGroup(configuration: group).run()
         } catch let error as IOError {
-            throw ServeError(description: "cannot listen on \(host):\(configuration.port): "
+            throw ServeError(.cannotListen, "cannot listen on \(host):\(configuration.port): "
                 + String(cString: strerror(error.errnoCode)).lowercased())
         } catch is SocketAddressError.UnknownHost {
-            throw ServeError(description: "cannot listen on \(host): no such address or host name (give an IP address of this machine, e.g. 127.0.0.1)")
+            throw ServeError(.unknownHost, "cannot listen on \(host): no such address or host name (give an IP address of this machine, e.g. 127.0.0.1)")
         } catch is SocketAddressError {
-            throw ServeError(description: "cannot listen on \(host): not an address this machine can listen on (give an IP address, e.g. 127.0.0.1)")
+            throw ServeError(.notAnAddress, "cannot listen on \(host): not an address this machine can listen on (give an IP address, e.g. 127.0.0.1)")
         }
     }
 }
 
-/// The server could not start (the address is taken, or not this machine's).
-public struct ServeError: Error, CustomStringConvertible, Sendable {
+/// The server could not start (the address is taken, or not this machine's), worded for the
+/// user, with a kind callers decide by. Every kind is a configuration error (exit 3): the
+/// machine cannot serve where it was asked to.
+public struct ServeError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The class of failure. New kinds can be added without breaking callers.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private enum Code: String, Hashable, Sendable {
+            case cannotListen, unknownHost, notAnAddress
+        }
+        private let code: Code
+
+        /// Binding the socket failed (the port is taken, or not ours to use).
+        public static let cannotListen = Kind(code: .cannotListen)
+        /// `--host` is a name that resolves to nothing.
+        public static let unknownHost = Kind(code: .unknownHost)
+        /// `--host` is not an address this machine can listen on.
+        public static let notAnAddress = Kind(code: .notAnAddress)
+
+        public var description: String { code.rawValue }
+    }
+
+    public let kind: Kind
+    /// The whole sentence for the user.
     public let description: String
+
+    /// An error of `kind`; `description` is the sentence the user reads.
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}
+
+extension ServeError: ReportableError {
+    public var reportStatus: ErrorReport.Status { .configuration }
 }
 
 /// Runs a short blocking store call on NIO's thread pool, off the cooperative pool.

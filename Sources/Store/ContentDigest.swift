@@ -42,31 +42,55 @@ private final class SHA256Context {
     private let context: OpaquePointer
 
     init() throws {
-        guard let context = EVP_MD_CTX_new() else { throw DigestError(step: "EVP_MD_CTX_new") }
+        guard let context = EVP_MD_CTX_new() else { throw DigestError(.unavailable, step: "EVP_MD_CTX_new") }
         self.context = context
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw DigestError(step: "EVP_DigestInit_ex") }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw DigestError(.unavailable, step: "EVP_DigestInit_ex") }
     }
 
     deinit { EVP_MD_CTX_free(context) }
 
     func update(_ data: Data) throws {
         let status = data.withUnsafeBytes { bytes in EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
-        guard status == 1 else { throw DigestError(step: "EVP_DigestUpdate") }
+        guard status == 1 else { throw DigestError(.hashing, step: "EVP_DigestUpdate") }
     }
 
     func finish() throws -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
-            throw DigestError(step: "EVP_DigestFinal_ex")
+            throw DigestError(.hashing, step: "EVP_DigestFinal_ex")
         }
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
 }
 
-/// OpenSSL failed while computing a SHA-256.
-public struct DigestError: Error, CustomStringConvertible, Sendable {
+/// OpenSSL failed while computing a SHA-256, with a kind callers decide by. Every kind is
+/// failed work (exit 1) at the command line.
+public struct DigestError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What could not be done. New kinds can be added without breaking callers.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private enum Code: String, Hashable, Sendable {
+            case unavailable, hashing
+        }
+        private let code: Code
+
+        /// SHA-256 could not be set up (no memory for the context, no such digest).
+        public static let unavailable = Kind(code: .unavailable)
+        /// Feeding the bytes or reading the digest out failed.
+        public static let hashing = Kind(code: .hashing)
+
+        public var description: String { code.rawValue }
+    }
+
+    public let kind: Kind
     /// The OpenSSL call that failed.
     public let step: String
+
+    /// The error of `kind`, at the OpenSSL call `step`.
+    public init(_ kind: Kind, step: String) {
+        self.kind = kind
+        self.step = step
+    }
+
     public var description: String { "OpenSSL could not compute a SHA-256 (\(step) failed)" }
 }

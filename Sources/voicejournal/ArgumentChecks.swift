@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 
 // Checks argument-parser cannot express: words that look like options, --limit and --jobs.
 

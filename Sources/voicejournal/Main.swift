@@ -50,23 +50,18 @@ enum Main {
         _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
     }
 
-    /// The line to print (nil for none) and the exit status for any error a command throws:
-    /// the one place that decides exit codes. Messages quote file names and servers' words,
-    /// so they come back safe for the terminal: one line each, argument-parser's usage
-    /// errors too.
+    /// The line to print (nil for none) and the exit status for any error a command throws.
+    /// `ErrorReport` decides every typed error by its kind; argument-parser's own errors
+    /// (usage mistakes, --help, --version) are classified by the parser. Messages quote file
+    /// names and servers' words, so they come back safe for the terminal: one line each,
+    /// argument-parser's usage errors too.
     static func report(_ error: any Error) -> (message: String?, status: Int32) {
-        switch error {
-        case let error as CLIError:
-            return (stderrLine(error.message), error.exitCode)
-        case let error as ExitCode:
+        if let error = error as? ExitCode {
             // Already reported by the command; argument-parser's validation code means usage.
             return (nil, error == .validationFailure ? CLIError.usage : error.rawValue)
-        case is StoreError, is TranscriptionError, is ALSAError, is SoundFileError, is AudioFileProblem, is RecordingError, is ConfigError,
-             is CancellationError:
-            let report = ErrorReport.of(error)
+        }
+        if let report = ErrorReport.typed(error) {
             return (stderrLine(report.message), report.status.rawValue)
-        default:
-            break
         }
         let code = Voicejournal.exitCode(for: error)
         if code == .validationFailure {
@@ -82,18 +77,12 @@ enum Main {
     }
 }
 
-/// An error to show the user as one line, with its documented exit code. The codes
-/// are `ErrorReport.Status`'s: commands name the kind of failure, never a number.
-struct CLIError: Error {
+/// The statuses of `ErrorReport.Status` for commands that have reported their failure
+/// themselves and throw argument-parser's `ExitCode`: commands name the kind of failure,
+/// never a number.
+extension CLIError {
     static let failure = ErrorReport.Status.failure.rawValue
     static let usage = ErrorReport.Status.usage.rawValue
     static let configuration = ErrorReport.Status.configuration.rawValue
     static let interrupted = ErrorReport.Status.interrupted.rawValue
-
-    let message: String
-    let exitCode: Int32
-
-    static func usage(_ message: String) -> CLIError { CLIError(message: message, exitCode: usage) }
-    static func configuration(_ message: String) -> CLIError { CLIError(message: message, exitCode: configuration) }
-    static func failure(_ message: String) -> CLIError { CLIError(message: message, exitCode: failure) }
 }

@@ -38,10 +38,10 @@ import Transcription
         Row(name: "transcription: cancelled", error: TranscriptionError(kind: .cancelled, description: "cancelled"), status: .interrupted),
         Row(name: "audio file: not a regular file", error: AudioFileProblem(.notRegularFile, path: "/dev/fd/63", reason: "not a regular file (a pipe)"), status: .failure),
         Row(name: "audio file: truncated", error: AudioFileProblem(.truncated, path: "cut.wav", reason: "truncated"), status: .failure),
-        Row(name: "ALSA: unknown device", error: ALSAError(function: "snd_pcm_open", code: -ENOENT, device: "nope"), status: .configuration),
-        Row(name: "ALSA: read failed mid-take", error: ALSAError(function: "snd_pcm_readi", code: -EIO, device: "hw:1"), status: .failure),
+        Row(name: "ALSA: unknown device", error: ALSAError(.open, function: "snd_pcm_open", code: -ENOENT, device: "nope"), status: .configuration),
+        Row(name: "ALSA: read failed mid-take", error: ALSAError(.read, function: "snd_pcm_readi", code: -EIO, device: "hw:1"), status: .failure),
         Row(name: "sound file", error: SoundFileError(operation: "open", path: "/tmp/a.wav", reason: "not a WAV"), status: .failure),
-        Row(name: "recording", error: RecordingError(description: "nothing was recorded"), status: .failure),
+        Row(name: "recording", error: RecordingError(.nothingRecorded, "nothing was recorded"), status: .failure),
         Row(name: "cancellation", error: CancellationError(), status: .interrupted),
     ]
 

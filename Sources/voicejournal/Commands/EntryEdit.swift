@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 import Store
 import Terminal
 

@@ -98,7 +98,7 @@ struct Record: AsyncParsableCommand {
             let interrupts = SignalWatch { _ in uploader.runner.stop() }
             defer { interrupts.cancel() }
             transcript = try await transcribe(outcome, with: uploader, store: store)
-        } catch let error as CLIError where error.exitCode == CLIError.interrupted {
+        } catch let error as CLIError where error.kind == .interrupted {
             if json { print(try RecordingReport.jsonText(outcome)) }
             throw error
         }
@@ -131,14 +131,11 @@ struct Record: AsyncParsableCommand {
                 if !lines.isEmpty { FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8)) }
             }
             if uploader.serverUnreachable { return nil }
-            if let error = error as? TranscriptionError {
-                if error.kind == .unreachable { return nil }
-                throw CLIError.configuration(error.description)
-            }
+            // A refused key or no quota is reported by its kind (exit 3).
+            if let error = error as? TranscriptionError, error.kind == .unreachable { return nil }
             if error is CancellationError {
-                throw CLIError(message: "interrupted; recording \(outcome.recordingId) is saved and its transcription stays queued "
-                               + "(job \(jobId)): run `voicejournal queue run` to finish it",
-                               exitCode: CLIError.interrupted)
+                throw CLIError.interrupted("interrupted; recording \(outcome.recordingId) is saved and its transcription stays queued "
+                                           + "(job \(jobId)): run `voicejournal queue run` to finish it")
             }
             if let error { throw error }
         }

@@ -106,8 +106,9 @@ struct Serve: AsyncParsableCommand {
                     if case .answered(_, _, _, false) = event { transcriber?.nudge() }
                 }
             } catch let error as ServeError {
+                // Reported by its kind (exit 3): the machine cannot serve where it was asked to.
                 group.cancelAll()
-                throw CLIError.configuration(error.description)
+                throw error
             }
             // Stopped by a signal, after the uploads in flight: transcription in flight goes back to the queue.
             group.cancelAll()

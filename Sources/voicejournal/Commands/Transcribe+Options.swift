@@ -67,13 +67,10 @@ struct TranscriptionFlags: ParsableArguments {
         return flags
     }
 
-    /// The endpoint and key; a missing key for a remote server is a configuration error (exit 3).
+    /// The endpoint and key; a missing key for a remote server is a `TranscriptionError` of
+    /// kind `invalidConfiguration` (exit 3, by `ErrorReport`).
     func clientConfiguration(_ settings: Settings, environment: [String: String]) throws -> WhisperClient.Configuration {
-        do {
-            return try settings.clientConfiguration(environment: environment)
-        } catch {
-            throw CLIError.configuration(error.description)
-        }
+        try settings.clientConfiguration(environment: environment)
     }
 
     /// The servers a run uploads to, and why each endpoint left out of it was.
@@ -153,8 +150,8 @@ struct TranscriptionFlags: ParsableArguments {
 }
 
 /// Runs a queue runner the way every command does: Ctrl-C or SIGTERM stops it (jobs go back
-/// to the queue), a refused key or unreachable server is a configuration error (exit 3),
-/// an interruption exits 130.
+/// to the queue) and exits 130; what stopped the run otherwise (a refused key, a server out
+/// of reach) is thrown as it is, for `ErrorReport` to give its status by its kind.
 @discardableResult
 func runQueue(_ runner: QueueRunner, until goal: QueueRunner.Goal, display: BatchProgressDisplay) async throws -> QueueRunner.Summary {
     let interrupts = SignalWatch { _ in runner.stop() }
@@ -166,11 +163,10 @@ func runQueue(_ runner: QueueRunner, until goal: QueueRunner.Goal, display: Batc
         return summary
     } catch let error as TranscriptionError {
         display.finish()
-        throw CLIError.configuration(error.description)
+        throw error
     } catch is CancellationError {
         display.finish()
-        throw CLIError(message: "interrupted; unfinished files stay queued: run `voicejournal queue run` (or the same command again) to finish them",
-                       exitCode: CLIError.interrupted)
+        throw CLIError.interrupted("interrupted; unfinished files stay queued: run `voicejournal queue run` (or the same command again) to finish them")
     }
 }
 
