@@ -206,10 +206,7 @@ struct AnswerRoutes: Sendable {
     /// The request's Idempotency-Key, or a fresh one when it has none (each such send is new);
     /// nil when the given one is unusable.
     static func idempotencyKey(_ request: Request) -> String? {
-        guard let name = HTTPField.Name("Idempotency-Key"), let key = request.headers[name] else { return UUID().uuidString }
-        guard (1...200).contains(key.count), !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            return nil
-        }
-        return key
+        guard let name = HTTPField.Name("Idempotency-Key"), let key = request.headers[name] else { return IdempotencyKey.fresh() }
+        return IdempotencyKey.isUsable(key) ? key : nil
     }
 }

@@ -34,7 +34,7 @@ struct Answer: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if let key = idempotencyKey, key.isEmpty || key.count > 200 || key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if let key = idempotencyKey, !IdempotencyKey.isUsable(key) {
             throw ValidationError("--idempotency-key must be 1 to 200 printable characters")
         }
     }
@@ -42,7 +42,7 @@ struct Answer: AsyncParsableCommand {
     func run() async throws {
         let store = try global.openStore()
         // A key made here is new: only a key the user gave can find an earlier answer.
-        let key = idempotencyKey ?? UUID().uuidString
+        let key = idempotencyKey ?? IdempotencyKey.fresh()
         if let given = idempotencyKey, let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: given) {
             return try Self.finishEarlier(earlier, key: key, json: json)
         }
