@@ -37,6 +37,16 @@ func validateJobs(_ jobs: Int) throws {
     guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64, not \(jobs)") }
 }
 
+/// `--jobs`'s help, written once for every command that runs uploads.
+enum JobsHelp {
+    /// `transcribe` and `queue run`.
+    static let uploads = ArgumentHelp("Uploads at a time" + detail)
+    /// `serve`, where uploads run only with `--transcribe`.
+    static let withTranscribe = ArgumentHelp("With --transcribe: uploads at a time" + detail)
+
+    private static let detail = " (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first."
+}
+
 /// argument-parser's usage errors (unknown options, missing or bad values, `validate()`'s
 /// `ValidationError`s) as one line, like every other error: its message, with a list of
 /// allowed values run together, and where to read the command's help. Its own form (an

@@ -70,7 +70,7 @@ extension Queue {
             discussion: "Safe to run alongside other `queue run`s and `transcribe`s: jobs are leased, never shared.")
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Uploads at a time (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first.") var jobs: Int?
+        @Option(help: JobsHelp.uploads) var jobs: Int?
         @OptionGroup var transcription: TranscriptionFlags
         @Flag(help: "At the end, one JSON document on stdout: counts, failures, and what each endpoint did.") var json = false
 

@@ -44,7 +44,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Connections open at once (fewer if the open-file limit allows fewer).", valueName: "n"))
     var maxConnections = 256
     @Flag(help: "Transcribe answers as they arrive (runs the queue in this process).") var transcribe = false
-    @Option(help: "With --transcribe: uploads at a time (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first.") var jobs: Int?
+    @Option(help: JobsHelp.withTranscribe) var jobs: Int?
     @OptionGroup(title: "With --transcribe") var transcription: TranscriptionFlags
 
     func validate() throws {

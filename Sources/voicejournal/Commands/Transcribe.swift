@@ -31,7 +31,7 @@ struct Transcribe: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Audio files and folders.", valueName: "path"))
     var paths: [String]
 
-    @Option(help: "Uploads at a time (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first.")
+    @Option(help: JobsHelp.uploads)
     var jobs: Int?
 
     @OptionGroup var transcription: TranscriptionFlags
