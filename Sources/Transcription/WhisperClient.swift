@@ -37,7 +37,9 @@ public struct WhisperClient: Sendable {
         /// The default endpoint.
         public static let openAIBaseURL = "https://api.openai.com/v1"
 
-        /// A configuration; prefer `resolve(baseURLFlag:environment:)`, which applies the documented rules.
+        /// A configuration; prefer `resolve(baseURL:keyVariable:environment:origin:)`, which
+        /// applies the documented rules for the key and timeouts. Which base URL a command
+        /// uses (flag, environment, config file, default) is decided by its settings, not here.
         public init(baseURL: String = Configuration.openAIBaseURL, apiKey: String?, connectTimeout: Double = 10,
                     timeout: Double = 600, lowSpeedLimit: Int = 1, lowSpeedTime: Double = 60) {
             var base = baseURL.trimmingCharacters(in: .whitespaces)
@@ -84,21 +86,11 @@ public struct WhisperClient: Sendable {
             return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
         }
 
-        /// The documented configuration: base URL from the flag, else
-        /// `$OPENAI_BASE_URL`, else OpenAI; key from `$OPENAI_API_KEY` only (a loopback
-        /// server may go without); `$VOICEJOURNAL_HTTP_TIMEOUT` overrides the timeout,
-        /// `$VOICEJOURNAL_ANSWER_TIMEOUT` and `$VOICEJOURNAL_ANSWER_TIMEOUT_PER_AUDIO_SECOND`
-        /// the answer's deadline.
-        public static func resolve(baseURLFlag: String?, environment: [String: String]) throws(TranscriptionError) -> Configuration {
-            let base = [baseURLFlag, environment["OPENAI_BASE_URL"]].compactMap { $0 }.first { !$0.isEmpty }
-                ?? openAIBaseURL
-            return try resolve(baseURL: base, keyVariable: "OPENAI_API_KEY", environment: environment,
-                               origin: "--base-url / OPENAI_BASE_URL")
-        }
-
         /// The configuration for `baseURL`, its key read from the environment variable named
-        /// `keyVariable` (nil: no key; a loopback server may go without), the timeout from
-        /// `$VOICEJOURNAL_HTTP_TIMEOUT`. `origin` says where the base URL was given, for messages.
+        /// `keyVariable` (nil: no key; a loopback server may go without, a remote one may not);
+        /// `$VOICEJOURNAL_HTTP_TIMEOUT` overrides the timeout, `$VOICEJOURNAL_ANSWER_TIMEOUT` and
+        /// `$VOICEJOURNAL_ANSWER_TIMEOUT_PER_AUDIO_SECOND` the answer's deadline. `origin` says
+        /// where the base URL was given, for messages.
         public static func resolve(baseURL base: String, keyVariable: String?, environment: [String: String],
                                    origin: String) throws(TranscriptionError) -> Configuration {
             guard isHTTPURL(base) else {

@@ -141,6 +141,22 @@ import Transcription
         #expect(overridden.jobs == Setting(4, from: .builtIn))
     }
 
+    @Test func theBaseURLComesFromTheFlagThenTheEnvironmentAndALocalServerNeedsNoKey() throws {
+        let configPath = Setting(path, from: .builtIn)
+        let environment = ["OPENAI_BASE_URL": "http://localhost:8000/v1/"]
+        let local = try Settings(flags: Settings.Flags(), environment: environment, file: nil, configPath: configPath)
+            .clientConfiguration(environment: environment)
+        #expect(local.endpoint == "http://localhost:8000/v1/audio/transcriptions")
+        #expect(!local.hasAPIKey)
+        var flags = Settings.Flags()
+        flags.baseURL = "http://127.0.0.1:9/v1"
+        let both = ["OPENAI_BASE_URL": "https://elsewhere/v1", "VOICEJOURNAL_HTTP_TIMEOUT": "1.5"]
+        let flagWins = try Settings(flags: flags, environment: both, file: nil, configPath: configPath)
+            .clientConfiguration(environment: both)
+        #expect(flagWins.baseURL == "http://127.0.0.1:9/v1")
+        #expect(flagWins.timeout == 1.5)
+    }
+
     @Test func aRemoteEndpointWhoseKeyVariableIsUnsetIsAConfigurationError() {
         let remote = EndpointConfig(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY")
         #expect(throws: TranscriptionError.self) { try remote.clientConfiguration(environment: [:]) }

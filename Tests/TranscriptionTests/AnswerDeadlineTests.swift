@@ -31,11 +31,11 @@ import TestSupport
         configuration.answerTimeout = 5
         configuration.answerTimeoutPerAudioSecond = 0.5
         #expect(configuration.answerDeadline(audioSeconds: 600) == 305)
-        let resolved = try? WhisperClient.Configuration.resolve(baseURLFlag: "http://127.0.0.1:1/v1", environment: [
+        let resolved = try? openAIConfiguration("http://127.0.0.1:1/v1", environment: [
             "VOICEJOURNAL_ANSWER_TIMEOUT": "2", "VOICEJOURNAL_ANSWER_TIMEOUT_PER_AUDIO_SECOND": "0.25"])
         #expect(resolved?.answerDeadline(audioSeconds: 8) == 4)
         // A huge whole-request timeout is bounded (libcurl counts milliseconds in a long).
-        let huge = try? WhisperClient.Configuration.resolve(baseURLFlag: "http://127.0.0.1:1/v1",
+        let huge = try? openAIConfiguration("http://127.0.0.1:1/v1",
                                                             environment: ["VOICEJOURNAL_HTTP_TIMEOUT": "1e300"])
         #expect(huge?.timeout == 86_400)
     }

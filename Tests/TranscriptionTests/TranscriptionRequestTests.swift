@@ -37,41 +37,40 @@ import Testing
 
     @Test func configurationRequiresAKeyExceptForALocalServer() throws {
         #expect(throws: TranscriptionError.self) {
-            try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: [:])
+            try openAIConfiguration(nil, environment: [:])
         }
         do {
-            _ = try WhisperClient.Configuration.resolve(baseURLFlag: "https://example.com/v1", environment: [:])
+            _ = try openAIConfiguration("https://example.com/v1", environment: [:])
             Issue.record("expected a missing-key error")
         } catch {
             #expect(error.kind == .invalidConfiguration)
             #expect(error.description.contains("OPENAI_API_KEY"))
         }
-        let local = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_BASE_URL": "http://localhost:8000/v1/"])
+        // Which base URL wins (flag, environment, config file) is the settings' rule: SettingsTests.
+        let local = try openAIConfiguration("http://localhost:8000/v1/", environment: [:])
         #expect(local.endpoint == "http://localhost:8000/v1/audio/transcriptions")
         #expect(!local.hasAPIKey)
-        let flagWins = try WhisperClient.Configuration.resolve(
-            baseURLFlag: "http://127.0.0.1:9/v1",
-            environment: ["OPENAI_BASE_URL": "https://elsewhere/v1", "VOICEJOURNAL_HTTP_TIMEOUT": "1.5"])
-        #expect(flagWins.baseURL == "http://127.0.0.1:9/v1")
-        #expect(flagWins.timeout == 1.5)
-        let remote = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": "sk-secret-value"])
+        let timed = try openAIConfiguration("http://127.0.0.1:9/v1", environment: ["VOICEJOURNAL_HTTP_TIMEOUT": "1.5"])
+        #expect(timed.baseURL == "http://127.0.0.1:9/v1")
+        #expect(timed.timeout == 1.5)
+        let remote = try openAIConfiguration(nil, environment: ["OPENAI_API_KEY": "sk-secret-value"])
         #expect(remote.endpoint == "https://api.openai.com/v1/audio/transcriptions")
         #expect(!remote.description.contains("sk-secret-value"))
         #expect(throws: TranscriptionError.self) {
-            try WhisperClient.Configuration.resolve(baseURLFlag: "ftp://example.com", environment: ["OPENAI_API_KEY": "k"])
+            try openAIConfiguration("ftp://example.com", environment: ["OPENAI_API_KEY": "k"])
         }
     }
 
     @Test func aKeyIsTrimmedAndOneThatCouldInjectHeadersIsRefused() throws {
         // A CRLF .env file leaves "\r" at the end of the key; spaces and tabs around it go too.
         for raw in ["sk-trim-0123\r", " sk-trim-0123\t", "sk-trim-0123\r\n", "\nsk-trim-0123 "] {
-            let configuration = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": raw])
+            let configuration = try openAIConfiguration(nil, environment: ["OPENAI_API_KEY": raw])
             #expect(configuration.apiKey == "sk-trim-0123", "\(raw.debugDescription)")
         }
         // Inside the key, a line break would add a header of its own to every request.
         for raw in ["sk-trim-0123\r\nX-Injected: 1", "sk-\u{1B}[31m", "sk-ключ-0123", "sk\u{0}0123"] {
             do {
-                _ = try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": raw])
+                _ = try openAIConfiguration(nil, environment: ["OPENAI_API_KEY": raw])
                 Issue.record("\(raw.debugDescription) was accepted")
             } catch {
                 #expect(error.kind == .invalidConfiguration)
@@ -81,15 +80,14 @@ import Testing
         }
         // Only whitespace is no key at all.
         #expect(throws: TranscriptionError.self) {
-            try WhisperClient.Configuration.resolve(baseURLFlag: nil, environment: ["OPENAI_API_KEY": "\r\n"])
+            try openAIConfiguration(nil, environment: ["OPENAI_API_KEY": "\r\n"])
         }
         // A configuration made directly is trimmed the same way, and never sends a broken key.
         #expect(WhisperClient.Configuration(apiKey: " sk-direct\r").apiKey == "sk-direct")
     }
 
     @Test func everySecretOfTheConfigurationIsRedacted() throws {
-        let configuration = try WhisperClient.Configuration.resolve(
-            baseURLFlag: "http://user:s3cret%21pw@proxy.example/v1", environment: ["OPENAI_API_KEY": "sk-redact-me-0123"])
+        let configuration = try openAIConfiguration("http://user:s3cret%21pw@proxy.example/v1", environment: ["OPENAI_API_KEY": "sk-redact-me-0123"])
         // The request still goes to the URL with its credentials: libcurl turns them into basic auth.
         #expect(configuration.endpoint == "http://user:s3cret%21pw@proxy.example/v1/audio/transcriptions")
         #expect(configuration.shownBaseURL == "http://***@proxy.example/v1")
@@ -109,10 +107,18 @@ import Testing
         #expect(token.shownBaseURL == "https://***@host.example/v1")
         // A base URL that is refused is not quoted with its credentials either.
         do {
-            _ = try WhisperClient.Configuration.resolve(baseURLFlag: "ftp://user:s3cret@host/v1", environment: ["OPENAI_API_KEY": "k"])
+            _ = try openAIConfiguration("ftp://user:s3cret@host/v1", environment: ["OPENAI_API_KEY": "k"])
             Issue.record("ftp accepted")
         } catch {
             #expect(!error.description.contains("s3cret") && error.description.contains("ftp://***@host/v1"))
         }
     }
+}
+
+/// The configuration of one base URL (nil: OpenAI's) with its key from `$OPENAI_API_KEY`: what
+/// a command's settings hand over when no config-file endpoint is used.
+func openAIConfiguration(_ baseURL: String?, environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
+    try WhisperClient.Configuration.resolve(baseURL: baseURL ?? WhisperClient.Configuration.openAIBaseURL,
+                                            keyVariable: "OPENAI_API_KEY", environment: environment,
+                                            origin: "--base-url / OPENAI_BASE_URL")
 }
