@@ -30,32 +30,51 @@ public enum BatchQueue {
     /// Files are queued in order, so a folder of fresh files waits about this long once.
     public static let settleSeconds = 0.5
 
-    /// Hashes and queues `audio`. A file that cannot be hashed is returned as skipped.
-    /// `onQueued` is told after each transaction, with the files it queued and those skipped
-    /// since the last (a run can start on them at once); `firstTransaction` files go in the
-    /// first one, and each later transaction doubles, up to `filesPerTransaction`.
-    /// `shouldStop` is asked before each file: what is queued by then stays queued.
-    public static func enqueue(_ audio: [AudioCandidate], store: JournalStore, journalName: String?,
-                               priority: Int = Job.batchPriority, logger: Logger,
-                               firstTransaction: Int = filesPerTransaction,
-                               shouldStop: () -> Bool = { false },
-                               onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
-        -> (queued: [QueuedFile], skipped: [SkippedFile]) {
-        try enqueue(audio, prepared: [], classify: { .audio($0) }, store: store, journalName: journalName, priority: priority,
-                    logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
-    }
-
-    /// The same for walked files, each probed here first (`BatchScanner.classify`): the
-    /// files that are not audio come back as skipped, with the unreadable ones. `prepared`
-    /// holds the first files already probed and hashed (`prepare`), in order.
+    /// Probes, hashes and queues walked files (`BatchScanner.walk`). Files that are not audio
+    /// and files that cannot be hashed are returned as skipped. `prepared` holds the first
+    /// files already probed and hashed (`prepare`), in order. `onQueued` is told after each
+    /// transaction, with the files it queued and those skipped since the last (a run can
+    /// start on them at once); `firstTransaction` files go in the first one, and each later
+    /// transaction doubles, up to `filesPerTransaction`. `shouldStop` is asked before each
+    /// file: what is queued by then stays queued.
     public static func enqueue(_ files: [WalkedFile], prepared: [PreparedFile] = [], store: JournalStore, journalName: String?,
                                priority: Int = Job.batchPriority, logger: Logger,
                                firstTransaction: Int = filesPerTransaction,
                                shouldStop: () -> Bool = { false },
                                onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
         -> (queued: [QueuedFile], skipped: [SkippedFile]) {
-        try enqueue(files, prepared: prepared, classify: BatchScanner.classify, store: store, journalName: journalName,
-                    priority: priority, logger: logger, firstTransaction: firstTransaction, shouldStop: shouldStop, onQueued: onQueued)
+        var queued: [QueuedFile] = []
+        var skipped: [SkippedFile] = []
+        var pending: [(URL, Recording)] = []
+        var transactionSize = max(1, min(firstTransaction, filesPerTransaction))
+        var skippedReported = 0
+
+        func flush() throws {
+            guard !pending.isEmpty || skipped.count > skippedReported else { return }
+            let replaced = try store.replaceChangedContent(of: pending.map(\.1))
+            let outcomes = pending.isEmpty ? []
+                : try store.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
+            let landed = zip(pending, outcomes).map { file, outcome in
+                QueuedFile(url: file.0, outcome: outcome, replacedTranscript: replaced[file.1.path] == outcome.recordingId)
+            }
+            queued += landed
+            pending.removeAll()
+            onQueued(landed, Array(skipped[skippedReported...]))
+            skippedReported = skipped.count
+            transactionSize = min(transactionSize * 2, filesPerTransaction)
+        }
+
+        for (index, file) in files.enumerated() {
+            if shouldStop() { break }
+            switch index < prepared.count ? prepared[index] : prepare(file) {
+            case .audio(let url, let recording): pending.append((url, recording))
+            case .passedOver(let notAudio): skipped.append(notAudio)
+            }
+            if pending.count >= transactionSize { try flush() }
+        }
+        try flush()
+        logger.debug("queued batch", metadata: ["files": "\(queued.count)", "skipped": "\(skipped.count)"])
+        return (queued, skipped)
     }
 
     /// A file probed and hashed, ready to be stored, or passed over.
@@ -67,12 +86,8 @@ public enum BatchQueue {
     /// Probes and hashes a walked file without touching the database: a command can do this
     /// for its first files while the journal opens.
     public static func prepare(_ file: WalkedFile) -> PreparedFile {
-        prepare(file, classify: BatchScanner.classify)
-    }
-
-    private static func prepare<Item>(_ item: Item, classify: (Item) -> BatchScanner.Classified) -> PreparedFile {
         let candidate: AudioCandidate
-        switch classify(item) {
+        switch BatchScanner.classify(file) {
         case .audio(let audio): candidate = audio
         case .passedOver(let notAudio): return .passedOver(notAudio)
         }
@@ -103,45 +118,6 @@ public enum BatchQueue {
     private static func stillBeingWritten(_ url: URL) -> SkippedFile {
         SkippedFile(url: url, reason: "still being written (it changed while it was read); run again once it is finished",
                     wasNamed: false, comeBackLater: true)
-    }
-
-    private static func enqueue<Item>(_ items: [Item], prepared: [PreparedFile], classify: (Item) -> BatchScanner.Classified,
-                                      store: JournalStore, journalName: String?, priority: Int, logger: Logger,
-                                      firstTransaction: Int, shouldStop: () -> Bool,
-                                      onQueued: ([QueuedFile], [SkippedFile]) -> Void) throws
-        -> (queued: [QueuedFile], skipped: [SkippedFile]) {
-        var queued: [QueuedFile] = []
-        var skipped: [SkippedFile] = []
-        var pending: [(URL, Recording)] = []
-        var transactionSize = max(1, min(firstTransaction, filesPerTransaction))
-        var skippedReported = 0
-
-        func flush() throws {
-            guard !pending.isEmpty || skipped.count > skippedReported else { return }
-            let replaced = try store.replaceChangedContent(of: pending.map(\.1))
-            let outcomes = pending.isEmpty ? []
-                : try store.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
-            let landed = zip(pending, outcomes).map { file, outcome in
-                QueuedFile(url: file.0, outcome: outcome, replacedTranscript: replaced[file.1.path] == outcome.recordingId)
-            }
-            queued += landed
-            pending.removeAll()
-            onQueued(landed, Array(skipped[skippedReported...]))
-            skippedReported = skipped.count
-            transactionSize = min(transactionSize * 2, filesPerTransaction)
-        }
-
-        for (index, item) in items.enumerated() {
-            if shouldStop() { break }
-            switch index < prepared.count ? prepared[index] : prepare(item, classify: classify) {
-            case .audio(let url, let recording): pending.append((url, recording))
-            case .passedOver(let notAudio): skipped.append(notAudio)
-            }
-            if pending.count >= transactionSize { try flush() }
-        }
-        try flush()
-        logger.debug("queued batch", metadata: ["files": "\(queued.count)", "skipped": "\(skipped.count)"])
-        return (queued, skipped)
     }
 
     static func recording(for candidate: AudioCandidate, sha256: String, stamp: FileStamp?) -> Recording {

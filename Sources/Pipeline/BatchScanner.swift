@@ -29,10 +29,10 @@ public struct WalkedFile: Sendable, Equatable {
     public var named: Bool
 }
 
-/// What `transcribe PATH...` found.
-public struct BatchScan: Sendable, Equatable {
-    public var audio: [AudioCandidate] = []
-    public var skipped: [SkippedFile] = []
+/// What probing found: the audio, and what was passed over.
+struct BatchScan: Sendable, Equatable {
+    var audio: [AudioCandidate] = []
+    var skipped: [SkippedFile] = []
 }
 
 /// Walks files and folders (recursively) and sorts audio from everything else: audio is a
@@ -46,24 +46,11 @@ public enum BatchScanner {
     /// mislabelled `.wav` is reported instead of uploaded.
     static let checkedByContent: Set<String> = ["wav", "flac"]
 
-    /// Scans `paths` in order; a folder's files come sorted by path. The same file reached
-    /// twice inside folders (by a link, a hard link) is one candidate.
-    public static func scan(_ paths: [String]) -> BatchScan {
-        let walked = walk(paths)
-        var scan = BatchScan(skipped: walked.skipped)
-        for file in walked.files {
-            switch classify(file) {
-            case .audio(let candidate): scan.audio.append(candidate)
-            case .passedOver(let skipped): scan.skipped.append(skipped)
-            }
-        }
-        return scan
-    }
-
-    /// The files `paths` name and hold, in `scan`'s order, without opening any: what is not
-    /// a file or folder at all (missing, a loop, the same file twice) is reported here;
-    /// whether a file is audio is `classify`'s to say. Cheap, so a command can start on the
-    /// first files while the rest are probed.
+    /// The files `paths` name and hold, without opening any: `paths` in order, a folder's
+    /// files sorted by path, the same file reached twice inside folders (by a link, a hard
+    /// link) once. What is not a file or folder at all (missing, a loop, the same file twice)
+    /// is reported here; whether a file is audio is `classify`'s to say. Cheap, so a command
+    /// can start on the first files while the rest are probed.
     public static func walk(_ paths: [String]) -> (files: [WalkedFile], skipped: [SkippedFile]) {
         var files: [WalkedFile] = []
         var skippedFiles: [SkippedFile] = []

@@ -19,7 +19,7 @@ import TestSupport
                                "-c:a", "aac", root.appendingPathComponent("voice.m4a").path])
         try Data("x".utf8).write(to: root.appendingPathComponent(".hidden.wav"))
 
-        let scan = BatchScanner.scan([root.path, folder.path("missing.wav").path])
+        let scan = scanned([root.path, folder.path("missing.wav").path])
         #expect(scan.audio.map(\.url.lastPathComponent) == ["Sprachnotiz Ärger é.wav", "b.flac", "voice.m4a"])
         #expect(scan.audio[0].info?.sampleRate == 16000)
         #expect(scan.audio[1].info?.format == "flac")
@@ -42,7 +42,7 @@ import TestSupport
         let m4a = folder.path("memo.m4a")
         try runTool("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=7",
                                "-ac", "1", "-ar", "44100", "-c:a", "aac", m4a.path])
-        let scan = BatchScanner.scan([m4a.path])
+        let scan = scanned([m4a.path])
         let info = try #require(scan.audio.first?.info)
         #expect(abs(info.durationSeconds - 7) < 0.2)
         #expect(info.sampleRate == 44100 && info.channels == 1)
@@ -72,7 +72,7 @@ import TestSupport
         expected["2024/up"] = "a link to a folder already searched (\(root.path))"
         try Data("x".utf8).write(to: root.appendingPathComponent(".hidden.wav"))
 
-        let scan = BatchScanner.scan([root.path])
+        let scan = scanned([root.path])
         #expect(scan.audio.map(\.url.path) == [root.appendingPathComponent("2024/a.wav").path, root.appendingPathComponent("linked.wav").path])
         let reasons = Dictionary(uniqueKeysWithValues: scan.skipped.map {
             ($0.url.path.replacingOccurrences(of: root.path + "/", with: ""), $0.reason)
@@ -88,11 +88,24 @@ import TestSupport
         let tone = try makeTone(at: folder.path("tone.wav"), seconds: 9)
         let cut = folder.path("cut.wav")
         try Data(try Data(contentsOf: tone).prefix(100_000)).write(to: cut)
-        let scan = BatchScanner.scan([fifo.path, cut.path, tone.path])
+        let scan = scanned([fifo.path, cut.path, tone.path])
         #expect(scan.audio.map(\.url.path) == [tone.path])
         #expect(scan.skipped.map { "\($0.url.lastPathComponent): \($0.reason) \($0.wasNamed)" } == [
             "from-a-process.wav: not a regular file (a pipe) true",
             "cut.wav: truncated: the header says 9.0 s, the file holds 3.1 s true",
         ])
     }
+}
+
+/// What `transcribe PATH...` finds, by the steps it takes: the walk, then each file probed.
+private func scanned(_ paths: [String]) -> (audio: [AudioCandidate], skipped: [SkippedFile]) {
+    let walk = BatchScanner.walk(paths)
+    var found: (audio: [AudioCandidate], skipped: [SkippedFile]) = ([], walk.skipped)
+    for file in walk.files {
+        switch BatchScanner.classify(file) {
+        case .audio(let candidate): found.audio.append(candidate)
+        case .passedOver(let skipped): found.skipped.append(skipped)
+        }
+    }
+    return found
 }

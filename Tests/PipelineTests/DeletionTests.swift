@@ -74,7 +74,7 @@ import Transcription
 
         // A file from a transcribed folder, filed in Rose's journal: its row goes, the file stays.
         let batchFile = try makeTone(at: journal.folder.path("podcast.wav"), seconds: 0.2, frequency: 990)
-        let batch = try BatchQueue.enqueue(BatchScanner.scan([batchFile.path]).audio, store: store,
+        let batch = try BatchQueue.enqueue(BatchScanner.walk([batchFile.path]).files, store: store,
                                            journalName: "Rose's stories", priority: Job.batchPriority, logger: logger).queued
         #expect(batch.count == 1)
         // Rose's unanswered recording was split for upload: a chunk job and its file under tmp/.

@@ -20,9 +20,8 @@ import Transcription
     }
 
     func enqueue(_ urls: [URL], priority: Int = Job.batchPriority) throws -> [QueuedFile] {
-        let scan = BatchScanner.scan(urls.map(\.path))
-        return try BatchQueue.enqueue(scan.audio, store: store, journalName: nil, priority: priority,
-                                      logger: Logger(label: "test")).queued
+        try BatchQueue.enqueue(BatchScanner.walk(urls.map(\.path)).files, store: store, journalName: nil, priority: priority,
+                               logger: Logger(label: "test")).queued
     }
 
     func runner(_ server: StubWhisperServer, jobs: Int, timeout: Double = 30) -> QueueRunner {
