@@ -4,7 +4,8 @@ import Pipeline
 
 /// Which microphone and how to capture from it: shared by `record`, `answer` and `meter`.
 /// Device and rate not given fall back to the config file, then the defaults: a command
-/// calls `use(_:)` with its settings before capturing.
+/// calls `resolve(_:with:)` before capturing, which takes them from its settings. Until then
+/// `device` and `rate` are the flags', else the built-in defaults.
 struct InputOptions: ParsableArguments {
     @Option(name: .customLong("device"),
             help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:..., a name from ~/.asoundrc (see `voicejournal devices`; default: the config file's, else default).", valueName: "pcm"))

@@ -7,11 +7,12 @@ import Transcription
 
 /// `record --live`: a queue runner inside the recording process that transcribes the take's
 /// pieces as they are queued, and what the user sees of it (each piece's text as it comes
-/// back, a one-line notice while the server cannot be reached).
+/// back, a one-line notice when an endpoint goes out or answers again).
 final class LiveTranscription: Sendable {
     let runner: QueueRunner
     let store: JournalStore
-    /// The recording's job and its pieces; rung as pieces are queued.
+    /// Holds the recording's job alone; adding to it wakes the runner's idle workers, so it
+    /// is rung each time a piece is queued.
     private let scope = BatchScope()
     private let state = Mutex(State())
 
@@ -21,8 +22,8 @@ final class LiveTranscription: Sendable {
         /// Pieces whose text was shown (a prefix, in order).
         var shown = 0
         var changed = false
-        /// The server stopped answering (and has not answered since).
-        /// The endpoints out now; the pieces wait when every one is.
+        /// The endpoints out now (not answering, or left out of the run); the pieces wait
+        /// when every one is.
         var down: Set<String> = []
         var notices: [String] = []
     }
@@ -75,7 +76,7 @@ final class LiveTranscription: Sendable {
     /// The recording's job, once started.
     var jobId: Int64? { state.withLock { $0.jobId } }
 
-    /// Whether the server stopped answering, or the uploader gave up on it.
+    /// Whether every endpoint is out (not answering, or left out of the run).
     var serverUnreachable: Bool { state.withLock { $0.down.count >= runner.endpoints.count } }
 
     /// New lines to show: notices, and (with `texts`) the text of pieces transcribed since
