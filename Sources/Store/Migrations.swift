@@ -36,19 +36,20 @@ public enum Migrations {
     /// it lacks, in order, each in a transaction of its own. A new journal is made exactly as
     /// an older one is upgraded.
     ///
-    /// Two processes may open the same new journal at once, and the migrator reads which
-    /// migrations are applied before running them: when a migration fails and the applied set
-    /// has grown meanwhile (the other process ran it first), the migrator runs again from
+    /// Two processes may migrate the same journal at once (a new one, most likely), and the
+    /// migrator reads which migrations are applied before running them: when a migration
+    /// fails and the applied set has grown meanwhile (the other process ran it first), or
+    /// could not be read while the other changed the schema, the migrator runs again from
     /// where the other one got to. An error with no such progress is thrown.
     public static func migrate(_ writer: some DatabaseWriter) throws {
         let migrator = migrator
-        while true {
-            let before = try writer.writeWithoutTransaction(migrator.appliedIdentifiers)
+        for attempt in 0... {
+            let before = try? writer.writeWithoutTransaction(migrator.appliedIdentifiers)
             do {
                 return try migrator.migrate(writer)
             } catch {
-                let after = try writer.writeWithoutTransaction(migrator.appliedIdentifiers)
-                guard after != before else { throw error }
+                let after = try? writer.writeWithoutTransaction(migrator.appliedIdentifiers)
+                guard attempt < steps.count, before == nil || after != before else { throw error }
             }
         }
     }
