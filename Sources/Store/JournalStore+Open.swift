@@ -68,12 +68,10 @@ extension JournalStore {
         }
         // SQLite gives the -wal and -shm files the database file's mode, so they are 0600 too.
         let pool = try DatabasePool(path: path, configuration: configuration)
-        // A new journal gets its whole schema in one transaction; an older one is migrated
-        // migration by migration (and the one made by another process meanwhile, not at all).
-        if isNew, try Migrations.createSchema(pool) { return pool }
-        let migrator = Migrations.migrator
-        if try !pool.read(migrator.hasCompletedMigrations) {
-            try migrator.migrate(pool)
+        // A new journal gets every migration, an older one those it lacks; an up-to-date one
+        // is only read.
+        if try isNew || !pool.read(Migrations.migrator.hasCompletedMigrations) {
+            try Migrations.migrate(pool)
         }
         return pool
     }
@@ -109,7 +107,7 @@ extension JournalStore {
         var config = configuration
         config.label = "voicejournal.empty"
         let queue = try DatabaseQueue(configuration: config)
-        try Migrations.createSchema(queue)
+        try Migrations.migrator.migrate(queue)
         return queue
     }
 

@@ -32,36 +32,25 @@ public enum Migrations {
         return migrator
     }
 
-    /// Gives a database that has no schema yet the schema of every migration, in one
-    /// transaction: the `snapshot` of the migrations it covers, then the later ones; each is
-    /// recorded as the migrator does (so it finds them applied, and runs only later ones).
-    /// The migrator runs each migration in a transaction of its own, with its foreign-key
-    /// pragmas and check: 16 ms for a new journal's schema, where this takes about 4.
-    /// Returns false, changing nothing, when the database has a schema (another process
-    /// made it meanwhile): the migrator takes it from there.
-    @discardableResult
-    public static func createSchema(_ writer: some DatabaseWriter) throws -> Bool {
-        try writer.writeWithoutTransaction { db in
-            // As the migrator does: foreign keys off while tables are made and remade, then
-            // checked once before the commit.
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-            var created = false
-            try db.inTransaction(.immediate) {
-                guard try !db.tableExists("grdb_migrations") else { return .rollback }
-                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-                for statement in snapshot { try db.execute(sql: statement) }
-                try addMyself(db)
-                let covered = (steps.firstIndex { $0.identifier == snapshotThrough } ?? -1) + 1
-                for (index, step) in steps.enumerated() {
-                    if index >= covered { try step.migrate(db) }
-                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.identifier])
-                }
-                try db.checkForeignKeys()
-                created = true
-                return .commit
+    /// Brings a database's schema up to date with GRDB's migrator: every registered migration
+    /// it lacks, in order, each in a transaction of its own. A new journal is made exactly as
+    /// an older one is upgraded.
+    ///
+    /// Two processes may migrate the same journal at once (a new one, most likely), and the
+    /// migrator reads which migrations are applied before running them: when a migration
+    /// fails and the applied set has grown meanwhile (the other process ran it first), or
+    /// could not be read while the other changed the schema, the migrator runs again from
+    /// where the other one got to. An error with no such progress is thrown.
+    public static func migrate(_ writer: some DatabaseWriter) throws {
+        let migrator = migrator
+        for attempt in 0... {
+            let before = try? writer.writeWithoutTransaction(migrator.appliedIdentifiers)
+            do {
+                return try migrator.migrate(writer)
+            } catch {
+                let after = try? writer.writeWithoutTransaction(migrator.appliedIdentifiers)
+                guard attempt < steps.count, before == nil || after != before else { throw error }
             }
-            return created
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import Testing
 import TestSupport
@@ -43,14 +44,16 @@ import TestSupport
         #expect(try store.people().first?.relationship == "self")
     }
 
-    /// A new journal gets its schema in one transaction (`createSchema`): it must be exactly
-    /// what the migrations make one by one, and recorded so that none of them runs again.
+    /// A new journal gets its schema from the migrator, as an older one is upgraded: the same
+    /// schema as a database made by the first migration and upgraded later, and recorded so
+    /// that none of the migrations runs again.
     @Test func aNewJournalsSchemaIsTheOneTheMigrationsMake() throws {
         let folder = try TemporaryFolder()
         let home = DataHome(url: folder.path("home"))
         let store = try JournalStore(home: home, logger: TemporaryJournal.logger)
-        let stepwise = try DatabaseQueue()
-        try Migrations.migrator.migrate(stepwise)
+        let upgraded = try DatabaseQueue()
+        try Migrations.migrator.migrate(upgraded, upTo: Migrations.core)
+        try Migrations.migrate(upgraded)
         func schema(_ reader: some DatabaseReader) throws -> [String] {
             try reader.read { db in
                 try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
@@ -59,13 +62,37 @@ import TestSupport
         }
         let made = try schema(store.pool)
         #expect(made.count > 30)
-        #expect(made == (try schema(stepwise)))
+        #expect(made == (try schema(upgraded)))
         #expect(try store.pool.read(Migrations.migrator.hasCompletedMigrations))
         #expect(try store.pool.read { try Migrations.migrator.appliedIdentifiers($0) } == Set(Migrations.steps.map(\.identifier)))
         // The same rows too: "Myself" exists once, as the first migration inserts it.
         #expect(try store.people().map(\.name) == ["Myself"])
-        // A database that has a schema is left to the migrator.
-        #expect(try Migrations.createSchema(stepwise) == false)
+    }
+
+    /// Two processes migrating the same new journal at once both end with it migrated once:
+    /// the one that finds a migration already run by the other carries on from there.
+    @Test func twoMigrationsOfOneNewJournalAtOnceBothSucceed() throws {
+        let folder = try TemporaryFolder()
+        for round in 0..<10 {
+            let path = folder.path("journal\(round).sqlite").path
+            // The file in write-ahead-log mode already, as a pool leaves it.
+            _ = try DatabasePool(path: path)
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                do {
+                    // A pool of its own on the file, as another process would have.
+                    var config = Configuration()
+                    config.busyMode = .timeout(10)
+                    try Migrations.migrate(DatabasePool(path: path, configuration: config))
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            let pool = try DatabasePool(path: path)
+            #expect(try pool.read(Migrations.migrator.hasCompletedMigrations))
+            #expect(try pool.read { try String.fetchAll($0, sql: "SELECT name FROM person") } == ["Myself"])
+        }
     }
 
     /// A home whose database was migrated only up to `migration`, as an older release left
