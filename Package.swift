@@ -5,7 +5,7 @@ let package = Package(
     name: "voicejournal",
     products: [
         .executable(name: "voicejournal", targets: ["voicejournal"]),
-        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Pipeline", "Terminal"]),
+        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Terminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -49,16 +49,31 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "Pipeline", dependencies: [
+        // The queue engine: runners, workers, the bookkeeper, the endpoint pool.
+        .target(name: "Queue", dependencies: [
+            "Audio", "Transcription", "Store",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Batch intake: walking folders, checking files are audio, queueing them, the wrap-up.
+        .target(name: "Intake", dependencies: [
             "Audio", "Transcription", "Store", "Terminal",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
+        .target(name: "Recording", dependencies: [
+            "Audio", "Transcription", "Store", "Queue",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Flags, environment, the config file and defaults, resolved once.
+        .target(name: "Settings", dependencies: [
+            "Audio", "Transcription", "Store",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "Terminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "Server", dependencies: [
-            "Store", "Pipeline",
+            "Store", "Recording",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -70,7 +85,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "Audio", "Transcription", "Store", "Pipeline", "Terminal", "Server", "CMalloc",
+            "Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Terminal", "Server", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -91,7 +106,12 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: [
             "Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "TestSupport"]),
+        .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
+        .testTarget(name: "IntakeTests", dependencies: ["Intake", "TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
+        // The exit-code contract, in-process over the command's one error map.
+        .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
         .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),

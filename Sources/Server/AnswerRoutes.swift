@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Pipeline
+import Recording
 import Store
 
 /// The two routes of a link: the page (`GET /a/<token>`) and its upload

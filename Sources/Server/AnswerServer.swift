@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
-import Pipeline
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
@@ -162,10 +161,6 @@ public struct ServeError: Error, CustomStringConvertible, Sendable, Equatable {
         self.kind = kind
         self.description = description
     }
-}
-
-extension ServeError: ReportableError {
-    public var reportStatus: ErrorReport.Status { .configuration }
 }
 
 /// Runs a short blocking store call on NIO's thread pool, off the cooperative pool.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Pipeline
 
 // Checks argument-parser cannot express: words that look like options, --limit and --jobs.
 

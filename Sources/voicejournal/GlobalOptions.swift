@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Pipeline
+import Recording
+import Settings
 import Terminal
 import Store
 

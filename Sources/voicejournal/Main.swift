@@ -3,7 +3,6 @@ import CMalloc
 import Foundation
 import Logging
 import Audio
-import Pipeline
 import Store
 import Terminal
 import Transcription

@@ -1,5 +1,5 @@
-import Pipeline
 @testable import Server
+@testable import voicejournal
 import Testing
 
 /// `serve`'s start-up failures through the one exit-code mapping, in-process: every kind is a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Pipeline
+import Recording
+import Settings
 import Store
 
 /// `answer` — record the answer to an assignment, or attach an existing audio file as it.

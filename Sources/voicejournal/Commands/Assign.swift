@@ -1,5 +1,5 @@
 import ArgumentParser
-import Pipeline
+import Settings
 import Store
 import Terminal
 

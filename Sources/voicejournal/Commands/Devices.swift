@@ -1,7 +1,6 @@
 import ArgumentParser
 import Audio
 import Foundation
-import Pipeline
 import Terminal
 
 /// `devices` — the capture PCMs ALSA knows, like `arecord -L`.

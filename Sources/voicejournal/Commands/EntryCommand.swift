@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Pipeline
+import Settings
 import Store
 import Terminal
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Pipeline
 import Store
 import Terminal
 

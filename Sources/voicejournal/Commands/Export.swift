@@ -1,7 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
-import Pipeline
+import Intake
 import Store
 import Terminal
 

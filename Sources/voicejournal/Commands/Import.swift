@@ -1,7 +1,6 @@
 import ArgumentParser
 import Audio
 import Foundation
-import Pipeline
 import Store
 import Terminal
 

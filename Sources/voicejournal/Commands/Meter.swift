@@ -2,7 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import Logging
-import Pipeline
+import Settings
 import Terminal
 
 /// `meter` — the live input level (nothing saved), or an audio file's waveform.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Pipeline
+import Queue
 import Store
 import Terminal
 

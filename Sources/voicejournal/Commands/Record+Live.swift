@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import Queue
 import Store
 import Synchronization
 import Terminal

@@ -2,7 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import Logging
-import Pipeline
+import Recording
 import Store
 import Terminal
 import Transcription

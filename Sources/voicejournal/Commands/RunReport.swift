@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import Queue
 import Terminal
 
 /// What a `transcribe` or `queue run` prints at the end about its endpoints, and the JSON

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Pipeline
+import Settings
 import Server
 import Store
 import Terminal

@@ -3,7 +3,8 @@ import Audio
 import Dispatch
 import Foundation
 import Logging
-import Pipeline
+import Queue
+import Settings
 import Store
 import Transcription
 

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import Queue
 import Synchronization
 import Terminal
 import Transcription

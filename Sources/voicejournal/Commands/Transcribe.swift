@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Pipeline
+import Intake
+import Queue
+import Settings
 import Store
 import Terminal
 

@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import Settings
 import Testing
 import Transcription
 

@@ -19,7 +19,7 @@ extension Worker {
         let stored = ChunkResult(text: result.text, language: result.language, model: result.model,
                                  segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
         let completion = try store.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in
-            Self.assemble(chunks, recordingId: job.recordingId, durationSeconds: recording?.durationSeconds)
+            Transcript.assembled(chunks, recordingId: job.recordingId, durationSeconds: recording?.durationSeconds)
         }
         switch completion {
         case .dropped:
@@ -32,22 +32,5 @@ extension Worker {
             run.summary.withLock { $0.transcribed += 1 }
             run.onEvent(.transcribed(jobId: parentJobId, path: path, seconds: ProcessInfo.processInfo.systemUptime - started))
         }
-    }
-
-    /// One transcript of the recording from its chunks' (in order), on its original timeline.
-    static func assemble(_ chunks: [JobChunk], recordingId: Int64, durationSeconds: Double?) -> Transcript {
-        let transcripts = chunks.compactMap { chunk in
-            chunk.result.map { result in
-                // Chunks planned before seams were recorded are stitched as they were then.
-                ChunkTranscript(startSeconds: chunk.startSeconds, endSeconds: chunk.endSeconds,
-                                startsInSpeech: chunk.startsInSpeech ?? true, result: TranscriptionResult(
-                    text: result.text, language: result.language,
-                    segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) }, model: result.model))
-            }
-        }
-        let stitched = TranscriptStitcher.stitch(transcripts, durationSeconds: durationSeconds)
-        return Transcript(recordingId: recordingId, text: stitched.text.trimmingCharacters(in: .whitespacesAndNewlines),
-                          language: stitched.language, model: stitched.model,
-                          segments: stitched.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Pipeline
+import Queue
 import Store
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import Testing
 import Transcription
-@testable import Pipeline
+@testable import Queue
 
 /// The pause for an unreachable server, on a clock the test sets.
 @Suite struct EndpointWatchTests {

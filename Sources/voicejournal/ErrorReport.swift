@@ -1,5 +1,8 @@
 import Audio
 import Foundation
+import Recording
+import Server
+import Settings
 import Store
 import Transcription
 
@@ -10,9 +13,9 @@ import Transcription
 /// The contract: 0 success, 1 some work failed (a file, the disk, the database), 2 the user
 /// asked for something that cannot be (unknown name, bad input), 3 configuration (no key,
 /// refused key, unreachable endpoint, no such capture device), 130 interrupted.
-public struct ErrorReport: Sendable, Equatable {
+struct ErrorReport: Sendable, Equatable {
     /// The exit statuses of the command-line contract.
-    public enum Status: Int32, Sendable {
+    enum Status: Int32, Sendable {
         case success = 0
         case failure = 1
         case usage = 2
@@ -21,10 +24,10 @@ public struct ErrorReport: Sendable, Equatable {
     }
 
     /// One line for stderr (without the program name).
-    public let message: String
-    public let status: Status
+    let message: String
+    let status: Status
 
-    public init(message: String, status: Status) {
+    init(message: String, status: Status) {
         self.message = message
         self.status = status
     }
@@ -32,7 +35,7 @@ public struct ErrorReport: Sendable, Equatable {
     /// The report for `error`. `home` names the data home in storage messages. Errors of no
     /// type named here are read as the store's (a full disk, a read-only home), else as failed
     /// work in their own words.
-    public static func of(_ error: any Error, home: DataHome? = nil) -> ErrorReport {
+    static func of(_ error: any Error, home: DataHome? = nil) -> ErrorReport {
         if let report = typed(error) { return report }
         if let stored = StoreError.classify(error, home: home) {
             return ErrorReport(message: stored.description, status: status(of: stored.kind))
@@ -42,7 +45,7 @@ public struct ErrorReport: Sendable, Equatable {
 
     /// The report for an error of a type that has kinds, decided by its kind; nil for any
     /// other error (a caller may first ask others who know it, like the argument parser).
-    public static func typed(_ error: any Error) -> ErrorReport? {
+    static func typed(_ error: any Error) -> ErrorReport? {
         switch error {
         case let error as CLIError:
             return ErrorReport(message: error.message, status: status(of: error.kind))
@@ -68,9 +71,9 @@ public struct ErrorReport: Sendable, Equatable {
             return ErrorReport(message: error.description, status: .failure)
         case let error as DigestError:
             return ErrorReport(message: error.description, status: .failure)
-        case let error as any ReportableError:
-            // A module built on this one (the server) says what its kinds mean.
-            return ErrorReport(message: error.description, status: error.reportStatus)
+        case let error as ServeError:
+            // Every kind (an address taken, no such host) means the machine cannot serve where asked.
+            return ErrorReport(message: error.description, status: .configuration)
         case is CancellationError:
             return ErrorReport(message: "interrupted", status: .interrupted)
         default:
@@ -98,12 +101,4 @@ public struct ErrorReport: Sendable, Equatable {
     static func status(of kind: StoreError.Kind) -> Status {
         kind.isUserMistake ? .usage : .failure
     }
-}
-
-/// An error of a module built on this one (the server's), whose kinds `ErrorReport` cannot
-/// name: it says which status of the contract its kind means, and `ErrorReport` reports it
-/// like any other.
-public protocol ReportableError: Error, CustomStringConvertible {
-    /// The exit status this error's kind means.
-    var reportStatus: ErrorReport.Status { get }
 }

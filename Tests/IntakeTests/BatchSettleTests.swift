@@ -1,5 +1,5 @@
 import Foundation
-@testable import Pipeline
+@testable import Intake
 import Store
 import Testing
 import TestSupport

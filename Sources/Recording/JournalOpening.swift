@@ -27,7 +27,7 @@ public struct OpenedJournal: Sendable {
                 let outcomes = try RecordingRecovery.completeInterrupted(store: store, logger: logger)
                 return OpenedJournal(store: store, notices: outcomes.compactMap(\.notice))
             } catch {
-                let reason = ErrorReport.of(error, home: home).message
+                let reason = StoreError.classify(error, home: home)?.description ?? String(describing: error)
                 return OpenedJournal(store: store, notices: ["could not complete an interrupted recording yet: \(reason)"])
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Pipeline
+import Queue
 import Store
 import Testing
 import TestSupport

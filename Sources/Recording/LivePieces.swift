@@ -1,6 +1,7 @@
 import Audio
 import Foundation
 import Logging
+import Queue
 import Store
 import Synchronization
 import Transcription

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Pipeline
+import Intake
+import Queue
 import Store
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Audio
 import Foundation
 import Logging
+import Queue
 import Store
 import Transcription
 
@@ -36,7 +37,7 @@ enum LiveTail {
         let ending: LivePlanEnding
         do {
             ending = try store.endLivePieces(jobId: jobId, lastPieces: lastPieces, durationSeconds: durationSeconds) { chunks in
-                Worker.assemble(chunks, recordingId: recordingId, durationSeconds: durationSeconds)
+                Transcript.assembled(chunks, recordingId: recordingId, durationSeconds: durationSeconds)
             }
         } catch {
             lastPieces.forEach { ChunkFiles.remove(path: $0.path) }

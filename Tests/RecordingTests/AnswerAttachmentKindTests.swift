@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import Recording
 import Store
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Pipeline
+@testable import Queue
 import Store
 import Testing
 import TestSupport
@@ -18,7 +18,7 @@ import TestSupport
     }
 
     func assemble(_ chunks: [JobChunk]) -> Transcript {
-        Worker.assemble(chunks, recordingId: 0, durationSeconds: 40)
+        Transcript.assembled(chunks, recordingId: 0, durationSeconds: 40)
     }
 
     /// Claims and completes every chunk job, the first saying `first`, the others `next`.

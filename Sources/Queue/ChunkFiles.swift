@@ -7,36 +7,36 @@ import Transcription
 /// The encoded chunk files of split recordings, under `<home>/tmp/`: named for the runner
 /// that wrote them (`<pid>-<nonce>-job<id>-part<n>.<ext>`), so a sweep can tell a file a
 /// live runner is still writing from one a crashed runner left.
-struct ChunkFiles {
+package struct ChunkFiles {
     /// Chunks are planned and encoded at 16 kHz mono (what Whisper hears anyway).
-    static let sampleRate = 16_000
+    package static let sampleRate = 16_000
 
-    let folder: URL
-    let owner: LeaseOwner
-    let home: DataHome
+    package let folder: URL
+    package let owner: LeaseOwner
+    package let home: DataHome
 
-    init(home: DataHome, owner: LeaseOwner) {
+    package init(home: DataHome, owner: LeaseOwner) {
         self.home = home
         self.owner = owner
         folder = home.url.appendingPathComponent("tmp", isDirectory: true)
     }
 
-    func createFolder() throws { try home.createPrivateFolder(folder) }
+    package func createFolder() throws { try home.createPrivateFolder(folder) }
 
     /// The file for chunk `index` (0-based) of job `jobId`.
-    func url(jobId: Int64, index: Int, codec: UploadCodec) -> URL {
+    package func url(jobId: Int64, index: Int, codec: UploadCodec) -> URL {
         folder.appendingPathComponent("\(owner.pid)-\(owner.nonce)-job\(jobId)-part\(index + 1).\(codec.fileExtension)")
     }
 
     /// Removes a chunk file: `unlink`, so a path that names a folder (a damaged row) never
     /// takes the folder with it.
-    static func remove(_ url: URL) { unlink(url.path) }
-    static func remove(path: String) { remove(URL(fileURLWithPath: path)) }
+    package static func remove(_ url: URL) { unlink(url.path) }
+    package static func remove(path: String) { remove(URL(fileURLWithPath: path)) }
 
     /// Removes the files no job needs any more, left by runners on this machine that are gone
     /// (a crash between encoding and queueing, or after a chunk plan was dropped). Files of
     /// live runners are theirs to finish.
-    func sweep(store: JournalStore, logger: Logger) {
+    package func sweep(store: JournalStore, logger: Logger) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !names.isEmpty,
               let inUse = try? store.chunkPathsInUse() else { return }
         for name in names {
@@ -55,7 +55,7 @@ struct ChunkFiles {
     /// with the file) into its own file. `shouldStop` is asked between blocks: a run told to
     /// stop (Ctrl-C) does not wait for a long file's encoding to end; it throws
     /// `CancellationError` and the caller removes the files.
-    static func encode(_ url: URL, chunks: [AudioChunk], to paths: [URL], codec: UploadCodec,
+    package static func encode(_ url: URL, chunks: [AudioChunk], to paths: [URL], codec: UploadCodec,
                        shouldStop: () -> Bool = { false }) throws {
         let stream = try MonoPCMStream(url: url, sampleRate: sampleRate)
         var position: Int64 = 0

@@ -1,8 +1,10 @@
 import Audio
 import Foundation
-import Pipeline
 import Store
 import Testing
+@testable import voicejournal
+import Recording
+import Settings
 import Transcription
 
 /// The exit-code contract over every typed error a command can meet, one row per type and

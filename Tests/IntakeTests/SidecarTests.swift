@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import Intake
 import Store
 import Testing
 import TestSupport

@@ -1,9 +1,11 @@
 import Audio
 import Foundation
 import GRDB
-@testable import Pipeline
 import Store
 import Testing
+@testable import voicejournal
+import Recording
+import Settings
 import Transcription
 
 /// `ErrorReport.of` is the one mapping from library errors to the exit-code contract.

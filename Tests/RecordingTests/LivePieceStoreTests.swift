@@ -1,5 +1,4 @@
 import Foundation
-import Pipeline
 import Store
 import Testing
 import TestSupport
