@@ -154,7 +154,7 @@ extension JournalStore {
                 + (recording.assignmentId.map { "the answer to assignment \($0)" } ?? "which answers no assignment")
                 + "; give each answer its own key")
         }
-        let job = try Self.enqueueTranscription(db, recordingId: id, priority: Job.livePriority)
+        let job = try JobQueue.enqueueTranscription(db, recordingId: id, priority: Job.livePriority)
         return CompletedRecording(recording: recording, job: job, isEarlierAnswer: true)
     }
 
@@ -188,7 +188,7 @@ extension JournalStore {
     /// Queues the transcription and, for an answer, marks its assignment answered.
     private static func finishAnswer(_ db: Database, recording: Recording, now: Date) throws -> CompletedRecording {
         guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
-        let job = try enqueueTranscription(db, recordingId: id, priority: Job.livePriority, now: now)
+        let job = try JobQueue.enqueueTranscription(db, recordingId: id, priority: Job.livePriority, now: now)
         if let assignmentId = recording.assignmentId {
             try db.execute(sql: "UPDATE assignment SET status = ?, answeredAt = ? WHERE id = ?",
                            arguments: [AssignmentStatus.answered, now, assignmentId])

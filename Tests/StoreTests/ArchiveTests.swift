@@ -50,7 +50,7 @@ import TestSupport
             facts: RecordingFacts(sha256: String(repeating: "a", count: 64), durationSeconds: 12.345678, sizeBytes: 4096,
                                   peakDBFS: -1.25, rmsDBFS: -18.0625),
             now: start.addingTimeInterval(100)) { id in "/home/me/.local/share/voicejournal/audio/2026/09/\(id).flac" }
-        let batch = try store.addBatchFiles([
+        let batch = try store.queue.addBatchFiles([
             Recording(path: "/music/podcast one.mp3", sha256: String(repeating: "b", count: 64), durationSeconds: 3600.5,
                       sampleRate: 44100, channels: 2, format: "mp3", sizeBytes: 50_000_000, modifiedNanoseconds: 1_790_000_000_123_456_789,
                       state: .complete),
@@ -58,18 +58,18 @@ import TestSupport
                       sampleRate: 8000, channels: 1, format: "wav", state: .complete),
         ], journalName: "Rose's stories", now: start.addingTimeInterval(200))
         // The answer transcribed through the queue, with segments; the podcast split into a chunk.
-        let claimed = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(300)))
+        let claimed = try #require(try store.queue.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(300)))
         #expect(claimed.recordingId == answer.recording.id)
-        try store.completeJob(id: claimed.id!, owner: "host:1:abc", transcript: Transcript(
+        try store.queue.completeJob(id: claimed.id!, owner: "host:1:abc", transcript: Transcript(
             recordingId: claimed.recordingId, text: "By the harbour, in a blue house.", language: "english", model: "whisper-1",
             segments: [.init(start: 0, end: 2.5, text: "By the harbour,"), .init(start: 2.5, end: 12.3, text: " in a blue house.")]),
                               now: start.addingTimeInterval(400))
-        let podcastJob = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(500)))
-        #expect(try store.splitJob(id: podcastJob.id!, owner: "host:1:abc",
+        let podcastJob = try #require(try store.queue.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(500)))
+        #expect(try store.queue.splitJob(id: podcastJob.id!, owner: "host:1:abc",
                                    chunks: [PlannedChunk(startSeconds: 0, path: "/tmp/1-abc-job\(podcastJob.id!)-part1.flac")],
                                    durationSeconds: 3600.5, now: start.addingTimeInterval(600)))
-        let brokenJob = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(700)))
-        try store.failJob(id: brokenJob.id!, owner: "host:1:abc", error: "400: Invalid file format", retryAt: nil)
+        let brokenJob = try #require(try store.queue.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(700)))
+        try store.queue.failJob(id: brokenJob.id!, owner: "host:1:abc", error: "400: Invalid file format", retryAt: nil)
         #expect(batch.count == 2)
         // A journal's vocabulary, and a corrected entry that keeps its original.
         try store.addVocabulary(["Anneliese", "Jörg"], journal: "Rose's stories", now: start.addingTimeInterval(800))

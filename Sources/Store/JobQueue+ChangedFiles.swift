@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension JournalStore {
+extension JobQueue {
     /// Gives the recording of a path already in the journal the new audio its file holds,
     /// for each file about to be queued whose content is not in the journal yet: the file is
     /// the recording, so a changed file is a new version of it, never a second recording of
