@@ -36,7 +36,7 @@ extension JobQueue {
                 if try Transcript.filter(Transcript.Columns.recordingId == id).deleteAll(db) > 0 { replaced[file.path] = id }
                 guard var job = try Job.fetchOne(db.cachedStatement(sql: "SELECT * FROM job WHERE recordingId = ? AND kind = ?"),
                                                  arguments: [id, Job.transcribeKind]), job.state != .running else { continue }
-                try Self.removeChunks(db, parentJobId: job.id ?? 0)
+                try Self.removeChunks(db, parentJobId: try job.storedId())
                 job.release(to: .queued, now: now)
                 job.attempts = 0
                 job.lastError = nil

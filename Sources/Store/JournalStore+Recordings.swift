@@ -182,7 +182,8 @@ extension JournalStore {
         let existing = try pool.read { db in
             try Recording.filter(Recording.Columns.sha256 == sha256).fetchOne(db)
         }
-        return existing.map { StoreError(.alreadyStored, "this audio is already in the journal as recording \($0.id ?? 0) (\($0.path))") }
+        guard let existing else { return nil }
+        return StoreError(.alreadyStored, "this audio is already in the journal as recording \(try existing.storedId()) (\(existing.path))")
     }
 
     /// Queues the transcription and, for an answer, marks its assignment answered.

@@ -50,7 +50,7 @@ extension JournalStore {
         do {
             return try pool.read { db in
                 if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
-                let personId = try person.map { try Self.person(db, matching: $0).id ?? 0 }
+                let personId = try person.map { try Self.person(db, matching: $0).storedId() }
                 let scope = SearchScope(filter: filter, personId: personId)
                 if scope.isEmpty { return [] }
                 let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight)
