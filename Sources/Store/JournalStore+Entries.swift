@@ -94,15 +94,6 @@ extension JournalStore {
         }
     }
 
-    /// Deletes an entry with its recordings, transcripts and jobs (see `delete(_:expecting:)`).
-    /// Returns the paths of its audio files, inside the home or not; the caller removes
-    /// those it owns.
-    @discardableResult
-    public func deleteEntry(id: Int64) throws -> [String] {
-        let plan = try delete(.entry(id))
-        return plan.audioFiles + plan.keptAudioFiles
-    }
-
     static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,
                              limit: Int? = nil) throws -> [EntryDetails] {
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")

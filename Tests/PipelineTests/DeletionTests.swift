@@ -92,7 +92,7 @@ import Transcription
         let samsFiles = [samAnswered.recording.path, samShared.recording.path]
         for path in rosesFiles + samsFiles + [batchFile.path] { #expect(FileManager.default.fileExists(atPath: path)) }
 
-        let plan = try store.deletionPlan(.person("grandma rose"))
+        let plan = try store.deleter.deletionPlan(.person("grandma rose"))
         #expect(plan.journals == ["Rose's stories"])
         #expect(plan.questions == 1 && plan.assignments == 2 && plan.entries == 2)
         #expect(plan.recordings == 3 && plan.transcripts == 1)
@@ -131,7 +131,7 @@ import Transcription
     @Test func aDeleteRefusesWhenTheJournalChangedSinceThePlanWasShown() throws {
         _ = try store.createJournal(name: "Travel")
         _ = try store.addEntry(journal: "Travel", title: nil, content: "Lisbon trams", mood: nil, theme: nil)
-        let plan = try store.deletionPlan(.journal("Travel"))
+        let plan = try store.deleter.deletionPlan(.journal("Travel"))
         _ = try store.addEntry(journal: "Travel", title: nil, content: "Porto bridges", mood: nil, theme: nil)
         #expect(throws: StoreError.self) { try Deletion.run(.journal("Travel"), store: store, expecting: plan, logger: logger) }
         #expect(try store.entries().count == 2, "nothing was deleted")
@@ -144,7 +144,7 @@ import Transcription
         _ = try store.createJournal(name: "Family")
         let question = try store.addQuestion(journal: "Family", text: "Where did you grow up?")
         let answered = try answer(store.assign(questionId: question.id!, to: "Rose"), text: nil)
-        let plan = try store.deletionPlan(.person("Rose"))
+        let plan = try store.deleter.deletionPlan(.person("Rose"))
         #expect(plan.transcripts == 0 && plan.unfinishedJobs == 1)
         // The queue finishes the answer while the user reads the list.
         let claimed = try #require(try store.queue.claimNextJob(owner: "runner", lease: 60))
@@ -168,7 +168,7 @@ import Transcription
     }
 
     @Test func myselfCannotBeDeleted() throws {
-        #expect(throws: StoreError.self) { try store.deletionPlan(.person("me")) }
+        #expect(throws: StoreError.self) { try store.deleter.deletionPlan(.person("me")) }
     }
 
     @Test func aRecordingDeletedWhileItsUploadRunsIsNeitherStoredNorCrashesTheRun() async throws {

@@ -43,7 +43,7 @@ import TestSupport
 
     @Test func deletingAnEntryReturnsItsAudioAndDropsItsTranscript() throws {
         let id = try addVoiceEntry(journal: "Personal", transcript: "quiet morning", sha: "s2")
-        #expect(try store.deleteEntry(id: id) == ["/tmp/s2.wav"])
+        #expect(try store.deleter.deleteEntry(id: id) == ["/tmp/s2.wav"])
         #expect(try store.search("morning").isEmpty)
         #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM transcript") } == 0)
     }
