@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Logging
 
 /// The job queue of a journal: transcription jobs, their leases, chunks and live pieces,
 /// and the recording and transcript writes that finish a job. A view of the journal's own
@@ -13,12 +12,10 @@ public struct JobQueue: Sendable {
     let pool: any DatabaseWriter
     /// The journal's home (chunk files live under its `tmp/`).
     public let home: DataHome
-    let logger: Logger
 
-    init(pool: any DatabaseWriter, home: DataHome, logger: Logger) {
+    init(pool: any DatabaseWriter, home: DataHome) {
         self.pool = pool
         self.home = home
-        self.logger = logger
     }
 
     /// A recording by id: the worker's look-up of a job's file.
@@ -40,5 +37,5 @@ public struct JobQueue: Sendable {
 
 extension JournalStore {
     /// The journal's job queue, over the same database.
-    public var queue: JobQueue { JobQueue(pool: pool, home: home, logger: logger) }
+    public var queue: JobQueue { JobQueue(pool: pool, home: home) }
 }
