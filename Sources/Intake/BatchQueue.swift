@@ -37,7 +37,7 @@ public enum BatchQueue {
     /// start on them at once); `firstTransaction` files go in the first one, and each later
     /// transaction doubles, up to `filesPerTransaction`. `shouldStop` is asked before each
     /// file: what is queued by then stays queued.
-    public static func enqueue(_ files: [WalkedFile], prepared: [PreparedFile] = [], store: JournalStore, journalName: String?,
+    public static func enqueue(_ files: [WalkedFile], prepared: [PreparedFile] = [], queue: JobQueue, journalName: String?,
                                priority: Int = Job.batchPriority, logger: Logger,
                                firstTransaction: Int = filesPerTransaction,
                                shouldStop: () -> Bool = { false },
@@ -51,9 +51,9 @@ public enum BatchQueue {
 
         func flush() throws {
             guard !pending.isEmpty || skipped.count > skippedReported else { return }
-            let replaced = try store.replaceChangedContent(of: pending.map(\.1))
+            let replaced = try queue.replaceChangedContent(of: pending.map(\.1))
             let outcomes = pending.isEmpty ? []
-                : try store.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
+                : try queue.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
             let landed = zip(pending, outcomes).map { file, outcome in
                 QueuedFile(url: file.0, outcome: outcome, replacedTranscript: replaced[file.1.path] == outcome.recordingId)
             }

@@ -19,7 +19,7 @@ public struct BatchWrapUp: Sendable, Equatable {
     /// Jobs still queued (an interrupted or `--no-wait` run) count as neither.
     public static func make(_ queued: [QueuedFile], store: JournalStore, sidecars: [SidecarFormat]) throws -> BatchWrapUp {
         var wrapUp = BatchWrapUp()
-        let jobs = try store.jobs(ids: queued.map(\.outcome.jobId))
+        let jobs = try store.queue.jobs(ids: queued.map(\.outcome.jobId))
         for file in queued {
             guard let job = jobs[file.outcome.jobId] else { continue }
             switch job.state {

@@ -15,7 +15,7 @@ import Store
 final class Bookkeeper: Sendable {
     /// An upload's result waiting to be stored.
     struct Answer: Sendable {
-        var completion: JournalStore.Completion
+        var completion: JobQueue.Completion
         var path: String
         /// When its upload began (system uptime), for the `transcribed` event.
         var started: TimeInterval
@@ -28,7 +28,7 @@ final class Bookkeeper: Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`'s lock.
     nonisolated(unsafe) private var answers: [Answer] = []
-    nonisolated(unsafe) private var reserves: [[JournalStore.ClaimedJob]]
+    nonisolated(unsafe) private var reserves: [[JobQueue.ClaimedJob]]
     nonisolated(unsafe) private var storing = false
     nonisolated(unsafe) private var closing = false
     nonisolated(unsafe) private var closed = false
@@ -55,7 +55,7 @@ final class Bookkeeper: Sendable {
     }
 
     /// A job claimed ahead for `server`, with its recording and vocabulary, if one is waiting.
-    func take(for server: Int) -> JournalStore.ClaimedJob? {
+    func take(for server: Int) -> JobQueue.ClaimedJob? {
         condition.lock()
         defer { condition.unlock() }
         return reserves[server].isEmpty ? nil : reserves[server].removeFirst()
@@ -73,14 +73,14 @@ final class Bookkeeper: Sendable {
     /// (the server is out: the other servers, and other runners, may take them meanwhile).
     func handBackReserve(of server: Int?, to runner: QueueRunner) throws {
         condition.lock()
-        var held: [JournalStore.ClaimedJob] = []
+        var held: [JobQueue.ClaimedJob] = []
         for index in reserves.indices where server == nil || server == index {
             held += reserves[index]
             reserves[index] = []
         }
         condition.unlock()
         for (job, _, _) in held {
-            if let id = job.id { try runner.store.releaseJob(id: id, owner: runner.owner.description) }
+            if let id = job.id { try runner.queue.releaseJob(id: id, owner: runner.owner.description) }
         }
     }
 
@@ -107,18 +107,18 @@ final class Bookkeeper: Sendable {
 
     /// Stores `answers` and makes `claims` in one transaction; the jobs each claim got. A
     /// failed store stops the run.
-    private func storeAndClaim(_ answers: [Answer], claims: [(server: Int, claim: JournalStore.Claim)],
-                               for run: Run) -> [[JournalStore.ClaimedJob]] {
-        let runner = run.runner, store = runner.store
+    private func storeAndClaim(_ answers: [Answer], claims: [(server: Int, claim: JobQueue.Claim)],
+                               for run: Run) -> [[JobQueue.ClaimedJob]] {
+        let runner = run.runner, queue = runner.queue
         do {
-            let stored = try store.completeJobsAndClaim(
+            let stored = try queue.completeJobsAndClaim(
                 answers.map(\.completion), owner: runner.owner.description, claims: claims.map(\.claim),
                 lease: runner.options.lease, scope: run.scope)
             report(answers, kept: stored.kept, to: run)
             return stored.claimed
         } catch {
             runner.logger.debug("queue store failed", metadata: ["error": "\(error)"])
-            runner.requestStop(.storeFailed(StoreError.classify(error, home: store.home)
+            runner.requestStop(.storeFailed(StoreError.classify(error, home: queue.home)
                 ?? StoreError(.storageFailure, "the journal database failed while storing a transcript: \(error)")))
             return []
         }
@@ -165,12 +165,12 @@ final class Bookkeeper: Sendable {
     /// What to claim ahead: only while the run goes on, and only for servers that take
     /// uploads now, the preferred ones first (so the last jobs of a run go to them). An
     /// overflow server gets jobs ahead only when no preferred one has a worker free.
-    private func claims(room: [Int], for run: Run) -> [(server: Int, claim: JournalStore.Claim)] {
+    private func claims(room: [Int], for run: Run) -> [(server: Int, claim: JobQueue.Claim)] {
         guard run.runner.stopReason == nil else { return [] }
         return run.servers.indices
             .filter { room[$0] > 0 && run.servers[$0].watch.isAnswering && !run.prefersOthers(over: $0) }
             .sorted { (run.servers[$0].endpoint.priority, $1) > (run.servers[$1].endpoint.priority, $0) }
-            .map { ($0, JournalStore.Claim(endpoint: run.servers[$0].name, count: room[$0], whileAtLeast: run.tailMinimum(for: $0))) }
+            .map { ($0, JobQueue.Claim(endpoint: run.servers[$0].name, count: room[$0], whileAtLeast: run.tailMinimum(for: $0))) }
     }
 
     private func report(_ answers: [Answer], kept: [Bool], to run: Run) {

@@ -36,9 +36,9 @@ package struct ChunkFiles {
     /// Removes the files no job needs any more, left by runners on this machine that are gone
     /// (a crash between encoding and queueing, or after a chunk plan was dropped). Files of
     /// live runners are theirs to finish.
-    package func sweep(store: JournalStore, logger: Logger) {
+    package func sweep(queue: JobQueue, logger: Logger) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !names.isEmpty,
-              let inUse = try? store.chunkPathsInUse() else { return }
+              let inUse = try? queue.chunkPathsInUse() else { return }
         for name in names {
             let url = folder.appendingPathComponent(name)
             guard !inUse.contains(url.path) else { continue }

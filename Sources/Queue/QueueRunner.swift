@@ -111,7 +111,7 @@ public final class QueueRunner: Sendable {
         }
     }
 
-    let store: JournalStore
+    let queue: JobQueue
     /// The servers uploads go to, each with its workers.
     public let endpoints: [PoolEndpoint]
     /// Workers in all.
@@ -130,14 +130,14 @@ public final class QueueRunner: Sendable {
     }
 
     /// A runner with `jobs` workers (at least one) on one server.
-    public convenience init(store: JournalStore, client: WhisperClient, jobs: Int, options: Options = .init(), logger: Logger) {
-        self.init(store: store, endpoints: [PoolEndpoint(client: client, workers: jobs)], options: options, logger: logger)
+    public convenience init(queue: JobQueue, client: WhisperClient, jobs: Int, options: Options = .init(), logger: Logger) {
+        self.init(queue: queue, endpoints: [PoolEndpoint(client: client, workers: jobs)], options: options, logger: logger)
     }
 
     /// A runner over a pool of servers (at least one), each with its own workers.
-    public init(store: JournalStore, endpoints: [PoolEndpoint], options: Options = .init(), logger: Logger) {
+    public init(queue: JobQueue, endpoints: [PoolEndpoint], options: Options = .init(), logger: Logger) {
         precondition(!endpoints.isEmpty, "a runner needs an endpoint")
-        self.store = store
+        self.queue = queue
         self.endpoints = endpoints
         self.options = options
         self.logger = logger
@@ -226,7 +226,7 @@ final class Run: Sendable {
     /// Starts the threads; `finished` is called once, from the last worker to end.
     func start(finished: @escaping @Sendable (Result<QueueRunner.Summary, Error>) -> Void) {
         keepLeases() // takes back jobs of dead runners before the first claim
-        ChunkFiles(home: runner.store.home, owner: runner.owner).sweep(store: runner.store, logger: runner.logger)
+        ChunkFiles(home: runner.queue.home, owner: runner.owner).sweep(queue: runner.queue, logger: runner.logger)
         bookkeeper.claimFirstJobs(for: self)
         let keeper = Thread { [self] in
             while keeperWake.lock(whenCondition: 1, before: Date().addingTimeInterval(runner.options.lease / 3)) == false {
@@ -274,7 +274,7 @@ final class Run: Sendable {
         guard let batch else { return false }
         if batchDone.withLock({ $0 }) { return true }
         let (scope, closed) = batch.snapshot
-        guard closed, try runner.store.unfinishedJobCount(scope: scope) == 0 else { return false }
+        guard closed, try runner.queue.unfinishedJobCount(scope: scope) == 0 else { return false }
         batchDone.withLock { $0 = true }
         return true
     }
@@ -285,7 +285,7 @@ final class Run: Sendable {
     /// Renews this runner's leases, and expires those of runners on this machine that died.
     private func keepLeases() {
         do {
-            try runner.store.renewLeases(owner: runner.owner.description, lease: runner.options.lease)
+            try runner.queue.renewLeases(owner: runner.owner.description, lease: runner.options.lease)
             try takeBackJobsOfStoppedRunners()
         } catch {
             runner.logger.warning("could not renew leases", metadata: ["error": "\(error)"])
@@ -298,9 +298,9 @@ final class Run: Sendable {
     /// they find nothing to claim. Returns true when some job became due.
     @discardableResult
     func takeBackJobsOfStoppedRunners() throws -> Bool {
-        let gone = try runner.store.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }
+        let gone = try runner.queue.leaseOwners().filter { LeaseOwner($0)?.isGone ?? false }
         guard !gone.isEmpty else { return false }
-        let expired = try runner.store.expireLeases(of: gone)
+        let expired = try runner.queue.expireLeases(of: gone)
         if expired > 0 {
             runner.logger.info("taking back jobs of stopped runners", metadata: ["owners": "\(gone.sorted())", "jobs": "\(expired)"])
         }

@@ -6,7 +6,7 @@ import Transcription
 /// transcript when it is the last.
 extension Worker {
     func processChunk(_ job: Job, jobId: Int64, chunk: JobChunk, on connection: WhisperConnection) throws {
-        let recording = try store.recording(id: job.recordingId)
+        let recording = try queue.recording(id: job.recordingId)
         let path = recording?.path ?? chunk.path
         let file = URL(fileURLWithPath: chunk.path)
         let name = URL(fileURLWithPath: path).lastPathComponent
@@ -18,7 +18,7 @@ extension Worker {
                                       expectsSpeech: runner.options.upload.trim) else { return }
         let stored = ChunkResult(text: result.text, language: result.language, model: result.model,
                                  segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
-        let completion = try store.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in
+        let completion = try queue.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in
             Transcript.assembled(chunks, recordingId: job.recordingId, durationSeconds: recording?.durationSeconds)
         }
         switch completion {

@@ -26,7 +26,7 @@ extension Worker {
         let url = URL(fileURLWithPath: recording.path)
         guard let sha256 = try? ContentDigest.sha256(fileAt: url) else { return .upload(nil) }
         if sha256 == recording.sha256 {
-            try store.updateFileStamp(recordingId: recordingId, stamp: now)
+            try queue.updateFileStamp(recordingId: recordingId, stamp: now)
             return .upload(now)
         }
         let info = try? AudioIntegrity.probe(url)
@@ -34,9 +34,9 @@ extension Worker {
                                    sampleRate: info?.sampleRate, channels: info?.channels)
         let holder: Int64?
         do {
-            holder = try store.rekeyRecording(id: recordingId, to: changed)
+            holder = try queue.rekeyRecording(id: recordingId, to: changed)
         } catch let error as StoreError where error.kind == .notFound {
-            // Deleted while its job was held: the job went with it, there is nothing to store.
+            // Deleted while its job was held: the job went with it, there is nothing to queue.
             return .failed
         }
         if let holder {
@@ -56,7 +56,7 @@ extension Worker {
         guard let stamp, FileStamp.current(path: recording.path) != stamp else { return false }
         let delay = runner.options.retry.delay(afterAttempt: job.attempts, serverWait: nil)
         runner.logger.info("the file changed while it was uploaded; trying again", metadata: ["job": "\(jobId)"])
-        if try store.failJob(id: jobId, owner: owner, error: "the file changed while it was being uploaded",
+        if try queue.failJob(id: jobId, owner: owner, error: "the file changed while it was being uploaded",
                              retryAt: Date().addingTimeInterval(delay))?.state == .queued {
             run.summary.withLock { $0.retried += 1 }
         }

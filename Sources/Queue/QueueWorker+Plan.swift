@@ -47,7 +47,7 @@ extension Worker {
             return .asIs(speechHeard: false)
         }
         guard let map = measured else {
-            try store.releaseJob(id: jobId, owner: owner)
+            try queue.releaseJob(id: jobId, owner: owner)
             return .handled
         }
         guard map.speechExtent == .silent else { return .asIs(speechHeard: true) }
@@ -69,7 +69,7 @@ extension Worker {
             return .handled
         }
         guard let map = measured else {
-            try store.releaseJob(id: jobId, owner: owner)
+            try queue.releaseJob(id: jobId, owner: owner)
             return .handled
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? recording.sizeBytes
@@ -113,7 +113,7 @@ extension Worker {
     private func storeSilence(of recording: Recording, jobId: Int64, peakDBFS: Double) throws {
         let transcript = Transcript(recordingId: recording.id ?? 0, text: "", language: nil,
                                     model: runner.options.transcription.model, segments: [])
-        guard try store.completeJob(id: jobId, owner: owner, transcript: transcript) else { return }
+        guard try queue.completeJob(id: jobId, owner: owner, transcript: transcript) else { return }
         run.summary.withLock { $0.transcribed += 1 }
         run.onEvent(.transcribed(jobId: jobId, path: recording.path, seconds: 0))
         if let peak = [recording.peakDBFS, peakDBFS].compactMap({ $0 }).max(), peak >= Self.audibleDBFS {
@@ -132,7 +132,7 @@ extension Worker {
     /// Encodes the chunks under `<home>/tmp/` and queues them as child jobs of `jobId`.
     private func split(_ recording: Recording, jobId: Int64, into chunks: [AudioChunk], codec: UploadCodec,
                        durationSeconds: Double) throws {
-        let files = ChunkFiles(home: store.home, owner: runner.owner)
+        let files = ChunkFiles(home: queue.home, owner: runner.owner)
         let paths = chunks.indices.map { files.url(jobId: jobId, index: $0, codec: codec) }
         do {
             try files.createFolder()
@@ -142,7 +142,7 @@ extension Worker {
         } catch is CancellationError {
             // Stopped halfway: the job goes back untouched, to be planned again next run.
             paths.forEach(ChunkFiles.remove)
-            try store.releaseJob(id: jobId, owner: owner)
+            try queue.releaseJob(id: jobId, owner: owner)
             return
         } catch {
             paths.forEach(ChunkFiles.remove)
@@ -152,7 +152,7 @@ extension Worker {
         let planned = zip(chunks, paths).map {
             PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds, startsInSpeech: $0.startsInSpeech)
         }
-        guard try store.splitJob(id: jobId, owner: owner, chunks: planned, durationSeconds: durationSeconds) else {
+        guard try queue.splitJob(id: jobId, owner: owner, chunks: planned, durationSeconds: durationSeconds) else {
             paths.forEach(ChunkFiles.remove)
             return
         }

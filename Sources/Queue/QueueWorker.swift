@@ -13,7 +13,7 @@ struct Worker {
     let server: Int
 
     var runner: QueueRunner { run.runner }
-    var store: JournalStore { runner.store }
+    var queue: JobQueue { runner.queue }
     var owner: String { runner.owner.description }
     var endpoint: RunEndpoint { run.servers[server] }
 
@@ -58,7 +58,7 @@ struct Worker {
                 // ones; a probe too, so that a server that did not answer does not hold one of
                 // the last jobs for its whole deadline while the others could finish them.
                 let minimum = ahead != nil ? 0 : run.tailMinimum(for: server)
-                if let claimed = try ahead ?? store.claimNextJobWithRecording(
+                if let claimed = try ahead ?? queue.claimNextJobWithRecording(
                     owner: owner, lease: runner.options.lease, scope: run.scope, endpoint: endpoint.name, whileAtLeast: minimum) {
                     endpoint.beganUpload(worker: index)
                     defer { endpoint.endedUpload(worker: index) }
@@ -74,7 +74,7 @@ struct Worker {
             }
         } catch {
             runner.logger.debug("queue store failed", metadata: ["error": "\(error)"])
-            runner.requestStop(.storeFailed(StoreError.classify(error, home: store.home)
+            runner.requestStop(.storeFailed(StoreError.classify(error, home: queue.home)
                 ?? StoreError(.storageFailure, "the journal database failed while running the queue: \(error)")))
         }
     }
@@ -87,11 +87,11 @@ struct Worker {
         case .finishBatch:
             return try run.batchIsFinished()
         case .drainQueue:
-            let counts = try store.queueCounts()
+            let counts = try queue.queueCounts()
             // Running jobs belong to live workers (ours or others'); theirs to finish. Ours
             // include the ones claimed ahead and the answers not yet stored. A recording still
             // being made waits for pieces to come: the run does not wait for it to end.
-            return counts.queued <= (try store.openLivePlanCount()) && run.bookkeeper.isIdle
+            return counts.queued <= (try queue.openLivePlanCount()) && run.bookkeeper.isIdle
         }
     }
 
@@ -99,12 +99,12 @@ struct Worker {
     /// ahead while the server's speed was not known yet (its first upload still under way)
     /// goes back when the faster servers would now finish the jobs left sooner than this one
     /// would finish it, as a claim of its own would have left it (`Run.tailMinimum`).
-    private func keepsJobClaimedAhead(_ ahead: JournalStore.ClaimedJob?) throws -> JournalStore.ClaimedJob? {
+    private func keepsJobClaimedAhead(_ ahead: JobQueue.ClaimedJob?) throws -> JobQueue.ClaimedJob? {
         guard let ahead, let jobId = ahead.job.id else { return ahead }
         let minimum = run.tailMinimum(for: server)
         // The held job is not queued: it counts as one of the jobs left.
-        guard minimum > 1, !(try store.dueJobsLeft(atLeast: minimum - 1)) else { return ahead }
-        try store.releaseJob(id: jobId, owner: owner)
+        guard minimum > 1, !(try queue.dueJobsLeft(atLeast: minimum - 1)) else { return ahead }
+        try queue.releaseJob(id: jobId, owner: owner)
         run.doorbell.ring() // a faster server's idle worker may take it now
         return nil
     }
@@ -114,7 +114,7 @@ struct Worker {
     /// due jobs to faster servers waits for the doorbell, not for those jobs to be due.
     private func idle(after rings: Int, leavingDueJobs: Bool = false) throws {
         var wait = runner.options.idlePoll
-        if !leavingDueJobs, let due = try store.queueCounts().nextDue {
+        if !leavingDueJobs, let due = try queue.queueCounts().nextDue {
             wait = min(wait, max(0.005, due.timeIntervalSinceNow))
         }
         run.doorbell.wait(after: rings, seconds: wait)
@@ -123,15 +123,15 @@ struct Worker {
     /// Uploads the job's recording (or chunk) and records the outcome; a transcript is handed
     /// to the bookkeeper to be stored while this worker goes on to its next file.
     /// The job's recording and vocabulary were read with its claim.
-    private func process(_ claimed: JournalStore.ClaimedJob, on connection: WhisperConnection) throws {
+    private func process(_ claimed: JobQueue.ClaimedJob, on connection: WhisperConnection) throws {
         let job = claimed.job
         guard let jobId = job.id else { return }
-        if job.isChunk, let chunk = try store.chunk(jobId: jobId) {
+        if job.isChunk, let chunk = try queue.chunk(jobId: jobId) {
             try processChunk(job, jobId: jobId, chunk: chunk, on: connection)
             return
         }
         guard let recording = claimed.recording else {
-            try store.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
+            try queue.failJob(id: jobId, owner: owner, error: "its recording was deleted", retryAt: nil)
             return
         }
         let path = recording.path
@@ -159,7 +159,7 @@ struct Worker {
     /// The run's options with the vocabulary of the recording's journal in the prompt (read
     /// now unless given), and the model of this worker's server when it names one.
     func options(for recordingId: Int64, vocabulary: [String]? = nil) throws -> TranscriptionOptions {
-        var options = runner.options.transcription.adding(vocabulary: try vocabulary ?? store.vocabulary(forRecording: recordingId))
+        var options = runner.options.transcription.adding(vocabulary: try vocabulary ?? queue.vocabulary(forRecording: recordingId))
         if let model = endpoint.endpoint.model { options.model = model }
         return options
     }
@@ -208,7 +208,7 @@ struct Worker {
                 // the attempt is not spent (a server that answers 429 at once would otherwise
                 // burn through every job's attempts). Several in a row cool it down.
                 serverFailed(error)
-                try store.releaseJob(id: jobId, owner: owner, note: error.description)
+                try queue.releaseJob(id: jobId, owner: owner, note: error.description)
                 return nil
             case .serverError, .timeout, .connection, .malformedResponse, .rateLimited:
                 serverFailed(error)
@@ -234,7 +234,7 @@ struct Worker {
             try handle(error, job: job, jobId: jobId, path: path)
             return nil
         }
-        let recordingJob = try store.chunk(jobId: jobId)?.parentJobId ?? jobId
+        let recordingJob = try queue.chunk(jobId: jobId)?.parentJobId ?? jobId
         let message = "\(error.description); the empty text is stored: `voicejournal queue retry --done \(recordingJob)` tries again"
         run.summary.withLock { $0.suspects.append(.init(jobId: jobId, path: path, message: message)) }
         run.onEvent(.suspect(jobId: jobId, path: path, message: message))
@@ -247,7 +247,7 @@ struct Worker {
         case .stopRun:
             // Every other file would fail the same way on this server: hand the job back
             // untouched and leave the server out (the run stops when it was the last).
-            try store.releaseJob(id: jobId, owner: owner, note: error.kind == .cancelled ? nil : error.description)
+            try queue.releaseJob(id: jobId, owner: owner, note: error.kind == .cancelled ? nil : error.description)
             if error.kind != .cancelled && endpoint.watch.drop() {
                 run.serverIsOut(server, because: refusal(error), stopError: lastServerError(error, refusal(error)))
             }
@@ -255,7 +255,7 @@ struct Worker {
             try fail(jobId: jobId, path: path, message: error.description)
         case .retry where job.attempts < job.maxAttempts:
             let delay = runner.options.retry.delay(afterAttempt: job.attempts, serverWait: error.retryAfter)
-            try store.failJob(id: jobId, owner: owner, error: error.description, retryAt: Date().addingTimeInterval(delay))
+            try queue.failJob(id: jobId, owner: owner, error: error.description, retryAt: Date().addingTimeInterval(delay))
             run.summary.withLock { $0.retried += 1 }
             run.onEvent(.willRetry(jobId: jobId, path: path, error: error, after: delay))
         case .retry:
@@ -267,7 +267,7 @@ struct Worker {
     /// and the server's uploads pause (or, after the last probe, it is given up; when it was
     /// the last server, the run stops with one summary).
     private func pause(for error: TranscriptionError, jobId: Int64) throws {
-        try store.releaseJob(id: jobId, owner: owner, note: error.description)
+        try queue.releaseJob(id: jobId, owner: owner, note: error.description)
         switch endpoint.watch.unreachable(worker: index) {
         case .paused:
             runner.logger.debug("server unreachable; pausing its uploads", metadata: ["endpoint": "\(endpoint.name)", "error": "\(error.description)"])
@@ -278,7 +278,7 @@ struct Worker {
         case .stillPaused, .stillUp:
             break
         case .givesUp(let seconds):
-            let left = try store.unfinishedJobCount(scope: run.scope)
+            let left = try queue.unfinishedJobCount(scope: run.scope)
             let outage = (error.kind == .noAnswer ? "did not answer for " : "could not be reached for ")
                 + "\(Self.seconds(seconds)) s: \(error.description)"
             let stop = TranscriptionError(kind: .unreachable, description: (run.servers.count > 1 ? "no endpoint is left: the last, \(endpoint.name), " : "the server ")
@@ -325,13 +325,13 @@ struct Worker {
     func fail(jobId: Int64, path: String, message: String) throws {
         var reported = jobId
         var shown = message
-        if let chunk = try store.chunk(jobId: jobId) {
+        if let chunk = try queue.chunk(jobId: jobId) {
             shown = "chunk \(chunk.index + 1): \(message)"
-            guard let paths = try store.failChunk(jobId: jobId, owner: owner, message: shown) else { return }
+            guard let paths = try queue.failChunk(jobId: jobId, owner: owner, message: shown) else { return }
             paths.forEach(ChunkFiles.remove)
             reported = chunk.parentJobId
         } else {
-            guard try store.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
+            guard try queue.failJob(id: jobId, owner: owner, error: message, retryAt: nil) != nil else { return }
         }
         run.summary.withLock { _ = $0.failedJobs.insert(reported) }
         run.onEvent(.failed(jobId: reported, path: path, message: shown))

@@ -12,13 +12,13 @@ import Transcription
 /// The capture's writer thread hands each block over (`take`: a copy, never a wait); a
 /// thread of its own downmixes it to 16 kHz mono, measures it into a `SpeechMap`, asks a
 /// `LivePieceCutter` where to cut, encodes each piece as FLAC under `<home>/tmp/` and queues
-/// it (`JournalStore.addLivePiece`). Nothing here can hold up capture: a slow disk or store
+/// it (`JobQueue.addLivePiece`). Nothing here can hold up capture: a slow disk or store
 /// only makes pieces late. A failure stops the pieces, never the recording: the next command
 /// (or `finish`) plans the part no piece covers from the file.
 final class LivePieces: Sendable {
     let jobId: Int64
     private let recordingId: Int64
-    private let store: JournalStore
+    private let queue: JobQueue
     private let files: ChunkFiles
     private let cutter: LivePieceCutter
     private let channels: Int
@@ -50,16 +50,16 @@ final class LivePieces: Sendable {
         var gone = false
     }
 
-    init(jobId: Int64, recordingId: Int64, store: JournalStore, format: CaptureFormat, owner: LeaseOwner, cutter: LivePieceCutter,
+    init(jobId: Int64, recordingId: Int64, queue: JobQueue, format: CaptureFormat, owner: LeaseOwner, cutter: LivePieceCutter,
          logger: Logger, onPiece: @escaping @Sendable (Int64) -> Void) throws {
         self.jobId = jobId
         self.recordingId = recordingId
-        self.store = store
+        self.queue = queue
         self.cutter = cutter
         self.logger = logger
         self.onPiece = onPiece
         channels = format.channels
-        files = ChunkFiles(home: store.home, owner: owner)
+        files = ChunkFiles(home: queue.home, owner: owner)
         var state = Cutting()
         if format.sampleRate != ChunkFiles.sampleRate {
             state.resampler = try Resampler(from: format.sampleRate, to: ChunkFiles.sampleRate, channels: 1)
@@ -141,7 +141,7 @@ final class LivePieces: Sendable {
     private func queue(_ piece: AudioChunk, _ state: inout Cutting) -> Bool {
         guard let planned = encode(piece, index: state.queued, &state) else { return false }
         do {
-            guard let job = try store.addLivePiece(jobId: jobId, piece: planned) else {
+            guard let job = try queue.addLivePiece(jobId: jobId, piece: planned) else {
                 ChunkFiles.remove(path: planned.path)
                 state.gone = true
                 logger.info("live pieces stopped: the recording's job is no longer waiting for them", metadata: ["job": "\(jobId)"])
@@ -185,7 +185,7 @@ final class LivePieces: Sendable {
     }
 
     /// Ends the pieces once capture has ended: the thread takes what is left, the last pieces
-    /// are queued and the plan closed (`JournalStore.endLivePieces`). Blocking: call it off
+    /// are queued and the plan closed (`JobQueue.endLivePieces`). Blocking: call it off
     /// the cooperative pool.
     func finish(recording url: URL, durationSeconds: Double) throws -> LivePlanEnding {
         inbox.withLock { $0.closed = true }
@@ -215,7 +215,7 @@ final class LivePieces: Sendable {
                     last.append(planned)
                 }
             }
-            return try LiveTail.end(jobId: jobId, recordingId: recordingId, lastPieces: last, durationSeconds: durationSeconds, store: store)
+            return try LiveTail.end(jobId: jobId, recordingId: recordingId, lastPieces: last, durationSeconds: durationSeconds, queue: queue)
         }
     }
 }

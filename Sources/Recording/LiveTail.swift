@@ -33,10 +33,10 @@ enum LiveTail {
 
     /// Queues the last pieces and closes the plan; removes the files no job needs then.
     static func end(jobId: Int64, recordingId: Int64, lastPieces: [PlannedChunk], durationSeconds: Double,
-                    store: JournalStore) throws -> LivePlanEnding {
+                    queue: JobQueue) throws -> LivePlanEnding {
         let ending: LivePlanEnding
         do {
-            ending = try store.endLivePieces(jobId: jobId, lastPieces: lastPieces, durationSeconds: durationSeconds) { chunks in
+            ending = try queue.endLivePieces(jobId: jobId, lastPieces: lastPieces, durationSeconds: durationSeconds) { chunks in
                 Transcript.assembled(chunks, recordingId: recordingId, durationSeconds: durationSeconds)
             }
         } catch {
@@ -53,16 +53,16 @@ enum LiveTail {
 
     /// Closes the open plan of a recording whose recorder died, queueing pieces for the audio
     /// after its last piece. Returns nil when the recording had no open plan.
-    static func complete(_ recording: Recording, url: URL, durationSeconds: Double, store: JournalStore,
+    static func complete(_ recording: Recording, url: URL, durationSeconds: Double, queue: JobQueue,
                          logger: Logger) throws -> LivePlanEnding? {
-        guard let id = recording.id, let plan = try store.livePlan(recordingId: id), plan.isOpen else { return nil }
-        let files = ChunkFiles(home: store.home, owner: LeaseOwner.current())
+        guard let id = recording.id, let plan = try queue.livePlan(recordingId: id), plan.isOpen else { return nil }
+        let files = ChunkFiles(home: queue.home, owner: LeaseOwner.current())
         let cursor = Int64((plan.coveredSeconds * Double(ChunkFiles.sampleRate)).rounded())
         // With no piece yet the file goes as it is, as a take that was never cut.
         let pieces = plan.pieceCount == 0 ? [] : try Self.pieces(of: url, after: cursor, jobId: plan.jobId,
                                                                  firstIndex: plan.pieceCount, files: files, cutter: LivePieceCutter())
         logger.info("queued the rest of an interrupted live recording",
                     metadata: ["id": "\(id)", "after": "\(plan.coveredSeconds)", "pieces": "\(pieces.count)"])
-        return try end(jobId: plan.jobId, recordingId: id, lastPieces: pieces, durationSeconds: durationSeconds, store: store)
+        return try end(jobId: plan.jobId, recordingId: id, lastPieces: pieces, durationSeconds: durationSeconds, queue: queue)
     }
 }

@@ -72,7 +72,7 @@ public enum RecordingRecovery {
         }
         do {
             // A live recording's pieces: the audio after the last one is queued as pieces too.
-            _ = try LiveTail.complete(recording, url: url, durationSeconds: summary.info.durationSeconds, store: store, logger: logger)
+            _ = try LiveTail.complete(recording, url: url, durationSeconds: summary.info.durationSeconds, queue: store.queue, logger: logger)
         } catch {
             logger.debug("cannot queue the rest of a live recording", metadata: ["id": "\(id)", "error": "\(error)"])
             return .failed(recordingId: id, reason: "its last pieces could not be queued: \(error)")

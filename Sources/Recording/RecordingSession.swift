@@ -148,12 +148,12 @@ public final class RecordingSession: Sendable {
         guard let id = recording.id else { return nil }
         var jobId: Int64?
         do {
-            jobId = try store.beginLivePieces(recordingId: id, now: now).id
-            return try LivePieces(jobId: jobId ?? 0, recordingId: id, store: store, format: format, owner: LeaseOwner.current(),
+            jobId = try store.queue.beginLivePieces(recordingId: id, now: now).id
+            return try LivePieces(jobId: jobId ?? 0, recordingId: id, queue: store.queue, format: format, owner: LeaseOwner.current(),
                                   cutter: cutter, logger: logger, onPiece: onPiece)
         } catch {
             logger.warning("no live transcription for this take", metadata: ["error": "\(error)"])
-            if let jobId { _ = try? LiveTail.end(jobId: jobId, recordingId: id, lastPieces: [], durationSeconds: 0, store: store) }
+            if let jobId { _ = try? LiveTail.end(jobId: jobId, recordingId: id, lastPieces: [], durationSeconds: 0, queue: store.queue) }
             return nil
         }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Store
 
 /// Deleting something from the journal with its files: the rows in one transaction, then
 /// the files voicejournal made for them (regular files under the home's `audio/` and `tmp/`,
@@ -22,7 +21,7 @@ public enum Deletion {
     /// dropped, nothing is stored again.
     public static func run(_ target: DeletionTarget, store: JournalStore, expecting: DeletionPlan? = nil,
                            logger: Logger) throws -> Outcome {
-        let plan = try store.delete(target, expecting: expecting)
+        let plan = try store.deleter.delete(target, expecting: expecting)
         var outcome = Outcome(plan: plan, removedFiles: [], leftFiles: [:])
         let files = HomeFiles(store.home)
         for (path, place) in plan.audioFiles.map({ ($0, HomeFiles.Place.audio) }) + plan.chunkFiles.map({ ($0, .temporary) }) {

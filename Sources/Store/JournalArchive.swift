@@ -75,7 +75,7 @@ public struct JournalArchive: Codable, Sendable, Equatable {
     }
 }
 
-extension JournalStore {
+extension JournalArchiver {
     /// The journal as an archive, read in one transaction (a consistent snapshot): all of
     /// it, or the part `selection` keeps (see `ArchiveSelection`).
     public func archive(_ selection: ArchiveSelection = ArchiveSelection(), now: Date = Date()) throws -> JournalArchive {

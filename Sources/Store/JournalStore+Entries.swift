@@ -68,7 +68,7 @@ extension JournalStore {
         guard !content.isEmpty else { throw StoreError.invalidInput("an entry needs text: --text \"…\"") }
         return try pool.write { db in
             let journal = try Self.journalForNewEntry(db, named: name, now: createdAt)
-            var entry = Entry(journalId: journal.id ?? 0, kind: kind, title: title, content: content,
+            var entry = Entry(journalId: try journal.storedId(), kind: kind, title: title, content: content,
                               mood: mood, theme: theme, createdAt: createdAt)
             try entry.insert(db)
             return try Self.entryDetails(db, where: ["e.id = ?"], [entry.id])[0]
@@ -92,15 +92,6 @@ extension JournalStore {
             }
             return entry
         }
-    }
-
-    /// Deletes an entry with its recordings, transcripts and jobs (see `delete(_:expecting:)`).
-    /// Returns the paths of its audio files, inside the home or not; the caller removes
-    /// those it owns.
-    @discardableResult
-    public func deleteEntry(id: Int64) throws -> [String] {
-        let plan = try delete(.entry(id))
-        return plan.audioFiles + plan.keptAudioFiles
     }
 
     static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,

@@ -38,7 +38,7 @@ extension JournalStore {
             let journal = try Self.journal(db, named: name)
             let last = try Int.fetchOne(db, sql: "SELECT max(displayOrder) FROM question WHERE journalId = ?",
                                         arguments: [journal.id]) ?? 0
-            var question = Question(journalId: journal.id ?? 0, text: text, displayOrder: last + 1, createdAt: now)
+            var question = Question(journalId: try journal.storedId(), text: text, displayOrder: last + 1, createdAt: now)
             try question.insert(db)
             return question
         }
@@ -76,7 +76,7 @@ extension JournalStore {
                 throw StoreError.conflict("question #\(questionId) is already assigned to \(person.name) as assignment "
                     + "#\(openId) (\(open.status.rawValue)); answer it with: voicejournal answer \(openId)")
             }
-            var assignment = Assignment(questionId: questionId, personId: person.id ?? 0,
+            var assignment = Assignment(questionId: questionId, personId: try person.storedId(),
                                         linkToken: Self.newLinkToken(), createdAt: now)
             try assignment.insert(db)
             return try Self.assignmentSummaries(db, where: "a.id = ?", [assignment.id])[0]

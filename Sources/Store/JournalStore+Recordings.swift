@@ -154,7 +154,7 @@ extension JournalStore {
                 + (recording.assignmentId.map { "the answer to assignment \($0)" } ?? "which answers no assignment")
                 + "; give each answer its own key")
         }
-        let job = try Self.enqueueTranscription(db, recordingId: id, priority: Job.livePriority)
+        let job = try JobQueue.enqueueTranscription(db, recordingId: id, priority: Job.livePriority)
         return CompletedRecording(recording: recording, job: job, isEarlierAnswer: true)
     }
 
@@ -182,13 +182,14 @@ extension JournalStore {
         let existing = try pool.read { db in
             try Recording.filter(Recording.Columns.sha256 == sha256).fetchOne(db)
         }
-        return existing.map { StoreError(.alreadyStored, "this audio is already in the journal as recording \($0.id ?? 0) (\($0.path))") }
+        guard let existing else { return nil }
+        return StoreError(.alreadyStored, "this audio is already in the journal as recording \(try existing.storedId()) (\(existing.path))")
     }
 
     /// Queues the transcription and, for an answer, marks its assignment answered.
     private static func finishAnswer(_ db: Database, recording: Recording, now: Date) throws -> CompletedRecording {
         guard let id = recording.id else { throw StoreError.inconsistent("the recording row got no id") }
-        let job = try enqueueTranscription(db, recordingId: id, priority: Job.livePriority, now: now)
+        let job = try JobQueue.enqueueTranscription(db, recordingId: id, priority: Job.livePriority, now: now)
         if let assignmentId = recording.assignmentId {
             try db.execute(sql: "UPDATE assignment SET status = ?, answeredAt = ? WHERE id = ?",
                            arguments: [AssignmentStatus.answered, now, assignmentId])

@@ -47,17 +47,13 @@ extension JournalStore {
                        highlight: SearchHighlight = .brackets) throws -> [SearchHit] {
         let parsed = try SearchQuery(query)
         guard limit > 0 else { return [] }
-        do {
-            return try pool.read { db in
-                if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
-                let personId = try person.map { try Self.person(db, matching: $0).id ?? 0 }
-                let scope = SearchScope(filter: filter, personId: personId)
-                if scope.isEmpty { return [] }
-                let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight)
-                return try ranking.snippeted(ranking.bestHits(db), db)
-            }
-        } catch let error as DatabaseError where SearchQuery.isRefusal(error) {
-            throw parsed.refused
+        return try pool.read { db in
+            if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
+            let personId = try person.map { try Self.person(db, matching: $0).storedId() }
+            let scope = SearchScope(filter: filter, personId: personId)
+            if scope.isEmpty { return [] }
+            let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight)
+            return try ranking.snippeted(ranking.bestHits(db), db)
         }
     }
 }

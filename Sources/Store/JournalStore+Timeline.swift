@@ -24,11 +24,12 @@ extension JournalStore {
             let questions = try Question.filter(Column("journalId") == journal.id).order(Column("displayOrder"), Column("id")).fetchAll(db)
             let assignments = try Self.assignmentSummaries(db, where: "q.journalId = ?", [journal.id])
             let byQuestion = Dictionary(grouping: assignments.reversed(), by: \.questionId)
-            return questions.map { question in
-                let given = byQuestion[question.id ?? 0] ?? []
+            return try questions.map { question in
+                let id = try question.storedId()
+                let given = byQuestion[id] ?? []
                 let state: TimelineQuestion.State = given.isEmpty ? .draft
                     : given.contains { $0.status == .answered } ? .answered : .awaiting
-                return TimelineQuestion(id: question.id ?? 0, text: question.text, displayOrder: question.displayOrder,
+                return TimelineQuestion(id: id, text: question.text, displayOrder: question.displayOrder,
                                         createdAt: question.createdAt, state: state, assignments: given)
             }
         }

@@ -57,12 +57,8 @@ extension JournalStore {
     }
 
     /// The vocabulary of the journal a recording belongs to (its entry's, or its question's for
-    /// an answer), most recent first; empty for a file in no journal.
-    public func vocabulary(forRecording id: Int64) throws -> [String] {
-        try pool.read { db in try Self.vocabulary(db, forRecording: id) }
-    }
-
-    /// The same, inside a caller's transaction.
+    /// an answer), most recent first; empty for a file in no journal. Inside a caller's
+    /// transaction (the queue reads it for each job it hands a worker).
     static func vocabulary(_ db: Database, forRecording id: Int64) throws -> [String] {
         try String.fetchAll(db.cachedStatement(sql: """
                 SELECT v.word FROM vocabulary v

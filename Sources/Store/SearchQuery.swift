@@ -55,22 +55,40 @@ public struct SearchQuery: Sendable, Equatable {
         guard let expression else { throw StoreError.invalidInput("search needs at least one word") }
         pattern = expression
         self.text = text
+        try Self.check(expression, text: text)
     }
 
-    /// The error for a pattern SQLite's full-text search refused after all: a last guard for
-    /// anything the reading above lets through; SQLite's own words are never shown.
-    var refused: StoreError {
-        StoreError.invalidInput("cannot search for \(Self.shortened(text)): " + Self.help("SQLite's full-text search does not accept it"))
+    /// An empty full-text table made as the journal's (same columns, same tokenizer), in
+    /// memory, made once per process.
+    private static let probe = Result { () throws -> DatabaseQueue in
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE probe USING fts5(
+                    ownerKind UNINDEXED, ownerId UNINDEXED, title, body,
+                    tokenize = 'porter unicode61 remove_diacritics 2')
+                """)
+        }
+        return queue
+    }
+
+    /// A last guard for anything the reading above lets through: the pattern is matched
+    /// against the empty probe table before any search. On a table that holds nothing only
+    /// the pattern can fail, so a failure there is FTS5 refusing it, known by where it
+    /// happened and never by the words of SQLite's error (which are never shown either).
+    static func check(_ pattern: String, text: String) throws {
+        let probe = try probe.get()
+        do {
+            _ = try probe.read { db in try Row.fetchOne(db, sql: "SELECT 1 FROM probe WHERE probe MATCH ?", arguments: [pattern]) }
+        } catch is DatabaseError {
+            throw StoreError.invalidInput("cannot search for \(Self.shortened(text)): "
+                + Self.help("SQLite's full-text search does not accept it"))
+        }
     }
 
     /// The query as quoted in a message: its first 80 characters.
     static func shortened(_ text: String) -> String {
         text.count > 80 ? text.prefix(79) + "…" : text
-    }
-
-    /// Whether a database error is FTS5 refusing the pattern (its messages begin "fts5:").
-    static func isRefusal(_ error: DatabaseError) -> Bool {
-        error.resultCode == .SQLITE_ERROR && (error.message ?? "").hasPrefix("fts5")
     }
 
     /// A sentence about what is wrong, followed by how the language goes.

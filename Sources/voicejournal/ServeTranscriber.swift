@@ -40,7 +40,7 @@ final class ServeTranscriber: Sendable {
             if look {
                 waited = .zero
                 do {
-                    if try store.unfinishedJobCount() > 0 {
+                    if try store.queue.unfinishedJobCount() > 0 {
                         let summary = try await makeRunner().run(until: .drainQueue)
                         if refusedPause != nil { printNow("Transcription is running again.") }
                         refusedPause = nil

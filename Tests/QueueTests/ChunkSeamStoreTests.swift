@@ -24,8 +24,8 @@ import TestSupport
     /// Claims and completes every chunk job, the first saying `first`, the others `next`.
     func completeChunks(first: String, next: String) throws {
         var index = 0
-        while let job = try store.claimNextJob(owner: "test:1:a", lease: 60) {
-            _ = try store.completeChunk(jobId: try #require(job.id), owner: "test:1:a",
+        while let job = try store.queue.claimNextJob(owner: "test:1:a", lease: 60) {
+            _ = try store.queue.completeChunk(jobId: try #require(job.id), owner: "test:1:a",
                                         result: result(index == 0 ? first : next), assemble: assemble)
             index += 1
         }
@@ -35,9 +35,9 @@ import TestSupport
     func aLongFilesChunksKeepWordsRepeatedAcrossAPause(cutInSpeech: Bool) throws {
         let recording = Recording(path: "/audio/talk.wav", sha256: UUID().uuidString, durationSeconds: 40, sampleRate: 16000,
                                   channels: 1, format: "wav", state: .complete)
-        let queued = try store.addBatchFiles([recording], priority: Job.batchPriority)
-        let parent = try #require(try store.claimNextJob(owner: "test:1:a", lease: 60))
-        #expect(try store.splitJob(id: try #require(parent.id), owner: "test:1:a", chunks: [
+        let queued = try store.queue.addBatchFiles([recording], priority: Job.batchPriority)
+        let parent = try #require(try store.queue.claimNextJob(owner: "test:1:a", lease: 60))
+        #expect(try store.queue.splitJob(id: try #require(parent.id), owner: "test:1:a", chunks: [
             PlannedChunk(startSeconds: 0, path: "/home/tmp/part1.flac", endSeconds: 20),
             PlannedChunk(startSeconds: cutInSpeech ? 20 : 20.5, path: "/home/tmp/part2.flac", endSeconds: 40,
                          startsInSpeech: cutInSpeech),
@@ -52,12 +52,12 @@ import TestSupport
         let (recording, _) = try store.beginRecording(owner: .entry(journal: "Personal", title: nil, mood: nil, theme: nil),
                                                       format: "wav", sampleRate: 16000, channels: 1) { id in ("/audio/\(id).wav", ()) }
         let recordingId = try #require(recording.id)
-        let jobId = try #require(try store.beginLivePieces(recordingId: recordingId).id)
-        #expect(try store.addLivePiece(jobId: jobId, piece: PlannedChunk(startSeconds: 0, path: "/home/tmp/p1.flac",
+        let jobId = try #require(try store.queue.beginLivePieces(recordingId: recordingId).id)
+        #expect(try store.queue.addLivePiece(jobId: jobId, piece: PlannedChunk(startSeconds: 0, path: "/home/tmp/p1.flac",
                                                                          endSeconds: cutInSpeech ? 30 : 16.25)) != nil)
         let last = PlannedChunk(startSeconds: cutInSpeech ? 30 : 16.75, path: "/home/tmp/p2.flac", endSeconds: 40,
                                 startsInSpeech: cutInSpeech)
-        #expect(try store.endLivePieces(jobId: jobId, lastPieces: [last], durationSeconds: 40, assemble: assemble)
+        #expect(try store.queue.endLivePieces(jobId: jobId, lastPieces: [last], durationSeconds: 40, assemble: assemble)
                 == .closed(pieceCount: 2))
         try completeChunks(first: "One, two, three.", next: "Three, four.")
         let transcript = try #require(try store.transcript(recordingId: recordingId))

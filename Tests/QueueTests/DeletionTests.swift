@@ -75,7 +75,7 @@ import Transcription
 
         // A file from a transcribed folder, filed in Rose's journal: its row goes, the file stays.
         let batchFile = try makeTone(at: journal.folder.path("podcast.wav"), seconds: 0.2, frequency: 990)
-        let batch = try BatchQueue.enqueue(BatchScanner.walk([batchFile.path]).files, store: store,
+        let batch = try BatchQueue.enqueue(BatchScanner.walk([batchFile.path]).files, queue: store.queue,
                                            journalName: "Rose's stories", priority: Job.batchPriority, logger: logger).queued
         #expect(batch.count == 1)
         // Rose's unanswered recording was split for upload: a chunk job and its file under tmp/.
@@ -86,14 +86,14 @@ import Transcription
         try store.pool.write { db in
             try db.execute(sql: "UPDATE job SET state = 'running', leaseOwner = 'worker' WHERE id = ?", arguments: [parent])
         }
-        #expect(try store.splitJob(id: parent, owner: "worker", chunks: [PlannedChunk(startSeconds: 0, path: chunkFile.path)],
+        #expect(try store.queue.splitJob(id: parent, owner: "worker", chunks: [PlannedChunk(startSeconds: 0, path: chunkFile.path)],
                                    durationSeconds: 0.2))
 
         let rosesFiles = [roseAnswered.recording.path, roseQueued.recording.path]
         let samsFiles = [samAnswered.recording.path, samShared.recording.path]
         for path in rosesFiles + samsFiles + [batchFile.path] { #expect(FileManager.default.fileExists(atPath: path)) }
 
-        let plan = try store.deletionPlan(.person("grandma rose"))
+        let plan = try store.deleter.deletionPlan(.person("grandma rose"))
         #expect(plan.journals == ["Rose's stories"])
         #expect(plan.questions == 1 && plan.assignments == 2 && plan.entries == 2)
         #expect(plan.recordings == 3 && plan.transcripts == 1)
@@ -132,7 +132,7 @@ import Transcription
     @Test func aDeleteRefusesWhenTheJournalChangedSinceThePlanWasShown() throws {
         _ = try store.createJournal(name: "Travel")
         _ = try store.addEntry(journal: "Travel", title: nil, content: "Lisbon trams", mood: nil, theme: nil)
-        let plan = try store.deletionPlan(.journal("Travel"))
+        let plan = try store.deleter.deletionPlan(.journal("Travel"))
         _ = try store.addEntry(journal: "Travel", title: nil, content: "Porto bridges", mood: nil, theme: nil)
         #expect(throws: StoreError.self) { try Deletion.run(.journal("Travel"), store: store, expecting: plan, logger: logger) }
         #expect(try store.entries().count == 2, "nothing was deleted")
@@ -145,11 +145,11 @@ import Transcription
         _ = try store.createJournal(name: "Family")
         let question = try store.addQuestion(journal: "Family", text: "Where did you grow up?")
         let answered = try answer(store.assign(questionId: question.id!, to: "Rose"), text: nil)
-        let plan = try store.deletionPlan(.person("Rose"))
+        let plan = try store.deleter.deletionPlan(.person("Rose"))
         #expect(plan.transcripts == 0 && plan.unfinishedJobs == 1)
         // The queue finishes the answer while the user reads the list.
-        let claimed = try #require(try store.claimNextJob(owner: "runner", lease: 60))
-        try store.completeJob(id: claimed.id!, owner: "runner", transcript: Transcript(
+        let claimed = try #require(try store.queue.claimNextJob(owner: "runner", lease: 60))
+        try store.queue.completeJob(id: claimed.id!, owner: "runner", transcript: Transcript(
             recordingId: answered.recording.id!, text: "by the harbour", model: "whisper-1"))
         let outcome = try Deletion.run(.person("Rose"), store: store, expecting: plan, logger: logger)
         #expect(outcome.plan.transcripts == 1)
@@ -169,7 +169,7 @@ import Transcription
     }
 
     @Test func myselfCannotBeDeleted() throws {
-        #expect(throws: StoreError.self) { try store.deletionPlan(.person("me")) }
+        #expect(throws: StoreError.self) { try store.deleter.deletionPlan(.person("me")) }
     }
 
     @Test func aRecordingDeletedWhileItsUploadRunsIsNeitherStoredNorCrashesTheRun() async throws {
@@ -181,13 +181,13 @@ import Transcription
         let server = try StubWhisperServer(delay: 3)
         var configuration = WhisperClient.Configuration(baseURL: server.baseURL, apiKey: nil)
         configuration.timeout = 30
-        let runner = QueueRunner(store: store, client: WhisperClient(configuration: configuration, logger: logger), jobs: 1,
+        let runner = QueueRunner(queue: store.queue, client: WhisperClient(configuration: configuration, logger: logger), jobs: 1,
                                  options: .init(retry: RetryPolicy(base: 0.01, cap: 0.05), lease: 30, idlePoll: 0.02),
                                  logger: logger)
         let deleter = StartedThread { [store, logger] () -> Bool in
             // The deadline only guards a hang: a busy test pool can hold the run's task for long.
             let deadline = Date().addingTimeInterval(900)
-            while try store.queueCounts().running < 1 {
+            while try store.queue.queueCounts().running < 1 {
                 guard Date() < deadline else { return false }
                 Thread.sleep(forTimeInterval: 0.005)
             }

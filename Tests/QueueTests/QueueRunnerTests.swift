@@ -21,7 +21,7 @@ import Transcription
     }
 
     func enqueue(_ urls: [URL], priority: Int = Job.batchPriority) throws -> [QueuedFile] {
-        try BatchQueue.enqueue(BatchScanner.walk(urls.map(\.path)).files, store: store, journalName: nil, priority: priority,
+        try BatchQueue.enqueue(BatchScanner.walk(urls.map(\.path)).files, queue: store.queue, journalName: nil, priority: priority,
                                logger: Logger(label: "test")).queued
     }
 
@@ -29,7 +29,7 @@ import Transcription
         var configuration = WhisperClient.Configuration(baseURL: server.baseURL, apiKey: nil)
         configuration.timeout = timeout
         let client = WhisperClient(configuration: configuration, logger: Logger(label: "test"))
-        return QueueRunner(store: store, client: client, jobs: jobs,
+        return QueueRunner(queue: store.queue, client: client, jobs: jobs,
                            options: .init(retry: RetryPolicy(base: 0.01, cap: 0.05), lease: 30, idlePoll: 0.02),
                            logger: Logger(label: "test"))
     }
@@ -63,7 +63,7 @@ import Transcription
         let summary = try await runner(server, jobs: 2).run(until: .drainQueue)
         #expect(summary.transcribed == 2)
         #expect(summary.retried == 6)
-        let jobs = try store.jobs(ids: queued.map(\.outcome.jobId))
+        let jobs = try store.queue.jobs(ids: queued.map(\.outcome.jobId))
         #expect(jobs.values.allSatisfy { $0.state == .done && $0.attempts == 4 })
         #expect(try transcriptCount() == 2)
     }
@@ -76,14 +76,14 @@ import Transcription
         let order = try server.requests().compactMap(\.file?.filename)
         #expect(order.first == "live0.wav")
         #expect(order.count == 4)
-        #expect(try store.jobs(ids: [live[0].outcome.jobId]).values.first?.state == .done)
+        #expect(try store.queue.jobs(ids: [live[0].outcome.jobId]).values.first?.state == .done)
     }
 
     @Test func renewsLeasesWhileAnUploadOutlastsThem() async throws {
         let queued = try enqueue(try files(1))
         let server = try StubWhisperServer(rules: [.init(responses: [.slow(2)])])
         let client = WhisperClient(configuration: .init(baseURL: server.baseURL, apiKey: nil), logger: Logger(label: "test"))
-        let runner = QueueRunner(store: store, client: client, jobs: 1,
+        let runner = QueueRunner(queue: store.queue, client: client, jobs: 1,
                                  options: .init(lease: 0.6, idlePoll: 0.02), logger: Logger(label: "test"))
         let jobId = queued[0].outcome.jobId
         let owner = runner.owner.description
@@ -92,14 +92,14 @@ import Transcription
         // too late (the deadline only guards a hang).
         let intruder = StartedThread { [store] () -> (sawClaim: Bool, stolen: Int) in
             let deadline = Date().addingTimeInterval(900)
-            while try store.jobs(ids: [jobId]).values.first?.leaseOwner != owner {
+            while try store.queue.jobs(ids: [jobId]).values.first?.leaseOwner != owner {
                 guard Date() < deadline else { return (false, 0) }
                 Thread.sleep(forTimeInterval: 0.005)
             }
             var stolen = 0
             let end = Date().addingTimeInterval(1.8)
             while Date() < end {
-                if try store.claimNextJob(owner: "test:1:intruder", lease: 60) != nil { stolen += 1 }
+                if try store.queue.claimNextJob(owner: "test:1:intruder", lease: 60) != nil { stolen += 1 }
                 Thread.sleep(forTimeInterval: 0.05)
             }
             return (true, stolen)
@@ -110,7 +110,7 @@ import Transcription
         #expect(sawClaim, "the upload was never seen claimed")
         #expect(stolen == 0)
         #expect(summary.transcribed == 1)
-        let job = try #require(try store.jobs(ids: [queued[0].outcome.jobId]).values.first)
+        let job = try #require(try store.queue.jobs(ids: [queued[0].outcome.jobId]).values.first)
         #expect(job.state == .done && job.attempts == 1)
         #expect(try server.requests().count == 1)
     }
@@ -125,7 +125,7 @@ import Transcription
             #expect(error.kind == .unauthorized)
         }
         #expect(try server.requests().count <= 2)
-        let jobs = try store.jobs(ids: queued.map(\.outcome.jobId))
+        let jobs = try store.queue.jobs(ids: queued.map(\.outcome.jobId))
         #expect(jobs.values.allSatisfy { $0.state == .queued && $0.attempts == 0 })
     }
 
@@ -140,16 +140,16 @@ import Transcription
         // Stop only once every job is claimed (and its upload under way), or this proves nothing.
         // (Generous: the run's task may wait for a test pool busy with blocking CLI tests.)
         let deadline = Date().addingTimeInterval(900)
-        while try store.queueCounts().running < 3 && Date() < deadline {
+        while try store.queue.queueCounts().running < 3 && Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        try #require(try store.queueCounts().running == 3)
+        try #require(try store.queue.queueCounts().running == 3)
         try await Task.sleep(for: .milliseconds(200))
         runner.stop()
         await #expect(throws: CancellationError.self) { try await run.value }
-        let counts = try store.queueCounts()
+        let counts = try store.queue.queueCounts()
         #expect(counts.queued == 3 && counts.running == 0)
-        #expect(try store.jobs(ids: queued.map(\.outcome.jobId)).values.allSatisfy { $0.attempts == 0 })
+        #expect(try store.queue.jobs(ids: queued.map(\.outcome.jobId)).values.allSatisfy { $0.attempts == 0 })
     }
 
     @Test func aFileChangedDuringItsUploadIsUploadedAgainNotStored() async throws {
@@ -164,7 +164,7 @@ import Transcription
             // The run's task needs Swift's cooperative pool, which blocking CLI tests can hold
             // for minutes on two cores: the deadline only guards against a hang.
             let deadline = Date().addingTimeInterval(900)
-            while try store.queueCounts().running < 1 {
+            while try store.queue.queueCounts().running < 1 {
                 guard Date() < deadline else { return false }
                 Thread.sleep(forTimeInterval: 0.005)
             }
@@ -194,7 +194,7 @@ import Transcription
         ])
         let summary = try await runner(server, jobs: 2).run(until: .drainQueue)
         #expect(summary.transcribed == 2 && summary.failed == 1)
-        let failed = try store.listJobs(state: .failed)
+        let failed = try store.queue.listJobs(state: .failed)
         #expect(failed.map(\.path) == [queued[1].url.path])
         #expect(failed.first?.job.lastError?.contains("Invalid file format for clip1") == true)
         #expect(try server.requests().filter { $0.file?.filename == "clip1.wav" }.count == 1)

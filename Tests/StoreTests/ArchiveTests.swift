@@ -50,7 +50,7 @@ import TestSupport
             facts: RecordingFacts(sha256: String(repeating: "a", count: 64), durationSeconds: 12.345678, sizeBytes: 4096,
                                   peakDBFS: -1.25, rmsDBFS: -18.0625),
             now: start.addingTimeInterval(100)) { id in "/home/me/.local/share/voicejournal/audio/2026/09/\(id).flac" }
-        let batch = try store.addBatchFiles([
+        let batch = try store.queue.addBatchFiles([
             Recording(path: "/music/podcast one.mp3", sha256: String(repeating: "b", count: 64), durationSeconds: 3600.5,
                       sampleRate: 44100, channels: 2, format: "mp3", sizeBytes: 50_000_000, modifiedNanoseconds: 1_790_000_000_123_456_789,
                       state: .complete),
@@ -58,18 +58,18 @@ import TestSupport
                       sampleRate: 8000, channels: 1, format: "wav", state: .complete),
         ], journalName: "Rose's stories", now: start.addingTimeInterval(200))
         // The answer transcribed through the queue, with segments; the podcast split into a chunk.
-        let claimed = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(300)))
+        let claimed = try #require(try store.queue.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(300)))
         #expect(claimed.recordingId == answer.recording.id)
-        try store.completeJob(id: claimed.id!, owner: "host:1:abc", transcript: Transcript(
+        try store.queue.completeJob(id: claimed.id!, owner: "host:1:abc", transcript: Transcript(
             recordingId: claimed.recordingId, text: "By the harbour, in a blue house.", language: "english", model: "whisper-1",
             segments: [.init(start: 0, end: 2.5, text: "By the harbour,"), .init(start: 2.5, end: 12.3, text: " in a blue house.")]),
                               now: start.addingTimeInterval(400))
-        let podcastJob = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(500)))
-        #expect(try store.splitJob(id: podcastJob.id!, owner: "host:1:abc",
+        let podcastJob = try #require(try store.queue.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(500)))
+        #expect(try store.queue.splitJob(id: podcastJob.id!, owner: "host:1:abc",
                                    chunks: [PlannedChunk(startSeconds: 0, path: "/tmp/1-abc-job\(podcastJob.id!)-part1.flac")],
                                    durationSeconds: 3600.5, now: start.addingTimeInterval(600)))
-        let brokenJob = try #require(try store.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(700)))
-        try store.failJob(id: brokenJob.id!, owner: "host:1:abc", error: "400: Invalid file format", retryAt: nil)
+        let brokenJob = try #require(try store.queue.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(700)))
+        try store.queue.failJob(id: brokenJob.id!, owner: "host:1:abc", error: "400: Invalid file format", retryAt: nil)
         #expect(batch.count == 2)
         // A journal's vocabulary, and a corrected entry that keeps its original.
         try store.addVocabulary(["Anneliese", "Jörg"], journal: "Rose's stories", now: start.addingTimeInterval(800))
@@ -85,12 +85,12 @@ import TestSupport
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let archive = try decoder.decode(JournalArchive.self, from: try encoder.encode(try source.store.archive()))
+        let archive = try decoder.decode(JournalArchive.self, from: try encoder.encode(try source.store.archiver.archive()))
         #expect(archive.tables.map(\.name).prefix(3) == ["person", "journal", "question"], "parents first")
         #expect(!archive.tables.map(\.name).contains("search_index"))
 
         let target = try TemporaryJournal()
-        let imported = try target.store.importArchive(archive)
+        let imported = try target.store.archiver.importArchive(archive)
         #expect(imported["entry"] == 5 && imported["transcript"] == 1 && imported["job_chunk"] == 1)
         let before = try Self.dump(source.store), after = try Self.dump(target.store)
         #expect(before.keys.sorted() == after.keys.sorted())
@@ -110,32 +110,32 @@ import TestSupport
     @Test func aPartOfTheJournalKeepsWhatItsRowsReferToAndImportsOnItsOwn() throws {
         let source = try TemporaryJournal()
         try Self.keepEverything(source.store)
-        let stories = try source.store.archive(ArchiveSelection(journal: "rose's STORIES"))
+        let stories = try source.store.archiver.archive(ArchiveSelection(journal: "rose's STORIES"))
         let counts = Self.counts(stories)
         #expect(counts["journal"] == 1 && counts["question"] == 2 && counts["assignment"] == 2 && counts["person"] == 2)
         #expect(counts["entry"] == 2, "the two batch files filed there, not Personal's entries")
         #expect(counts["recording"] == 3 && counts["transcript"] == 1 && counts["job"] == 4 && counts["job_chunk"] == 1)
         let target = try TemporaryJournal()
-        #expect(try target.store.importArchive(stories)["entry"] == 2)
+        #expect(try target.store.archiver.importArchive(stories)["entry"] == 2)
         #expect(try target.store.search("harbour").count == 1)
 
         // The first moments only: the first entry; the answer and batch files came later.
-        let early = try source.store.archive(ArchiveSelection(until: Self.start.addingTimeInterval(50)))
+        let early = try source.store.archiver.archive(ArchiveSelection(until: Self.start.addingTimeInterval(50)))
         #expect(Self.counts(early)["entry"] == 1 && Self.counts(early)["recording"] == 0 && Self.counts(early)["job"] == 0)
         #expect(Self.counts(early)["journal"] == 2 && Self.counts(early)["transcript"] == 0)
-        let later = try source.store.archive(ArchiveSelection(since: Self.start.addingTimeInterval(150)))
+        let later = try source.store.archiver.archive(ArchiveSelection(since: Self.start.addingTimeInterval(150)))
         #expect(Self.counts(later)["entry"] == 4 && Self.counts(later)["recording"] == 2, "the batch files, not the answer")
-        #expect(try TemporaryJournal().store.importArchive(later)["job_chunk"] == 1)
+        #expect(try TemporaryJournal().store.archiver.importArchive(later)["job_chunk"] == 1)
     }
 
     @Test func anImportRefusesAHomeThatHoldsAJournalAndChangesNothing() throws {
         let source = try TemporaryJournal()
         try Self.keepEverything(source.store)
-        let archive = try source.store.archive()
+        let archive = try source.store.archiver.archive()
         let target = try TemporaryJournal()
         _ = try target.store.addEntry(journal: nil, title: nil, content: "mine", mood: nil, theme: nil)
         let before = try Self.dump(target.store)
-        #expect { try target.store.importArchive(archive) } throws: { error in
+        #expect { try target.store.archiver.importArchive(archive) } throws: { error in
             (error as? StoreError)?.kind == .conflict && "\(error)".contains("1 entry row")
         }
         #expect(try Self.dump(target.store) == before)
@@ -143,14 +143,14 @@ import TestSupport
 
     @Test func anArchiveFromANewerSchemaOrWithUnknownTablesIsRefused() throws {
         let source = try TemporaryJournal()
-        var newer = try source.store.archive()
+        var newer = try source.store.archiver.archive()
         newer.migrations.append("v99-future")
-        #expect(throws: StoreError.self) { try TemporaryJournal().store.importArchive(newer) }
-        var unknown = try source.store.archive()
+        #expect(throws: StoreError.self) { try TemporaryJournal().store.archiver.importArchive(newer) }
+        var unknown = try source.store.archiver.archive()
         unknown.tables.append(.init(name: "hologram", rows: []))
-        #expect(throws: StoreError.self) { try TemporaryJournal().store.importArchive(unknown) }
-        var column = try source.store.archive()
+        #expect(throws: StoreError.self) { try TemporaryJournal().store.archiver.importArchive(unknown) }
+        var column = try source.store.archiver.archive()
         column.tables[0].rows[0]["mood"] = .text("happy")
-        #expect(throws: StoreError.self) { try TemporaryJournal().store.importArchive(column) }
+        #expect(throws: StoreError.self) { try TemporaryJournal().store.archiver.importArchive(column) }
     }
 }

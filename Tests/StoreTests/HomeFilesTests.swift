@@ -91,7 +91,7 @@ import TestSupport
         }
         let own = store.home.url.appendingPathComponent("tmp/1-a-job1-part1.flac").path
         let elsewhere = journal.folder.path("Documents/notes.txt").path
-        #expect(try store.splitJob(id: 1, owner: "w", chunks: [PlannedChunk(startSeconds: 0, path: own),
+        #expect(try store.queue.splitJob(id: 1, owner: "w", chunks: [PlannedChunk(startSeconds: 0, path: own),
                                                                PlannedChunk(startSeconds: 1, path: elsewhere)], durationSeconds: 2))
         let chunks = try store.pool.write { db in
             try db.execute(sql: "UPDATE job SET state = 'running', leaseOwner = 'w' WHERE kind LIKE 'transcribe-chunk-%'")
@@ -99,8 +99,8 @@ import TestSupport
         }
         let result = ChunkResult(text: "hi", language: "en", model: "m", segments: [])
         let assemble = { (_: [JobChunk]) in Transcript(recordingId: 1, text: "hi", model: "m") }
-        _ = try store.completeChunk(jobId: chunks[0], owner: "w", result: result, assemble: assemble)
-        #expect(try store.completeChunk(jobId: chunks[1], owner: "w", result: result, assemble: assemble)
+        _ = try store.queue.completeChunk(jobId: chunks[0], owner: "w", result: result, assemble: assemble)
+        #expect(try store.queue.completeChunk(jobId: chunks[1], owner: "w", result: result, assemble: assemble)
                 == .assembled(parentJobId: 1, chunkPaths: [own]))
     }
 }

@@ -20,7 +20,7 @@ import TestSupport
             var recording = Recording(path: "/tmp/\(sha).wav", sha256: sha, sampleRate: 16000, channels: 1,
                                       format: "wav", state: .complete, entryId: entry.id)
             try recording.insert(db)
-            _ = try JournalStore.enqueueTranscription(db, recordingId: recording.id!, priority: Job.livePriority)
+            _ = try JobQueue.enqueueTranscription(db, recordingId: recording.id!, priority: Job.livePriority)
             var text = Transcript(recordingId: recording.id!, text: transcript, model: "whisper-1")
             try text.insert(db)
             return entry.id!
@@ -43,7 +43,7 @@ import TestSupport
 
     @Test func deletingAnEntryReturnsItsAudioAndDropsItsTranscript() throws {
         let id = try addVoiceEntry(journal: "Personal", transcript: "quiet morning", sha: "s2")
-        #expect(try store.deleteEntry(id: id) == ["/tmp/s2.wav"])
+        #expect(try store.deleter.deleteEntry(id: id) == ["/tmp/s2.wav"])
         #expect(try store.search("morning").isEmpty)
         #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM transcript") } == 0)
     }
@@ -114,7 +114,7 @@ import TestSupport
     @Test func enqueueingTheSameRecordingTwiceKeepsOneJob() throws {
         _ = try addVoiceEntry(journal: "Personal", transcript: "x", sha: "s5")
         let recordingId = try store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM recording")! }
-        let again = try store.enqueueTranscription(recordingId: recordingId, priority: Job.batchPriority)
+        let again = try store.queue.enqueueTranscription(recordingId: recordingId, priority: Job.batchPriority)
         #expect(again.priority == Job.livePriority, "the existing job is returned unchanged")
         #expect(try store.pool.read { db in try Job.fetchCount(db) } == 1)
     }

@@ -183,7 +183,7 @@ import TestSupport
                            arguments: [entries["edited"]])
             try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [entries["removed"]])
         }
-        try store.deleteEntry(id: entries["entryGone"]!)
+        try store.deleter.deleteEntry(id: entries["entryGone"]!)
 
         #expect(try found("late").isEmpty, "no stale hit for an edited transcript's old words")
         #expect(try found("sailed time").count == 1)

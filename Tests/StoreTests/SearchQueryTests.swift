@@ -52,6 +52,17 @@ import TestSupport
         }
     }
 
+    /// The last guard: a pattern FTS5 would refuse (none the reading writes) is refused with
+    /// the same kind of sentence, found on the empty probe table; a good one passes.
+    @Test func aPatternFTS5RefusesIsRefusedBeforeAnySearch() throws {
+        for pattern in ["a AND", "(((a", "\"open"] {
+            let error = try #require(throws: StoreError.self) { try SearchQuery.check(pattern, text: pattern) }
+            #expect(error.kind == .invalidInput)
+            #expect(error.description.hasPrefix("cannot search for \(pattern): SQLite's full-text search does not accept it;"))
+        }
+        try SearchQuery.check("harbour AND \"spring rain\"* OR NEAR(a b, 5)", text: "x")
+    }
+
     static let segments = [
         Transcript.Segment(start: 0, end: 2, text: " We walked to the harbor"),
         Transcript.Segment(start: 2, end: 5, text: " and met Yorg there."),

@@ -83,7 +83,7 @@ import TestSupport
             Recording(path: "/music/take\(index).wav", sha256: String(repeating: "\(index)", count: 64), durationSeconds: 90,
                       sampleRate: 16000, channels: 1, format: "wav", state: .complete)
         }
-        let outcomes = try store.addBatchFiles(files, journalName: "Travel", now: now)
+        let outcomes = try store.queue.addBatchFiles(files, journalName: "Travel", now: now)
         try store.pool.write { db in
             var transcript = Transcript(recordingId: outcomes[0].recordingId, text: "heard", model: "whisper-1")
             try transcript.insert(db)

@@ -78,14 +78,14 @@ struct DeleteOptions: ParsableArguments {
 
     func delete(_ target: DeletionTarget, global: GlobalOptions) throws {
         if dryRun {
-            let plan = try global.openStoreForReading().deletionPlan(target)
+            let plan = try global.openStoreForReading().deleter.deletionPlan(target)
             return output.json ? try printJSON(plan) : print(DeletionText.describe(plan))
         }
         let store = try global.openStore()
         // With --yes nothing is shown, and the delete reads its rows once, inside its write.
         var expected: DeletionPlan?
         if !yes {
-            let plan = try store.deletionPlan(target)
+            let plan = try store.deleter.deletionPlan(target)
             expected = plan
             guard isatty(STDIN_FILENO) == 1 else {
                 throw CLIError.usage("deleting \(plan.target) removes \(DeletionText.summary(plan)); "

@@ -70,7 +70,7 @@ struct Export: AsyncParsableCommand {
         case .json:
             if let journal { _ = try store.journal(named: journal) }  // an unknown name is an error, not an empty export
             let selection = ArchiveSelection(journal: journal, since: since?.date, until: until?.endOfPeriod)
-            try emit([("voicejournal.json", try JSONText.encode(try store.archive(selection, now: Now.date())) + "\n")], audio: [])
+            try emit([("voicejournal.json", try JSONText.encode(try store.archiver.archive(selection, now: Now.date())) + "\n")], audio: [])
         case .srt, .vtt:
             let id = recording ?? 0
             guard let stored = try store.recording(id: id) else {

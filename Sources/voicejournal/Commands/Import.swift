@@ -39,7 +39,7 @@ struct Import: AsyncParsableCommand {
             throw CLIError.usage("\(url.path) is not a voicejournal export (made by: voicejournal export --format json)")
         }
         let store = try global.openStore()
-        let imported = try store.importArchive(archive)
+        let imported = try store.archiver.importArchive(archive)
         if output.json { return try printJSON(imported) }
         let counts = ["journal", "person", "question", "assignment", "entry", "recording", "transcript"]
             .map { "\($0) \(imported[$0] ?? 0)" }.joined(separator: ", ")

@@ -27,8 +27,8 @@ extension Queue {
 
         func run() async throws {
             let store = try global.openStoreForReading()
-            let counts = try store.queueCounts()
-            let running = counts.running > 0 ? try store.runningJobs() : []
+            let counts = try store.queue.queueCounts()
+            let running = counts.running > 0 ? try store.queue.runningJobs() : []
             if json {
                 try printJSON(StatusJSON(counts: counts, runningJobs: running))
                 return
@@ -81,13 +81,13 @@ extension Queue {
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
             let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
-            let pending = try store.unfinishedJobCount()
+            let pending = try store.queue.unfinishedJobCount()
             let started = ProcessInfo.processInfo.systemUptime
             let summary = try await runQueue(runner, until: .drainQueue,
                                              display: BatchProgressDisplay(total: pending, scope: nil, endpoints: runner.endpoints.count))
             let seconds = ProcessInfo.processInfo.systemUptime - started
             if json {
-                let failed = summary.failedJobs.isEmpty ? [] : try store.listJobs(state: .failed, ids: summary.failedJobs)
+                let failed = summary.failedJobs.isEmpty ? [] : try store.queue.listJobs(state: .failed, ids: summary.failedJobs)
                 try printJSON(RunJSON(
                     files: pending, transcribed: summary.transcribed, failed: summary.failed, alreadyDone: nil, skipped: nil,
                     retried: summary.retried, seconds: seconds,
@@ -115,7 +115,7 @@ extension Queue {
         func validate() throws { try validateLimit(limit) }
 
         func run() async throws {
-            let listings = try global.openStoreForReading().listJobs(state: state, limit: limit)
+            let listings = try global.openStoreForReading().queue.listJobs(state: state, limit: limit)
             if json {
                 try printJSON(listings.map(JobJSON.init))
                 return
@@ -157,7 +157,7 @@ extension Queue {
         }
 
         func run() async throws {
-            let ids = try global.openStore().retryJobs(ids: id.map { [$0] }, done: done)
+            let ids = try global.openStore().queue.retryJobs(ids: id.map { [$0] }, done: done)
             print(ids.isEmpty ? "No failed jobs." : "Queued again: \(ids.count) job\(ids.count == 1 ? "" : "s"). Run `voicejournal queue run` to transcribe.")
         }
     }
@@ -170,7 +170,7 @@ extension Queue {
         @Argument(help: "The job's id (see `queue list`).") var id: Int64
 
         func run() async throws {
-            let job = try global.openStore().cancelJob(id: id)
+            let job = try global.openStore().queue.cancelJob(id: id)
             print("Cancelled job \(job.id ?? id).")
         }
     }

@@ -90,7 +90,7 @@ final class LiveTranscription: Sendable {
             return (state.jobId, state.changed, state.notices)
         }
         var lines = notices.map { "voicejournal: " + $0 }
-        guard showTexts, changed, let jobId, let texts = try? store.pieceTexts(jobId: jobId) else { return lines }
+        guard showTexts, changed, let jobId, let texts = try? store.queue.pieceTexts(jobId: jobId) else { return lines }
         state.withLock { state in
             while let text = texts[state.shown] {
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

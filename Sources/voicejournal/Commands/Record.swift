@@ -140,7 +140,7 @@ struct Record: AsyncParsableCommand {
             if let error { throw error }
         }
         if let transcript = try store.transcript(recordingId: outcome.recordingId) { return transcript }
-        let job = try store.jobs(ids: [jobId])[jobId]
+        let job = try store.queue.jobs(ids: [jobId])[jobId]
         throw CLIError.failure("recording \(outcome.recordingId) was saved but not transcribed: "
             + (job?.lastError ?? "job \(jobId) is \(job?.state.rawValue ?? "gone")")
             + "; retry with: voicejournal queue retry \(jobId)")

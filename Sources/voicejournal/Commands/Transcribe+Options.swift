@@ -144,9 +144,9 @@ struct TranscriptionFlags: ParsableArguments {
             options.retry.base = base
         }
         if let lease = environment["VOICEJOURNAL_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
-            options.lease = min(lease, JournalStore.longestLease)
+            options.lease = min(lease, JobQueue.longestLease)
         }
-        return QueueRunner(store: store, endpoints: pool.endpoints, options: options, logger: logger)
+        return QueueRunner(queue: store.queue, endpoints: pool.endpoints, options: options, logger: logger)
     }
 }
 

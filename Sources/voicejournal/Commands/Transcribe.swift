@@ -84,7 +84,7 @@ struct Transcribe: AsyncParsableCommand {
         for skipped in walk.skipped { Self.report(skipped) }
 
         guard let pool else { // --no-wait: queue only
-            var (queued, unreadable) = try BatchQueue.enqueue(walk.files, store: store, journalName: journal, logger: logger)
+            var (queued, unreadable) = try BatchQueue.enqueue(walk.files, queue: store.queue, journalName: journal, logger: logger)
             if again { queued = try Self.queueAgain(queued, store: store) }
             for skipped in unreadable { Self.report(skipped) }
             for file in queued where file.replacedTranscript { Self.reportReplaced(file) }
@@ -160,7 +160,7 @@ struct Transcribe: AsyncParsableCommand {
             // Files already transcribed before, and those not audio, are not part of this run's work.
             display.reduceTotal(by: skipped.count + landed.count { $0.outcome.jobState == .done })
         }
-        let first = try BatchQueue.enqueue(Array(files.prefix(prepared.count)), prepared: prepared, store: store,
+        let first = try BatchQueue.enqueue(Array(files.prefix(prepared.count)), prepared: prepared, queue: store.queue,
                                            journalName: journal, logger: logger, firstTransaction: prepared.count,
                                            onQueued: queued)
         let rest = Array(files.dropFirst(prepared.count))
@@ -169,7 +169,7 @@ struct Transcribe: AsyncParsableCommand {
                 defer { batch.close() }
                 do {
                     return try BatchQueue.enqueue(
-                        rest, store: store, journalName: journal, logger: logger,
+                        rest, queue: store.queue, journalName: journal, logger: logger,
                         firstTransaction: runner.workers, shouldStop: { runner.isStopping }, onQueued: queued)
                 } catch {
                     runner.stop()
@@ -202,7 +202,7 @@ struct Transcribe: AsyncParsableCommand {
     private static func queueAgain(_ files: [QueuedFile], store: JournalStore) throws -> [QueuedFile] {
         let done = files.filter { $0.outcome.jobState == .done }.map(\.outcome.jobId)
         guard !done.isEmpty else { return files }
-        let requeued = Set(try store.retryJobs(ids: done, done: true))
+        let requeued = Set(try store.queue.retryJobs(ids: done, done: true))
         return files.map { file in
             guard requeued.contains(file.outcome.jobId) else { return file }
             var file = file

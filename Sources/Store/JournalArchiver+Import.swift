@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension JournalStore {
+extension JournalArchiver {
     /// Reads an archive (`export --format json`) into this journal, which must be empty (no
     /// rows but the "Myself" every new journal has): every row comes back as it was, ids
     /// and times included, in one transaction. The search index is rebuilt by its triggers.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension JournalStore {
+extension JobQueue {
     /// Gives the recording of a path already in the journal the new audio its file holds,
     /// for each file about to be queued whose content is not in the journal yet: the file is
     /// the recording, so a changed file is a new version of it, never a second recording of
@@ -36,7 +36,7 @@ extension JournalStore {
                 if try Transcript.filter(Transcript.Columns.recordingId == id).deleteAll(db) > 0 { replaced[file.path] = id }
                 guard var job = try Job.fetchOne(db.cachedStatement(sql: "SELECT * FROM job WHERE recordingId = ? AND kind = ?"),
                                                  arguments: [id, Job.transcribeKind]), job.state != .running else { continue }
-                try Self.removeChunks(db, parentJobId: job.id ?? 0)
+                try Self.removeChunks(db, parentJobId: try job.storedId())
                 job.release(to: .queued, now: now)
                 job.attempts = 0
                 job.lastError = nil

@@ -38,7 +38,7 @@ public struct RunningJob: Sendable, Equatable, Codable {
     public var chunk: Int?
 }
 
-extension JournalStore {
+extension JobQueue {
     /// The running jobs (chunks included), oldest claim first.
     public func runningJobs() throws -> [RunningJob] {
         try pool.read { db in

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension JournalStore {
+extension JobQueue {
     /// Queues a transcription of the recording, once: queueing it again returns the job
     /// already there (whatever its state), so a retried `record` or `transcribe` never doubles work.
     @discardableResult

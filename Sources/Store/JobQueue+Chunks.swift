@@ -78,7 +78,7 @@ public enum ChunkCompletion: Sendable, Equatable {
     case assembled(parentJobId: Int64, chunkPaths: [String])
 }
 
-extension JournalStore {
+extension JobQueue {
     /// The kind of a chunk's child job: one per chunk, as a recording has one job per kind.
     public static func chunkKind(index: Int) -> String { "\(Job.chunkKindPrefix)\(index + 1)" }
 

@@ -36,7 +36,7 @@ public enum LivePlanEnding: Sendable, Equatable {
     case gone
 }
 
-extension JournalStore {
+extension JobQueue {
     /// Queues the transcription of a recording that is starting, at live priority, as an
     /// open plan of pieces: never claimed itself, and never assembled before `endLivePieces`.
     public func beginLivePieces(recordingId: Int64, now: Date = Date()) throws -> Job {

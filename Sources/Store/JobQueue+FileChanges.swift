@@ -20,7 +20,7 @@ public struct ChangedAudio: Sendable, Equatable {
     }
 }
 
-extension JournalStore {
+extension JobQueue {
     /// Records that the file was checked (hashed again) and still holds the recording's audio.
     public func updateFileStamp(recordingId: Int64, stamp: FileStamp) throws {
         try pool.write { db in

@@ -49,7 +49,16 @@ public struct DeletionPlan: Codable, Sendable, Equatable {
     }
 }
 
-extension JournalStore {
+extension JournalDeleter {
+    /// Deletes an entry with its recordings, transcripts and jobs (see `delete(_:expecting:)`).
+    /// Returns the paths of its audio files, inside the home or not; the caller removes
+    /// those it owns.
+    @discardableResult
+    public func deleteEntry(id: Int64) throws -> [String] {
+        let plan = try delete(.entry(id))
+        return plan.audioFiles + plan.keptAudioFiles
+    }
+
     /// What deleting `target` would remove; nothing is changed.
     public func deletionPlan(_ target: DeletionTarget) throws -> DeletionPlan {
         try pool.read { db in try Self.doomedRows(db, target, home: home).plan }
@@ -97,11 +106,11 @@ extension JournalStore {
             description = "question #\(id) (\"\(question.text)\")"
             doomed.questions = [id]
         case .journal(let name):
-            let journal = try Self.journal(db, named: name)
+            let journal = try JournalStore.journal(db, named: name)
             description = "journal \"\(journal.name)\""
             doomed.journals = [journal.id].compactMap { $0 }
         case .person(let reference):
-            let person = try Self.person(db, matching: reference)
+            let person = try JournalStore.person(db, matching: reference)
             guard person.relationship != Person.selfRelationship, let id = person.id else {
                 throw StoreError.invalidInput("\"\(person.name)\" is you and cannot be deleted")
             }

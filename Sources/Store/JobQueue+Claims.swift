@@ -6,7 +6,7 @@ import GRDB
 /// Every state change is one SQLite write (or one IMMEDIATE transaction), so any number of
 /// workers in any number of processes can share the queue: a job is only ever held by the
 /// owner named in its lease, and a lease that is not renewed expires and frees the job.
-extension JournalStore {
+extension JobQueue {
     /// Claims the most urgent job that is due, for `owner`, until `now + lease`: live
     /// recordings first (priority), then the oldest due. A running job whose lease has
     /// expired is due again (its worker died). With `scope`, only those jobs and live ones
