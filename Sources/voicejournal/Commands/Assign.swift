@@ -21,9 +21,10 @@ struct Assign: AsyncParsableCommand {
     func run() async throws {
         let settings = try link.settings(global)
         let assignment = try global.openStore().assign(questionId: questionId, to: person, now: Now.date())
-        if output.json { return try printJSON(assignment) }
-        print("Assigned question #\(assignment.questionId) to \(TerminalText.escaped(assignment.person)): assignment #\(assignment.id).")
-        print("Link: \(TerminalText.escaped(settings.answerLink(token: assignment.linkToken)))")
+        try output.show(assignment) {
+            "Assigned question #\($0.questionId) to \(TerminalText.escaped($0.person)): assignment #\($0.id).\n"
+                + "Link: \(TerminalText.escaped(settings.answerLink(token: $0.linkToken)))"
+        }
     }
 }
 

@@ -27,17 +27,15 @@ struct EntryCommand: AsyncParsableCommand {
         /// The kinds a typed entry can have.
         enum TypedKind: String, ExpressibleByArgument, CaseIterable {
             case text, gratitude
-            var entryKind: EntryKind { self == .text ? .text : .gratitude }
         }
 
         func run() async throws {
             var flags = Settings.Flags()
             flags.journal = journal
             let entry = try global.openStore().addEntry(
-                journal: try global.settings(flags).journal.value, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
-                createdAt: date?.date ?? Now.date())
-            if output.json { return try printJSON(entry) }
-            print("Added entry #\(entry.id) to \(TerminalText.escaped(entry.journal)).")
+                journal: try global.settings(flags).journal.value, kind: kind == .text ? .text : .gratitude, title: title,
+                content: text, mood: mood, theme: theme, createdAt: date?.date ?? Now.date())
+            try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))." }
         }
     }
 
@@ -52,12 +50,8 @@ struct EntryCommand: AsyncParsableCommand {
         func validate() throws { try validateLimit(limit) }
 
         func run() async throws {
-            var filter = filters.filter
-            filter.kind = kind
-            filter.limit = limit
-            let entries = try global.openStoreForReading().entries(filter)
-            if output.json { return try printJSON(entries) }
-            print(entries.isEmpty ? "No entries." : EntryTable.render(entries))
+            let entries = try global.openStoreForReading().entries(filters.filter(kind: kind, limit: limit))
+            try output.show(entries, JournalTables.entryList)
         }
     }
 }
@@ -71,7 +65,7 @@ struct EntryFilterOptions: ParsableArguments {
     var since: DateArgument?
     @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
 
-    var filter: EntryFilter {
-        EntryFilter(journal: journal, mood: mood, theme: theme, since: since?.date, until: until?.endOfPeriod)
+    func filter(kind: EntryKind?, limit: Int? = nil) -> EntryFilter {
+        EntryFilter(journal: journal, mood: mood, theme: theme, kind: kind, since: since?.date, until: until?.endOfPeriod, limit: limit)
     }
 }

@@ -26,8 +26,7 @@ struct PersonCommand: AsyncParsableCommand {
 
         func run() async throws {
             let person = try global.openStore().addPerson(name: name, relationship: relationship, email: email)
-            if output.json { return try printJSON(person) }
-            print("Added \(TerminalText.escaped(person.name)) (#\(person.id ?? 0)).")
+            try output.show(person) { "Added \(TerminalText.escaped($0.name)) (#\($0.id ?? 0))." }
         }
     }
 
@@ -37,11 +36,7 @@ struct PersonCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let people = try global.openStoreForReading().people()
-            if output.json { return try printJSON(people) }
-            print(Table(headers: ["ID", "NAME", "RELATIONSHIP", "EMAIL"], rows: people.map {
-                [String($0.id ?? 0), $0.name, $0.relationship, $0.email ?? ""]
-            }).render())
+            try output.show(try global.openStoreForReading().people(), JournalTables.people)
         }
     }
 }

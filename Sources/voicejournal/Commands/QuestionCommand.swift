@@ -21,8 +21,7 @@ struct QuestionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let question = try global.openStore().addQuestion(journal: journal, text: text)
-            if output.json { return try printJSON(question) }
-            print("Added question #\(question.id ?? 0). Give it to someone with: voicejournal assign \(question.id ?? 0) --person NAME")
+            try output.show(question) { "Added question #\($0.id ?? 0). Give it to someone with: voicejournal assign \($0.id ?? 0) --person NAME" }
         }
     }
 
@@ -33,12 +32,7 @@ struct QuestionCommand: AsyncParsableCommand {
         @Option(help: "Only this journal's questions.") var journal: String?
 
         func run() async throws {
-            let questions = try global.openStoreForReading().questions(journal: journal)
-            if output.json { return try printJSON(questions) }
-            guard !questions.isEmpty else { return print("No questions yet.") }
-            print(Table(headers: ["ID", "JOURNAL", "ASSIGNED", "QUESTION"], rows: questions.map {
-                [String($0.id), $0.journal, String($0.assignmentCount), $0.text]
-            }).render())
+            try output.show(try global.openStoreForReading().questions(journal: journal), JournalTables.questions)
         }
     }
 }

@@ -34,14 +34,10 @@ struct VocabularyCommand: AsyncParsableCommand {
         @Option(help: "Only this journal (default: every journal).") var journal: String?
 
         func run() async throws {
-            let words = try global.openStoreForReading().vocabulary(journal: journal)
-            if output.json { return try printJSON(words) }
-            guard !words.isEmpty else { return print("No vocabulary yet. Add some with: voicejournal vocabulary add WORD…") }
             // What each journal's prompt holds (no --prompt given): its most recent words that fit.
-            let sent = Dictionary(grouping: words, by: \.journal).mapValues { Set(VocabularyPrompt.fitting($0.map(\.word), after: nil)) }
-            print(Table(headers: ["JOURNAL", "WORD", "ADDED", "IN PROMPT"], rows: words.map {
-                [$0.journal, $0.word, shortDate($0.createdAt), sent[$0.journal]?.contains($0.word) == true ? "*" : ""]
-            }).render())
+            try output.show(try global.openStoreForReading().vocabulary(journal: journal)) {
+                JournalTables.vocabulary($0) { VocabularyPrompt.fitting($0, after: nil) }
+            }
         }
     }
 
