@@ -9,7 +9,7 @@ public struct EntryEditor: Sendable, Equatable {
     public var command: String
 
     /// The editor the environment names, else `vi`.
-    public init(environment: [String: String]) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
     }
 

@@ -6,8 +6,7 @@ import Terminal
 /// `voicejournal assign QUESTION_ID --person P`.
 struct Assign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "assign",
-        abstract: "Give a question to a person; they answer it with a recording.",
+        commandName: "assign", abstract: "Give a question to a person; they answer it with a recording.",
         discussion: """
             Prints the link that answers it: send it to the person, and `voicejournal serve` takes \
             their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.

@@ -5,9 +5,7 @@ import Terminal
 /// `voicejournal assignment list|show|link`.
 struct AssignmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "assignment",
-        abstract: "List assignments and show their answers.",
-        subcommands: [List.self, Show.self, Link.self])
+        commandName: "assignment", abstract: "List assignments and show their answers.", subcommands: [List.self, Show.self, Link.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List assignments, newest first.")

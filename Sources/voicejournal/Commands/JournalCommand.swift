@@ -5,14 +5,11 @@ import Terminal
 /// `voicejournal journal create|list|show`.
 struct JournalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "journal",
-        abstract: "Create, list and show journals.",
-        subcommands: [Create.self, List.self, Show.self, Delete.self])
+        commandName: "journal", abstract: "Create, list and show journals.", subcommands: [Create.self, List.self, Show.self, Delete.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "create",
-            abstract: "Create a journal.",
+            commandName: "create", abstract: "Create a journal.",
             discussion: "Entries go to the \"Personal\" journal (made on first use) unless another is named.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
@@ -31,15 +28,12 @@ struct JournalCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
 
-        func run() async throws {
-            try output.show(try global.openStoreForReading().journals(), JournalTables.journals)
-        }
+        func run() async throws { try output.show(try global.openStoreForReading().journals(), JournalTables.journals) }
     }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show",
-            abstract: "Show a journal: its questions in order, where each stands, and its latest entries.",
+            commandName: "show", abstract: "Show a journal: its questions in order, where each stands, and its latest entries.",
             discussion: """
                 Each question is a draft (given to nobody), awaiting an answer (given, and for how \
                 long), or answered (when, by whom, and how the answer begins).

@@ -5,14 +5,12 @@ import Terminal
 /// `voicejournal question add|list`.
 struct QuestionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "question",
-        abstract: "Add and list questions to be answered with a recording.",
+        commandName: "question", abstract: "Add and list questions to be answered with a recording.",
         subcommands: [Add.self, List.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add",
-            abstract: "Add a question to a journal.",
+            commandName: "add", abstract: "Add a question to a journal.",
             discussion: "Example: voicejournal question add --journal \"Family stories\" \"Where did you grow up?\"")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
@@ -31,8 +29,6 @@ struct QuestionCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this journal's questions.") var journal: String?
 
-        func run() async throws {
-            try output.show(try global.openStoreForReading().questions(journal: journal), JournalTables.questions)
-        }
+        func run() async throws { try output.show(try global.openStoreForReading().questions(journal: journal), JournalTables.questions) }
     }
 }

@@ -1,13 +1,11 @@
 import ArgumentParser
-import Foundation
 import Store
 import Terminal
 
 /// `voicejournal search QUERY`.
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search",
-        abstract: "Search entries and transcripts, best match first.",
+        commandName: "search", abstract: "Search entries and transcripts, best match first.",
         discussion: """
             Every word must appear; word forms match ("walking" finds "walked"). FTS5's query \
             language works too: "an exact phrase", prefix*, AND, OR, NOT (in capitals), ( ) and \

@@ -6,8 +6,7 @@ import Transcription
 /// `voicejournal vocabulary add|list|remove`.
 struct VocabularyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "vocabulary",
-        abstract: "Keep a journal's names and terms, sent to the model so it spells them right.",
+        commandName: "vocabulary", abstract: "Keep a journal's names and terms, sent to the model so it spells them right.",
         discussion: """
             Every upload of a recording in the journal sends its vocabulary as the prompt, most \
             recent first, as much as fits in the model's 224-token budget (after any --prompt).
@@ -33,11 +32,9 @@ struct VocabularyCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this journal (default: every journal).") var journal: String?
 
+        /// The `*`s: each journal's most recent words that fit its prompt (no --prompt given).
         func run() async throws {
-            // What each journal's prompt holds (no --prompt given): its most recent words that fit.
-            try output.show(try global.openStoreForReading().vocabulary(journal: journal)) {
-                JournalTables.vocabulary($0) { VocabularyPrompt.fitting($0, after: nil) }
-            }
+            try output.show(try global.openStoreForReading().vocabulary(journal: journal)) { JournalTables.vocabulary($0) { VocabularyPrompt.fitting($0, after: nil) } }
         }
     }
 
