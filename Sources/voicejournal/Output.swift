@@ -25,6 +25,9 @@ extension OutputOptions {
         if json { return try printJSON(value) }
         print(try text(value))
     }
+
+    /// Colours in human output: not `--json`, standard output a terminal, `NO_COLOR` unset.
+    var color: Bool { !json && TerminalInfo.detect(fileDescriptor: STDOUT_FILENO).color }
 }
 
 extension Mood: ExpressibleByArgument {}

@@ -37,7 +37,7 @@ struct AssignmentCommand: AsyncParsableCommand {
             let settings = try link.settings(global)
             let view = try global.openStoreForReading().assignmentView(id: id)
             try output.show(AssignmentPage(view, waveform: waveform(of: view.recording))) {
-                $0.text(link: settings.answerLink(token: view.assignment.linkToken), color: stdoutColor)
+                $0.text(link: settings.answerLink(token: view.assignment.linkToken), color: output.color)
             }
         }
     }

@@ -66,7 +66,7 @@ struct EntryCommand: AsyncParsableCommand {
             let view = try global.openStoreForReading().entryView(id: id)
             // The waveform reads the whole file: only for what shows it.
             let page = EntryPage(view, waveform: original ? nil : waveform(of: view.recording))
-            try output.show(page) { original ? $0.originalText() : $0.text(color: stdoutColor) }
+            try output.show(page) { original ? $0.originalText() : $0.text(color: output.color) }
         }
     }
 
@@ -113,6 +113,3 @@ func waveform(of details: RecordingDetails?) -> [Waveform.Column]? {
     let summary = try? WaveformSummary.make(of: URL(fileURLWithPath: details.recording.path), columns: RecordingLines.waveformColumns)
     return summary?.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }
 }
-
-/// Colours on standard output (a terminal, no `NO_COLOR`).
-var stdoutColor: Bool { TerminalInfo.detect(fileDescriptor: STDOUT_FILENO).color }

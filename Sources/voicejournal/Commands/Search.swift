@@ -22,7 +22,7 @@ struct Search: AsyncParsableCommand {
     func validate() throws { try validateLimit(limit) }
 
     func run() async throws {
-        let bold = !output.json && stdoutColor
+        let bold = output.color
         let hits = try global.openStoreForReading().search(query.joined(separator: " "), filter: filters.filter(kind: kind),
                                                            person: person, limit: limit, highlight: SearchResults.highlight(bold: bold))
         try output.show(hits) { SearchResults.text($0, bold: bold) }
