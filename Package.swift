@@ -69,7 +69,8 @@ let package = Package(
             "Audio", "Transcription", "Store",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
-        .target(name: "Terminal"),
+        // Pure functions from state to text: meters and tables, and the journal's pages and listings.
+        .target(name: "Terminal", dependencies: ["Store"]),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "Server", dependencies: [
@@ -112,7 +113,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Store"]),
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
         .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),

@@ -25,15 +25,18 @@ extension JournalStore {
     /// What `entry edit` opens: the entry's typed text, else its transcript — for a transcript
     /// with segments one segment a line, so a correction keeps each line at its time.
     public func correctableText(ofEntry id: Int64) throws -> (part: EntryCorrection.Part, text: String) {
-        try pool.read { db in
-            let entry = try Self.existingEntry(db, id: id)
-            if !entry.content.isEmpty { return (.text, entry.content) }
-            guard let transcript = try Self.latestTranscript(db, entryId: id) else {
-                throw StoreError.invalidInput("entry #\(id) has no text or transcript to correct yet")
-            }
-            let lines = transcript.segments.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
-            return (.transcript, lines.isEmpty ? transcript.text : lines.joined(separator: "\n"))
+        try pool.read { db in try Self.correctableText(db, ofEntry: id) }
+    }
+
+    /// The same, inside a caller's transaction.
+    static func correctableText(_ db: Database, ofEntry id: Int64) throws -> (part: EntryCorrection.Part, text: String) {
+        let entry = try existingEntry(db, id: id)
+        if !entry.content.isEmpty { return (.text, entry.content) }
+        guard let transcript = try latestTranscript(db, entryId: id) else {
+            throw StoreError.invalidInput("entry #\(id) has no text or transcript to correct yet")
         }
+        let lines = transcript.segments.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return (.transcript, lines.isEmpty ? transcript.text : lines.joined(separator: "\n"))
     }
 
     /// Replaces the entry's typed text, or its transcript, with `text`; the search index
@@ -42,41 +45,50 @@ extension JournalStore {
     /// kept word stays at its time (`TranscriptTimeline.realigned`).
     @discardableResult
     public func correctEntry(id: Int64, text: String, now: Date = Date()) throws -> EntryCorrection {
+        let text = try Self.correction(text, ofEntry: id)
+        return try pool.write { db in try Self.correctEntry(db, id: id, text: text, now: now) }
+    }
+
+    /// `text` trimmed, refused when nothing is left.
+    static func correction(_ text: String, ofEntry id: Int64) throws -> String {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
             throw StoreError.invalidInput("the correction is empty; entry #\(id) is unchanged (delete it with: voicejournal entry delete \(id))")
         }
-        return try pool.write { db in
-            let entry = try Self.existingEntry(db, id: id)
-            if !entry.content.isEmpty {
-                guard entry.content != text else { return EntryCorrection(part: .text, changed: false) }
-                try db.execute(sql: """
-                    UPDATE entry SET originalContent = coalesce(originalContent, content), content = ?, correctedAt = ?
-                    WHERE id = ?
-                    """, arguments: [text, now, id])
-                return EntryCorrection(part: .text, changed: true)
-            }
-            guard let transcript = try Self.latestTranscript(db, entryId: id), let transcriptId = transcript.id else {
-                throw StoreError.invalidInput("entry #\(id) has no text or transcript to correct yet")
-            }
-            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
-            let segments: [Transcript.Segment]
-            if lines.count == transcript.segments.count {
-                segments = zip(transcript.segments, lines).map { .init(start: $0.start, end: $0.end, text: " " + $1) }
-            } else {
-                segments = TranscriptTimeline.realigned(transcript.segments, to: text)
-            }
-            let joined = lines.joined(separator: " ")
-            guard joined != transcript.text else { return EntryCorrection(part: .transcript, changed: false) }
+        return text
+    }
+
+    /// Writes a trimmed, non-empty correction inside a caller's transaction.
+    static func correctEntry(_ db: Database, id: Int64, text: String, now: Date) throws -> EntryCorrection {
+        let entry = try Self.existingEntry(db, id: id)
+        if !entry.content.isEmpty {
+            guard entry.content != text else { return EntryCorrection(part: .text, changed: false) }
             try db.execute(sql: """
-                UPDATE transcript SET originalText = coalesce(originalText, text),
-                                      originalSegments = coalesce(originalSegments, segments),
-                                      text = ?, segments = ?, correctedAt = ?
+                UPDATE entry SET originalContent = coalesce(originalContent, content), content = ?, correctedAt = ?
                 WHERE id = ?
-                """, arguments: [joined, Transcript.Segment.json(segments), now, transcriptId])
-            return EntryCorrection(part: .transcript, changed: true)
+                """, arguments: [text, now, id])
+            return EntryCorrection(part: .text, changed: true)
         }
+        guard let transcript = try Self.latestTranscript(db, entryId: id), let transcriptId = transcript.id else {
+            throw StoreError.invalidInput("entry #\(id) has no text or transcript to correct yet")
+        }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        let segments: [Transcript.Segment]
+        if lines.count == transcript.segments.count {
+            segments = zip(transcript.segments, lines).map { .init(start: $0.start, end: $0.end, text: " " + $1) }
+        } else {
+            segments = TranscriptTimeline.realigned(transcript.segments, to: text)
+        }
+        let joined = lines.joined(separator: " ")
+        guard joined != transcript.text else { return EntryCorrection(part: .transcript, changed: false) }
+        try db.execute(sql: """
+            UPDATE transcript SET originalText = coalesce(originalText, text),
+                                  originalSegments = coalesce(originalSegments, segments),
+                                  text = ?, segments = ?, correctedAt = ?
+            WHERE id = ?
+            """, arguments: [joined, Transcript.Segment.json(segments), now, transcriptId])
+        return EntryCorrection(part: .transcript, changed: true)
     }
 
     /// What the entry said before its first correction; nil when it was never corrected.

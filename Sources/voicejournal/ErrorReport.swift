@@ -71,6 +71,9 @@ struct ErrorReport: Sendable, Equatable {
             return ErrorReport(message: error.description, status: .failure)
         case let error as DigestError:
             return ErrorReport(message: error.description, status: .failure)
+        case let error as EditorError:
+            // The editor failed or left nothing to take: that correction was not made.
+            return ErrorReport(message: error.description, status: .failure)
         case let error as ServeError:
             // Every kind (an address taken, no such host) means the machine cannot serve where asked.
             return ErrorReport(message: error.description, status: .configuration)

@@ -16,17 +16,19 @@ func printJSON<Value: Encodable>(_ value: Value) throws {
 
 /// Short local date and time for tables: "2026-11-22 09:41".
 func shortDate(_ date: Date) -> String {
-    shortDateFormatter.string(from: date)
+    ShortDate.text(date)
 }
 
-/// Made once: making a formatter (an ICU one underneath) costs more than formatting a
-/// table's every date with it. Foundation's formatter is Sendable and locks its own state.
-private let shortDateFormatter: DateFormatter = {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter
-}()
+extension OutputOptions {
+    /// Prints `value` as one JSON document with `--json`, else as `text` makes it.
+    func show<Value: Encodable>(_ value: Value, _ text: (Value) throws -> String) throws {
+        if json { return try printJSON(value) }
+        print(try text(value))
+    }
+
+    /// Colours in human output: not `--json`, standard output a terminal, `NO_COLOR` unset.
+    var color: Bool { !json && TerminalInfo.detect(fileDescriptor: STDOUT_FILENO).color }
+}
 
 extension Mood: ExpressibleByArgument {}
 extension Theme: ExpressibleByArgument {}

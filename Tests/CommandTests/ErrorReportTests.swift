@@ -44,6 +44,8 @@ import Transcription
         Row(name: "ALSA: read failed mid-take", error: ALSAError(.read, function: "snd_pcm_readi", code: -EIO, device: "hw:1"), status: .failure),
         Row(name: "sound file", error: SoundFileError(operation: "open", path: "/tmp/a.wav", reason: "not a WAV"), status: .failure),
         Row(name: "recording", error: RecordingError(.nothingRecorded, "nothing was recorded"), status: .failure),
+        Row(name: "editor: ended badly", error: EditorError(.failed, "the editor (false) ended with status 1; entry #3 is unchanged"), status: .failure),
+        Row(name: "editor: not UTF-8", error: EditorError(.notUTF8, "the editor saved text that is not UTF-8"), status: .failure),
         Row(name: "cancellation", error: CancellationError(), status: .interrupted),
     ]
 

@@ -6,8 +6,7 @@ import Terminal
 /// `voicejournal assign QUESTION_ID --person P`.
 struct Assign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "assign",
-        abstract: "Give a question to a person; they answer it with a recording.",
+        commandName: "assign", abstract: "Give a question to a person; they answer it with a recording.",
         discussion: """
             Prints the link that answers it: send it to the person, and `voicejournal serve` takes \
             their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.
@@ -21,9 +20,10 @@ struct Assign: AsyncParsableCommand {
     func run() async throws {
         let settings = try link.settings(global)
         let assignment = try global.openStore().assign(questionId: questionId, to: person, now: Now.date())
-        if output.json { return try printJSON(assignment) }
-        print("Assigned question #\(assignment.questionId) to \(TerminalText.escaped(assignment.person)): assignment #\(assignment.id).")
-        print("Link: \(TerminalText.escaped(settings.answerLink(token: assignment.linkToken)))")
+        try output.show(assignment) {
+            "Assigned question #\($0.questionId) to \(TerminalText.escaped($0.person)): assignment #\($0.id).\n"
+                + "Link: \(TerminalText.escaped(settings.answerLink(token: $0.linkToken)))"
+        }
     }
 }
 

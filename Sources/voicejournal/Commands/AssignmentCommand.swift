@@ -1,15 +1,11 @@
 import ArgumentParser
-import Audio
-import Foundation
 import Store
 import Terminal
 
-/// `voicejournal assignment list`.
+/// `voicejournal assignment list|show|link`.
 struct AssignmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "assignment",
-        abstract: "List assignments and show their answers.",
-        subcommands: [List.self, Show.self, Link.self])
+        commandName: "assignment", abstract: "List assignments and show their answers.", subcommands: [List.self, Show.self, Link.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List assignments, newest first.")
@@ -25,11 +21,7 @@ struct AssignmentCommand: AsyncParsableCommand {
 
         func run() async throws {
             let assignments = try global.openStoreForReading().assignments(status: status.map { $0 == .answered ? .answered : .pending })
-            if output.json { return try printJSON(assignments) }
-            guard !assignments.isEmpty else { return print("No assignments.") }
-            print(Table(headers: ["ID", "PERSON", "STATUS", "QUESTION", "ANSWER"], rows: assignments.map {
-                [String($0.id), $0.person, $0.status.rawValue, $0.question, $0.transcript ?? ""]
-            }, maxColumnWidth: 48).render())
+            try output.show(assignments, JournalTables.assignments)
         }
     }
 
@@ -41,35 +33,11 @@ struct AssignmentCommand: AsyncParsableCommand {
         @Argument(help: "The assignment's id (see 'assignment list').") var id: Int64
         @OptionGroup var link: LinkOptions
 
-        struct Shown: Encodable {
-            let assignment: AssignmentSummary
-            let recording: RecordingDetails?
-            /// The answer's RMS envelope, 0–1; nil before it is answered or when its file cannot be read.
-            let waveform: [Double]?
-        }
-
         func run() async throws {
             let settings = try link.settings(global)
-            let store = try global.openStoreForReading()
-            let assignment = try store.assignment(id: id)
-            let details = try store.recordingDetails(ofAssignment: id)
-            let summary = details.flatMap { try? WaveformSummary.make(of: URL(fileURLWithPath: $0.recording.path),
-                                                                      columns: EntryCommand.Show.waveformColumns) }
-            if output.json {
-                return try printJSON(Shown(assignment: assignment, recording: details, waveform: summary?.columns.map(\.rms)))
-            }
-            print("Assignment #\(assignment.id)  \(assignment.status.rawValue)  \(TerminalText.escaped(assignment.journal))")
-            print("Question #\(assignment.questionId): \(TerminalText.escaped(assignment.question))")
-            print("Person:  \(TerminalText.escaped(assignment.person))")
-            print("Given:   \(shortDate(assignment.createdAt))" + (assignment.answeredAt.map { ", answered \(shortDate($0))" } ?? ""))
-            print("Link:    \(TerminalText.escaped(settings.answerLink(token: assignment.linkToken)))")
-            guard let details else { return print("\nNot answered yet: voicejournal answer \(id)") }
-            EntryCommand.Show.printRecording(details, summary: summary)
-            print("")
-            if let transcript = details.transcript {
-                print(EntryCommand.Show.shown(transcript))
-            } else {
-                print("(not transcribed yet; run: voicejournal queue run)")
+            let view = try global.openStoreForReading().assignmentView(id: id)
+            try output.show(AssignmentPage(view, waveform: waveform(of: view.recording))) {
+                $0.text(link: settings.answerLink(token: view.assignment.linkToken), color: output.color)
             }
         }
     }

@@ -1,14 +1,14 @@
 import ArgumentParser
+import Audio
 import Foundation
 import Settings
 import Store
 import Terminal
 
-/// `voicejournal entry add|list|show|delete`.
+/// `voicejournal entry add|list|show|edit|delete`.
 struct EntryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "entry",
-        abstract: "Add, list, show, correct and delete journal entries.",
+        commandName: "entry", abstract: "Add, list, show, correct and delete journal entries.",
         subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
@@ -27,17 +27,15 @@ struct EntryCommand: AsyncParsableCommand {
         /// The kinds a typed entry can have.
         enum TypedKind: String, ExpressibleByArgument, CaseIterable {
             case text, gratitude
-            var entryKind: EntryKind { self == .text ? .text : .gratitude }
         }
 
         func run() async throws {
             var flags = Settings.Flags()
             flags.journal = journal
             let entry = try global.openStore().addEntry(
-                journal: try global.settings(flags).journal.value, kind: kind.entryKind, title: title, content: text, mood: mood, theme: theme,
-                createdAt: date?.date ?? Now.date())
-            if output.json { return try printJSON(entry) }
-            print("Added entry #\(entry.id) to \(TerminalText.escaped(entry.journal)).")
+                journal: try global.settings(flags).journal.value, kind: kind == .text ? .text : .gratitude, title: title,
+                content: text, mood: mood, theme: theme, createdAt: date?.date ?? Now.date())
+            try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))." }
         }
     }
 
@@ -51,13 +49,46 @@ struct EntryCommand: AsyncParsableCommand {
 
         func validate() throws { try validateLimit(limit) }
 
+        func run() async throws { try output.show(try global.openStoreForReading().entries(filters.filter(kind: kind, limit: limit)), JournalTables.entryList) }
+    }
+
+    /// `voicejournal entry show ID [--original]`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show one entry in full: text or timed transcript, mood, theme, recording and waveform.",
+            discussion: "--original shows what a corrected entry said before its first correction.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
+        @Flag(help: "Show the text as it was before it was corrected.") var original = false
+
         func run() async throws {
-            var filter = filters.filter
-            filter.kind = kind
-            filter.limit = limit
-            let entries = try global.openStoreForReading().entries(filter)
-            if output.json { return try printJSON(entries) }
-            print(entries.isEmpty ? "No entries." : EntryTable.render(entries))
+            let view = try global.openStoreForReading().entryView(id: id)
+            // The waveform reads the whole file: only for what shows it.
+            let page = EntryPage(view, waveform: original ? nil : waveform(of: view.recording))
+            try output.show(page) { original ? $0.originalText() : $0.text(color: output.color) }
+        }
+    }
+
+    /// `voicejournal entry edit ID [--text T]`.
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit", abstract: "Correct an entry's text or transcript (a misheard name, a typo).",
+            discussion: """
+                Opens $VISUAL (else $EDITOR, else vi) on the typed text, or on the transcript one \
+                segment a line, so each line keeps its time in the recording; --text replaces it \
+                without an editor. The correction is searchable at once; the original is kept \
+                (entry show ID --original). Add names the model keeps mishearing with: \
+                voicejournal vocabulary add WORD.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
+        @Option(help: "The corrected text (no editor is opened).") var text: String?
+
+        func run() async throws {
+            let correction = try await global.openStore().correctEntry(id: id, text: text, editor: EntryEditor(), now: Now.date())
+            print(correction.changed ? "Corrected the \(correction.part.rawValue) of entry #\(id); the original: voicejournal entry show \(id) --original"
+                                     : "No change to entry #\(id).")
         }
     }
 }
@@ -71,7 +102,14 @@ struct EntryFilterOptions: ParsableArguments {
     var since: DateArgument?
     @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
 
-    var filter: EntryFilter {
-        EntryFilter(journal: journal, mood: mood, theme: theme, since: since?.date, until: until?.endOfPeriod)
+    func filter(kind: EntryKind?, limit: Int? = nil) -> EntryFilter {
+        EntryFilter(journal: journal, mood: mood, theme: theme, kind: kind, since: since?.date, until: until?.endOfPeriod, limit: limit)
     }
+}
+
+/// The small waveform `entry show` and `assignment show` draw; nil when the file cannot be read.
+func waveform(of details: RecordingDetails?) -> [Waveform.Column]? {
+    guard let details else { return nil }
+    let summary = try? WaveformSummary.make(of: URL(fileURLWithPath: details.recording.path), columns: RecordingLines.waveformColumns)
+    return summary?.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }
 }

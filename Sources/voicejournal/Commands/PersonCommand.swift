@@ -5,10 +5,8 @@ import Terminal
 /// `voicejournal person add|list`.
 struct PersonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "person",
-        abstract: "Add and list the people questions are assigned to.",
-        discussion: "\"Myself\" always exists (you can also say \"me\").",
-        subcommands: [Add.self, List.self, Delete.self])
+        commandName: "person", abstract: "Add and list the people questions are assigned to.",
+        discussion: "\"Myself\" always exists (you can also say \"me\").", subcommands: [Add.self, List.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a person.")
@@ -19,15 +17,12 @@ struct PersonCommand: AsyncParsableCommand {
         @Option(help: "Their email address.") var email: String?
 
         func validate() throws {
-            if relationship == Person.selfRelationship {
-                throw ValidationError("\"self\" is reserved for Myself; pick another relationship")
-            }
+            guard relationship != Person.selfRelationship else { throw ValidationError("\"self\" is reserved for Myself; pick another relationship") }
         }
 
         func run() async throws {
             let person = try global.openStore().addPerson(name: name, relationship: relationship, email: email)
-            if output.json { return try printJSON(person) }
-            print("Added \(TerminalText.escaped(person.name)) (#\(person.id ?? 0)).")
+            try output.show(person) { "Added \(TerminalText.escaped($0.name)) (#\($0.id ?? 0))." }
         }
     }
 
@@ -36,12 +31,6 @@ struct PersonCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
 
-        func run() async throws {
-            let people = try global.openStoreForReading().people()
-            if output.json { return try printJSON(people) }
-            print(Table(headers: ["ID", "NAME", "RELATIONSHIP", "EMAIL"], rows: people.map {
-                [String($0.id ?? 0), $0.name, $0.relationship, $0.email ?? ""]
-            }).render())
-        }
+        func run() async throws { try output.show(try global.openStoreForReading().people(), JournalTables.people) }
     }
 }

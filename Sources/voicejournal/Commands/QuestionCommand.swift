@@ -5,14 +5,12 @@ import Terminal
 /// `voicejournal question add|list`.
 struct QuestionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "question",
-        abstract: "Add and list questions to be answered with a recording.",
+        commandName: "question", abstract: "Add and list questions to be answered with a recording.",
         subcommands: [Add.self, List.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add",
-            abstract: "Add a question to a journal.",
+            commandName: "add", abstract: "Add a question to a journal.",
             discussion: "Example: voicejournal question add --journal \"Family stories\" \"Where did you grow up?\"")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
@@ -21,8 +19,7 @@ struct QuestionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let question = try global.openStore().addQuestion(journal: journal, text: text)
-            if output.json { return try printJSON(question) }
-            print("Added question #\(question.id ?? 0). Give it to someone with: voicejournal assign \(question.id ?? 0) --person NAME")
+            try output.show(question) { "Added question #\($0.id ?? 0). Give it to someone with: voicejournal assign \($0.id ?? 0) --person NAME" }
         }
     }
 
@@ -32,13 +29,6 @@ struct QuestionCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this journal's questions.") var journal: String?
 
-        func run() async throws {
-            let questions = try global.openStoreForReading().questions(journal: journal)
-            if output.json { return try printJSON(questions) }
-            guard !questions.isEmpty else { return print("No questions yet.") }
-            print(Table(headers: ["ID", "JOURNAL", "ASSIGNED", "QUESTION"], rows: questions.map {
-                [String($0.id), $0.journal, String($0.assignmentCount), $0.text]
-            }).render())
-        }
+        func run() async throws { try output.show(try global.openStoreForReading().questions(journal: journal), JournalTables.questions) }
     }
 }

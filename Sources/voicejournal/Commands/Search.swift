@@ -1,13 +1,11 @@
 import ArgumentParser
-import Foundation
 import Store
 import Terminal
 
 /// `voicejournal search QUERY`.
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search",
-        abstract: "Search entries and transcripts, best match first.",
+        commandName: "search", abstract: "Search entries and transcripts, best match first.",
         discussion: """
             Every word must appear; word forms match ("walking" finds "walked"). FTS5's query \
             language works too: "an exact phrase", prefix*, AND, OR, NOT (in capitals), ( ) and \
@@ -23,34 +21,10 @@ struct Search: AsyncParsableCommand {
 
     func validate() throws { try validateLimit(limit) }
 
-    /// Private-use characters mark the matches while the table is laid out; they become bold
-    /// once every cell is escaped and fitted (a transcript's own control characters never do).
-    private static let boldMarks = SearchHighlight(open: "\u{E000}", close: "\u{E001}")
-
     func run() async throws {
-        var filter = filters.filter
-        filter.kind = kind
-        let bold = !output.json && TerminalInfo.detect(fileDescriptor: STDOUT_FILENO).color
-        let hits = try global.openStoreForReading().search(query.joined(separator: " "), filter: filter, person: person,
-                                                           limit: limit, highlight: bold ? Self.boldMarks : .brackets)
-        if output.json { return try printJSON(hits) }
-        guard !hits.isEmpty else { return print("No matches.") }
-        let table = Table(headers: ["ENTRY", "DATE", "JOURNAL", "MATCH"], rows: hits.map { hit in
-            [Self.owner(of: hit), shortDate(hit.createdAt), hit.journal ?? "-",
-             (hit.segmentStart.map { "@\(Clock.text($0, .position)) " } ?? "") + hit.snippet]
-        }, maxColumnWidth: 80).render()
-        guard bold else { return print(table) }
-        // The match column is the last: a cut cell may leave bold open, so each line ends plain.
-        print(table.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.replacingOccurrences(of: Self.boldMarks.open, with: ANSI.bold)
-                .replacingOccurrences(of: Self.boldMarks.close, with: ANSI.reset) + ANSI.reset
-        }.joined(separator: "\n"))
-    }
-
-    /// "#12", "assignment #3", or "recording #40" for a transcribed file in no journal.
-    static func owner(of hit: SearchHit) -> String {
-        if let entry = hit.entryId { return "#\(entry)" }
-        if let assignment = hit.assignmentId { return "assignment #\(assignment)" }
-        return "recording #\(hit.recordingId ?? 0)"
+        let bold = output.color
+        let hits = try global.openStoreForReading().search(query.joined(separator: " "), filter: filters.filter(kind: kind),
+                                                           person: person, limit: limit, highlight: SearchResults.highlight(bold: bold))
+        try output.show(hits) { SearchResults.text($0, bold: bold) }
     }
 }

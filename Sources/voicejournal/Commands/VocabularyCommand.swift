@@ -6,8 +6,7 @@ import Transcription
 /// `voicejournal vocabulary add|list|remove`.
 struct VocabularyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "vocabulary",
-        abstract: "Keep a journal's names and terms, sent to the model so it spells them right.",
+        commandName: "vocabulary", abstract: "Keep a journal's names and terms, sent to the model so it spells them right.",
         discussion: """
             Every upload of a recording in the journal sends its vocabulary as the prompt, most \
             recent first, as much as fits in the model's 224-token budget (after any --prompt).
@@ -33,15 +32,9 @@ struct VocabularyCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this journal (default: every journal).") var journal: String?
 
+        /// The `*`s: each journal's most recent words that fit its prompt (no --prompt given).
         func run() async throws {
-            let words = try global.openStoreForReading().vocabulary(journal: journal)
-            if output.json { return try printJSON(words) }
-            guard !words.isEmpty else { return print("No vocabulary yet. Add some with: voicejournal vocabulary add WORD…") }
-            // What each journal's prompt holds (no --prompt given): its most recent words that fit.
-            let sent = Dictionary(grouping: words, by: \.journal).mapValues { Set(VocabularyPrompt.fitting($0.map(\.word), after: nil)) }
-            print(Table(headers: ["JOURNAL", "WORD", "ADDED", "IN PROMPT"], rows: words.map {
-                [$0.journal, $0.word, shortDate($0.createdAt), sent[$0.journal]?.contains($0.word) == true ? "*" : ""]
-            }).render())
+            try output.show(try global.openStoreForReading().vocabulary(journal: journal)) { JournalTables.vocabulary($0) { VocabularyPrompt.fitting($0, after: nil) } }
         }
     }
 

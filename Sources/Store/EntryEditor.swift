@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+
+/// The user's editor as `entry edit` runs it: `$VISUAL`, else `$EDITOR`, else `vi`, given the
+/// entry's text in a private file under the home (the journal's words never go to a shared
+/// temporary folder) and read back once it ends.
+public struct EntryEditor: Sendable, Equatable {
+    /// A command line ("code --wait", "vim -u NONE"), run through the shell with the file's path.
+    public var command: String
+
+    /// The editor the environment names, else `vi`.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+    }
+
+    /// `text` after the editor has had it. The editor runs in the foreground with the
+    /// process's own terminal; its end is awaited without holding a thread.
+    func edit(_ text: String, entry id: Int64, home: DataHome) async throws -> String {
+        let folder = home.url.appendingPathComponent("tmp")
+        try home.createPrivateFolder(folder)
+        let file = folder.appendingPathComponent("entry-\(id)-\(UUID().uuidString).txt")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data((text + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw EditorError(.cannotWrite, "cannot write \(file.path) for the editor")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let status = try await run(file)
+        guard status == 0 else {
+            throw EditorError(.failed, "the editor (\(command)) ended with status \(status); entry #\(id) is unchanged")
+        }
+        return try Self.editedText(of: file, editor: command, entry: id)
+    }
+
+    /// Runs the command line through the shell (`$EDITOR` is a command line, not a path).
+    private func run(_ file: URL) async throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\(command) \"$1\"", "sh", file.path]
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// What the editor left in `file`, or why there is nothing to take: an editor may remove
+    /// or rename the file, or save it in another encoding.
+    static func editedText(of file: URL, editor: String, entry id: Int64) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            let what = FileManager.default.fileExists(atPath: file.path) ? "left a file that cannot be read" : "removed the file it was given"
+            throw EditorError(.lostFile, "the editor (\(editor)) \(what); entry #\(id) is unchanged")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw EditorError(.notUTF8, "the editor saved text that is not UTF-8; save it as UTF-8 and try again (entry #\(id) is unchanged)")
+        }
+        return text
+    }
+}
+
+/// Why an edit in the user's editor gave no correction; the entry is unchanged.
+///
+/// Shaped like `StoreError`: a struct over a private code, so new kinds never break callers.
+public struct EditorError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The class of failure.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private enum Code: String, Hashable, Sendable {
+            case cannotWrite, failed, lostFile, notUTF8
+        }
+        private let code: Code
+
+        /// The file for the editor could not be made under the home.
+        public static let cannotWrite = Kind(code: .cannotWrite)
+        /// The editor could not be started or ended with a status other than 0.
+        public static let failed = Kind(code: .failed)
+        /// The editor removed its file or left one that cannot be read.
+        public static let lostFile = Kind(code: .lostFile)
+        /// The editor saved text that is not UTF-8.
+        public static let notUTF8 = Kind(code: .notUTF8)
+
+        public var description: String { code.rawValue }
+    }
+
+    public let kind: Kind
+    /// The whole sentence for the user.
+    public let description: String
+
+    /// An error of `kind`; `description` is the sentence the user reads.
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}
+
+extension JournalStore {
+    /// `entry edit`: replaces the entry's typed text, or its transcript, with `text`, or
+    /// without it with what `editor` leaves of the current one (see `correctableText`,
+    /// `correctEntry(id:text:now:)`). The database is read and written on GRDB's own queues.
+    public func correctEntry(id: Int64, text: String?, editor: EntryEditor, now: Date) async throws -> EntryCorrection {
+        let current = try await pool.read { db in try Self.correctableText(db, ofEntry: id) }
+        let edited: String
+        if let text { edited = text } else { edited = try await editor.edit(current.text, entry: id, home: home) }
+        let checked = try Self.correction(edited, ofEntry: id)
+        return try await pool.write { db in try Self.correctEntry(db, id: id, text: checked, now: now) }
+    }
+}

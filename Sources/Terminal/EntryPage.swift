@@ -1,0 +1,94 @@
+import Foundation
+import Store
+
+/// What `entry show` prints of one entry: a header, its recording with a small waveform, and
+/// its text or timed transcript; or, as `--json`, the entry's own keys (as `entry list` has
+/// them, so readers of the earlier output keep working) with the rest beside them.
+public struct EntryPage: Encodable, Sendable {
+    public var view: EntryView
+    /// The recording's envelope, `RecordingLines.waveformColumns` slices; nil when it is not
+    /// shown or its file cannot be read.
+    public var waveform: [Waveform.Column]?
+
+    public init(_ view: EntryView, waveform: [Waveform.Column]?) {
+        self.view = view
+        self.waveform = waveform
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case recording, waveform, original
+    }
+
+    /// The waveform as its RMS envelope (0–1); every key is written, null when there is nothing.
+    public func encode(to encoder: any Encoder) throws {
+        try view.entry.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(view.recording, forKey: .recording)
+        try container.encode(waveform?.map(\.rms), forKey: .waveform)
+        try container.encode(view.original, forKey: .original)
+    }
+
+    /// The page; `color` draws the waveform in colour. Everything quoted was typed or heard:
+    /// escaped, and only a text's own line breaks stay.
+    public func text(color: Bool) -> String {
+        let entry = view.entry
+        var lines = ["#\(entry.id)  \(ShortDate.text(entry.createdAt))  \(TerminalText.escaped(entry.journal))  \(entry.kind.rawValue)"]
+        if let title = entry.title { lines.append("Title: \(TerminalText.escaped(title))") }
+        if let mood = entry.mood { lines.append("Mood:  \(mood.rawValue)") }
+        if let theme = entry.theme { lines.append("Theme: \(theme.rawValue)") }
+        if let details = view.recording { lines += RecordingLines.lines(details, waveform: waveform, color: color) }
+        if let before = view.original { lines.append("Corrected: \(ShortDate.text(before.correctedAt)) (the original: --original)") }
+        lines.append("")
+        if !entry.content.isEmpty { lines.append(TerminalText.escapedLines(entry.content)) }
+        if let transcript = view.recording?.transcript {
+            lines.append(RecordingLines.transcript(transcript))
+        } else if entry.recordingId != nil {
+            lines.append("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `entry show --original`: what the entry said before its first correction.
+    public func originalText() -> String {
+        guard let before = view.original else { return "Entry #\(view.entry.id) was never corrected." }
+        return "#\(view.entry.id) as first stored (corrected \(ShortDate.text(before.correctedAt)))\n\n"
+            + (before.segments.isEmpty ? TerminalText.escapedLines(before.text) : RecordingLines.timed(before.segments))
+    }
+}
+
+/// A recording as `entry show` and `assignment show` present it.
+public enum RecordingLines {
+    /// Columns of the small waveform (and of its `--json` envelope).
+    public static let waveformColumns = 48
+
+    /// The recording's file, length, levels, a small waveform (nil: the file cannot be read)
+    /// and what it answers.
+    public static func lines(_ details: RecordingDetails, waveform: [Waveform.Column]?, color: Bool) -> [String] {
+        let recording = details.recording
+        var facts = [String(format: "%.1f s", recording.durationSeconds), recording.format, "\(recording.sampleRate) Hz"]
+        if let peak = recording.peakDBFS { facts.append("peak \(MeterLine.dbfs(peak)) dBFS") }
+        if let rms = recording.rmsDBFS { facts.append("rms \(MeterLine.dbfs(rms)) dBFS") }
+        var lines = ["Audio: \(TerminalText.escaped(recording.path))", "       " + facts.joined(separator: " · ")]
+        if let waveform {
+            lines += Waveform.render(waveform, height: 4, color: color).map { "       " + $0 }
+        } else {
+            lines.append("       (the audio file cannot be read)")
+        }
+        if let answers = details.answers {
+            lines.append("Answers: question #\(answers.questionId) \"\(TerminalText.escaped(answers.question))\" "
+                         + "(assignment #\(answers.id), \(TerminalText.escaped(answers.person)))")
+        }
+        return lines
+    }
+
+    /// A transcript one segment a line with its time, or its text when it has no segments.
+    public static func transcript(_ transcript: Transcript) -> String {
+        transcript.segments.isEmpty ? TerminalText.escapedLines(transcript.text) : timed(transcript.segments)
+    }
+
+    /// One line per segment: `[00:01] text`.
+    public static func timed(_ segments: [Transcript.Segment]) -> String {
+        segments.map { "[\(Clock.text($0.start, .position))] " + TerminalText.escaped($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            .joined(separator: "\n")
+    }
+}

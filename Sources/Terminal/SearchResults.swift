@@ -1,0 +1,37 @@
+import Foundation
+import Store
+
+/// What `search` prints: one row per hit, best first, where it is (`#12`, `assignment #3`),
+/// when, in which journal, and the words around the match (`@12:03` in a recording).
+public enum SearchResults {
+    /// Private-use characters mark the matches while the table is laid out; they become bold
+    /// once every cell is escaped and fitted (a transcript's own control characters never do).
+    static let boldMarks = SearchHighlight(open: "\u{E000}", close: "\u{E001}")
+
+    /// How the search should mark matches for `text(_:bold:)`: brackets, or marks that become bold.
+    public static func highlight(bold: Bool) -> SearchHighlight {
+        bold ? boldMarks : .brackets
+    }
+
+    /// The hits as a table (searched with `highlight(bold:)`), or "No matches.".
+    public static func text(_ hits: [SearchHit], bold: Bool) -> String {
+        guard !hits.isEmpty else { return "No matches." }
+        let table = Table(headers: ["ENTRY", "DATE", "JOURNAL", "MATCH"], rows: hits.map { hit in
+            [owner(of: hit), ShortDate.text(hit.createdAt), hit.journal ?? "-",
+             (hit.segmentStart.map { "@\(Clock.text($0, .position)) " } ?? "") + hit.snippet]
+        }, maxColumnWidth: 80).render()
+        guard bold else { return table }
+        // The match column is the last: a cut cell may leave bold open, so each line ends plain.
+        return table.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.replacingOccurrences(of: boldMarks.open, with: ANSI.bold)
+                .replacingOccurrences(of: boldMarks.close, with: ANSI.reset) + ANSI.reset
+        }.joined(separator: "\n")
+    }
+
+    /// "#12", "assignment #3", or "recording #40" for a transcribed file in no journal.
+    public static func owner(of hit: SearchHit) -> String {
+        if let entry = hit.entryId { return "#\(entry)" }
+        if let assignment = hit.assignmentId { return "assignment #\(assignment)" }
+        return "recording #\(hit.recordingId ?? 0)"
+    }
+}
