@@ -80,7 +80,7 @@ struct Serve: AsyncParsableCommand {
             uploadTimeout: uploadTimeout, shutdownTimeout: shutdownTimeout, maxConnections: maxConnections)
         SignalWatch.unblockStopSignals()
         try await AnswerServer.serve(configuration, settings: settings, store: store,
-                                     transcriber: transcriber.map { t in .init(run: { await t.run() }, nudge: { t.nudge() }) },
+                                     transcriber: transcriber.map { running in .init(run: { await running.run() }, nudge: { running.nudge() }) },
                                      logger: Logger(label: "voicejournal.serve")) { event in
             for line in event.lines { line.isNotice ? printNotice(line.text) : printNow(line.text) }
         }
