@@ -74,7 +74,7 @@ let package = Package(
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "Server", dependencies: [
-            "Store", "Recording",
+            "Store", "Recording", "Settings", "Terminal",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -117,7 +117,12 @@ let package = Package(
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
         .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),
-        // `serve` over real HTTP (the built binary, curl) and its pure parts in-process.
-        .testTarget(name: "ServerTests", dependencies: ["Server", "voicejournal", "TestSupport"]),
+        // `serve` over real HTTP (the built binary, curl), and in-process through its builder
+        // (Hummingbird's router test client) with its pure parts.
+        .testTarget(name: "ServerTests", dependencies: [
+            "Server", "voicejournal", "TestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
     ]
 )

@@ -32,7 +32,7 @@ public struct AnswerAttachment: Sendable {
 
     /// Probes and hashes the file, copies it into the journal and records it as the answer,
     /// with its transcription queued. `beforeCopying` is called once the file is known to be
-    /// new audio, just before the copy. Blocking file work runs on a thread of its own.
+    /// new audio, just before the copy. Blocking file and store work runs on a thread of its own.
     public func attach(now: Date = Date(), beforeCopying: @escaping @Sendable () -> Void = {}) async throws -> CompletedRecording {
         let source = self.source
         let summary: WaveformSummary
@@ -60,16 +60,21 @@ public struct AnswerAttachment: Sendable {
             throw RecordingError(.tooLong, String(format: "%@ is %.0f s long; the longest answer taken is %.0f s",
                                                   source.path, summary.info.durationSeconds, limit))
         }
-        let sha256 = try await RecordingSession.onOwnThread { try ContentDigest.sha256(fileAt: source) }
+        let home = store.home, store = self.store, assignmentId = self.assignmentId, key = idempotencyKey
+        // The store's checks block too (SQLite): they run on the same thread as the hash.
+        let (sha256, earlier) = try await RecordingSession.onOwnThread { () throws -> (String, CompletedRecording?) in
+            let sha256 = try ContentDigest.sha256(fileAt: source)
+            // The same key again is the first answer, whatever the audio: checked before the
+            // duplicate-audio rule, which would call the first answer's audio "sent before".
+            if let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: key) { return (sha256, earlier) }
+            // Known audio is refused before the copy, not after it.
+            if let duplicate = try store.duplicateAudio(sha256: sha256) { throw duplicate }
+            return (sha256, nil)
+        }
+        if let earlier { return earlier }
         let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,
                                    peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)
-        // The same key again is the first answer, whatever the audio: checked before the
-        // duplicate-audio rule, which would call the first answer's audio "sent before".
-        if let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: idempotencyKey) { return earlier }
-        // Known audio is refused before the copy, not after it.
-        if let duplicate = try store.duplicateAudio(sha256: sha256) { throw duplicate }
         beforeCopying()
-        let home = store.home, store = self.store, assignmentId = self.assignmentId, key = idempotencyKey
         return try await RecordingSession.onOwnThread {
             try Self.copyAndRecord(source, summary: summary, facts: facts, assignmentId: assignmentId,
                                    idempotencyKey: key, home: home, store: store, now: now)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOFileSystem
 import Recording
 import Store
 
@@ -108,12 +109,13 @@ struct AnswerRoutes: Sendable {
         } catch {
             return failed(id, client, error)
         }
-        defer { try? FileManager.default.removeItem(at: received.file) }
         // The same take sent twice at once: the second waits for the first and gets its answer.
-        return await turns.one("\(id) \(key)") {
+        let response = await turns.one("\(id) \(key)") {
             if let early = await earlierAnswer(id, client, key) { return early }
             return await attach(received.file, id, client, key)
         }
+        _ = try? await FileSystem.shared.removeItem(at: FilePath(received.file.path))
+        return response
     }
 
     /// The earlier answer stored under `key`, as the reply to give; nil when the key is new.
@@ -130,9 +132,11 @@ struct AnswerRoutes: Sendable {
 
     private func attach(_ file: URL, _ id: Int64, _ client: ClientAddress, _ key: String) async -> Response {
         do {
-            let attachment = try AnswerAttachment(file: file, assignmentId: id, idempotencyKey: key,
-                                                  maxDurationSeconds: Double(configuration.maxAnswerSeconds) + Self.limitSlack,
-                                                  store: store)
+            let store = self.store, limit = Double(configuration.maxAnswerSeconds) + Self.limitSlack
+            // Checking the assignment and the file is blocking work too; attaching runs its own off the pool.
+            let attachment = try await offPool {
+                try AnswerAttachment(file: file, assignmentId: id, idempotencyKey: key, maxDurationSeconds: limit, store: store)
+            }
             return answered(id, try await attachment.attach())
         } catch let error as RecordingError {
             return refuse(id, client, .badRequest, error.kind == .tooLong

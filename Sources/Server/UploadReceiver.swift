@@ -38,8 +38,9 @@ struct UploadReceiver: Sendable {
         guard let contentType, let boundary = MultipartReader.boundary(contentType: contentType) else {
             throw Refusal.malformed("the upload must be multipart/form-data with a boundary")
         }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        // File-system calls go through NIO's file system, which runs them on its thread pool.
+        try await FileSystem.shared.createDirectory(at: FilePath(folder.path), withIntermediateDirectories: true,
+                                                    permissions: [.ownerReadWriteExecute])
         var reader = MultipartReader(boundary: boundary)
         var total: Int64 = 0, written: Int64 = 0, allowed = reserved
         var inAudio = false, sawAudio = false, fileType: String?
@@ -96,16 +97,16 @@ struct UploadReceiver: Sendable {
             guard sawAudio, written > 0 else { throw Refusal.noAudio }
             // The extension tells the decoder's probe what to expect; the content decides.
             let file = partial.deletingPathExtension().appendingPathExtension(fileType ?? "audio")
-            try FileManager.default.moveItem(at: partial, to: file)
+            try await FileSystem.shared.moveItem(at: FilePath(partial.path), to: FilePath(file.path))
             return Received(file: file, sizeBytes: written)
         } catch {
-            try? FileManager.default.removeItem(at: partial)
+            _ = try? await FileSystem.shared.removeItem(at: FilePath(partial.path))
             throw error
         }
     }
 
     /// Removes what killed or interrupted uploads left in the folder (at start-up, before any
-    /// upload of this process can be there).
+    /// upload of this process can be there). Blocking: called off the cooperative pool.
     func removeLeftovers() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix("upload-") {

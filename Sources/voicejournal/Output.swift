@@ -104,3 +104,8 @@ struct DateArgument: ExpressibleByArgument, Sendable {
 
     static var defaultValueDescription: String { "YYYY-MM-DD[THH:MM]" }
 }
+
+/// One line on stdout at once, not when a buffer fills: a server's output is read as it happens.
+func printNow(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Settings
 import Server
-import Store
-import Terminal
 
 /// `voicejournal serve` — the other end of the links `assign` prints.
 struct Serve: AsyncParsableCommand {
@@ -66,95 +63,26 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var flags = transcription.flags(jobs: jobs)
-        flags.publicURL = link.publicURL
-        flags.askedBy = askedBy
+        (flags.publicURL, flags.askedBy) = (link.publicURL, askedBy)
         let settings = try global.settings(flags)
         let store = try global.openStore()
         let environment = ProcessInfo.processInfo.environment
-        // A missing key or bad endpoint is said now (exit 3), not after the first answer.
-        // The servers are resolved once; endpoints left out of the pool are said once, here.
+        // A missing key or bad endpoint is said now (exit 3), not after the first answer; endpoints left out, once.
         let pool = transcribe ? try transcription.endpoints(settings, jobs: jobs, environment: environment) : nil
         for line in pool?.leftOut ?? [] { printNotice("warning: " + line) }
         let transcriber = pool.map { pool in
-            ServeTranscriber(store: store, firstPause: Self.refusedPause(environment)) {
+            ServeTranscriber(store: store, firstPause: AnswerServer.Transcriber.firstPause(environment: environment)) {
                 transcription.makeRunner(store: store, settings: settings, pool: pool, environment: environment, warnLeftOut: false)
             }
         }
-
-        var configuration = AnswerServer.Configuration()
-        configuration.host = host
-        configuration.port = port
-        configuration.maxAnswerSeconds = maxAnswerSeconds
-        configuration.maxUploadBytes = maxUploadBytes
-        configuration.askedBy = settings.askedBy.value
-        configuration.requestsPerMinute = requestsPerMinute
-        configuration.trustedProxies = trustedProxy
-        configuration.idleTimeout = idleTimeout
-        configuration.uploadTimeout = uploadTimeout
-        configuration.shutdownTimeout = shutdownTimeout
-        configuration.maxConnections = maxConnections
-        let server = AnswerServer(store: store, configuration: configuration, logger: Logger(label: "voicejournal.serve"))
-        let publicURL = settings.publicURL
-        let waiting = try store.assignments(status: .pending).count
-
+        let configuration = AnswerServer.Configuration(host: host, port: port, maxAnswerSeconds: maxAnswerSeconds,
+            maxUploadBytes: maxUploadBytes, requestsPerMinute: requestsPerMinute, trustedProxies: trustedProxy, idleTimeout: idleTimeout,
+            uploadTimeout: uploadTimeout, shutdownTimeout: shutdownTimeout, maxConnections: maxConnections)
         SignalWatch.unblockStopSignals()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            if let transcriber { group.addTask { await transcriber.run() } }
-            do {
-                try await server.run { event in
-                    Self.report(event, publicURL: publicURL, waiting: waiting)
-                    if case .answered(_, _, _, false) = event { transcriber?.nudge() }
-                }
-            } catch let error as ServeError {
-                // Reported by its kind (exit 3): the machine cannot serve where it was asked to.
-                group.cancelAll()
-                throw error
-            }
-            // Stopped by a signal, after the uploads in flight: transcription in flight goes back to the queue.
-            group.cancelAll()
-        }
-        printNotice("stopped" + (transcriber == nil ? "" : "; answers not transcribed yet stay queued (voicejournal queue run)"))
-    }
-
-    private static func report(_ event: AnswerServer.Event, publicURL: Setting<String>, waiting: Int) {
-        switch event {
-        case let .listening(host, port):
-            // Listening on every interface: 0.0.0.0 is no address a phone can open; this machine's name may be.
-            let everywhere = AnswerServer.isEveryInterface(host)
-            let shown = everywhere ? ProcessInfo.processInfo.hostName : host
-            let address = "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
-            // Without a public URL of its own, links point where the server listens.
-            let links = publicURL.source == .builtIn ? address : publicURL.value
-            if everywhere {
-                printNotice("warning: --host \(host) serves plain HTTP to every network this machine is on. Browsers allow "
-                    + "the microphone only on https pages (or on this machine itself): put a reverse proxy with TLS in front, "
-                    + "give its https address as --public-url, and listen on 127.0.0.1 (see docs/serve.md)")
-                printNow("Serving answers on every interface, port \(port) (links: \(TerminalText.escaped(links))/a/TOKEN). Ctrl-C stops.")
-            } else {
-                printNow("Serving answers on \(address) (links: \(TerminalText.escaped(links))/a/TOKEN). Ctrl-C stops.")
-            }
-            printNow("\(waiting) assignment\(waiting == 1 ? "" : "s") waiting; see each one's link with: voicejournal assignment link ID")
-        case let .answered(id, recording, seconds, again):
-            printNow(again ? "Assignment #\(id): the same answer was sent again (recording \(recording)); nothing new stored."
-                        : String(format: "Assignment #%lld answered: recording %lld, %.1f s.", id, recording, seconds))
-        case let .refused(id, status, reason, client):
-            printNotice("refused an upload for assignment #\(id) from \(client) (\(status)): \(reason)")
-        case let .limited(client, what, retryAfter):
-            printNotice("asked \(client) to wait \(retryAfter) s (429: too many \(what)); until then its requests are refused without a line each")
-        case .warning(let text):
-            printNotice("warning: " + text)
+        try await AnswerServer.serve(configuration, settings: settings, store: store,
+                                     transcriber: transcriber.map { running in .init(run: { await running.run() }, nudge: { running.nudge() }) },
+                                     logger: Logger(label: "voicejournal.serve")) { event in
+            for line in event.lines { line.isNotice ? printNotice(line.text) : printNow(line.text) }
         }
     }
-
-    /// The first pause after the server refused the key: `VOICEJOURNAL_SERVE_RETRY_SECONDS`
-    /// (tests shorten it), else 30 s.
-    private static func refusedPause(_ environment: [String: String]) -> Duration {
-        let seconds = environment["VOICEJOURNAL_SERVE_RETRY_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 30
-        return .milliseconds(Int64(seconds * 1000))
-    }
-}
-
-/// One line on stdout at once, not when a buffer fills: a server's output is read as it happens.
-func printNow(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
