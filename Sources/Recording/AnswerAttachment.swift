@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Queue
 import Store
 
 /// An existing audio file given as the answer to an assignment (`answer --file`): probed,
@@ -40,7 +41,7 @@ public struct AnswerAttachment: Sendable {
         // the decode runs: a small file declaring hours costs no more than its header.
         let limit = DecodeLimit(maxSeconds: maxDurationSeconds)
         do {
-            summary = try await RecordingSession.onOwnThread {
+            summary = try await onBlockingThread {
                 // A cut-off file is refused rather than kept as if whole.
                 _ = try AudioIntegrity.probe(source, limit: limit)
                 return try WaveformSummary.make(of: source, columns: 1, limit: limit)
@@ -60,7 +61,7 @@ public struct AnswerAttachment: Sendable {
             throw RecordingError(.tooLong, String(format: "%@ is %.0f s long; the longest answer taken is %.0f s",
                                                   source.path, summary.info.durationSeconds, limit))
         }
-        let sha256 = try await RecordingSession.onOwnThread { try ContentDigest.sha256(fileAt: source) }
+        let sha256 = try await onBlockingThread { try ContentDigest.sha256(fileAt: source) }
         let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,
                                    peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)
         // The same key again is the first answer, whatever the audio: checked before the
@@ -70,7 +71,7 @@ public struct AnswerAttachment: Sendable {
         if let duplicate = try store.duplicateAudio(sha256: sha256) { throw duplicate }
         beforeCopying()
         let home = store.home, store = self.store, assignmentId = self.assignmentId, key = idempotencyKey
-        return try await RecordingSession.onOwnThread {
+        return try await onBlockingThread {
             try Self.copyAndRecord(source, summary: summary, facts: facts, assignmentId: assignmentId,
                                    idempotencyKey: key, home: home, store: store, now: now)
         }
