@@ -92,7 +92,7 @@ public enum Recorder {
             stop.wire(to: transcriber)
             let waiting = Task { feed.yield(.ended(await transcriber.finish())) }
             defer { waiting.cancel() }
-            var ending = InProcessTranscriber.Ending.stopped
+            var ending: InProcessTranscriber.Ending?
             waiting: while let tick = await next.next() {
                 switch tick {
                 case .meter: continue
@@ -103,16 +103,20 @@ public enum Recorder {
                 }
             }
             switch ending {
-            case .finished: break
-            case .unreachable: return TakeResult(outcome: outcome, live: .unreachable)
-            case .stopped: return TakeResult(outcome: outcome, live: .interrupted)
-            case .failed(let error): throw error // a refused key or no quota: reported by its kind
+            case nil: // this task was cancelled
+                await transcriber.stop()
+                return TakeResult(outcome: outcome, live: .interrupted)
+            case .finished?: break
+            case .unreachable?: return TakeResult(outcome: outcome, live: .unreachable)
+            case .stopped?: return TakeResult(outcome: outcome, live: .interrupted)
+            case .failed(let error)?: throw error // a refused key or no quota: reported by its kind
             }
         }
-        if let transcript = try store.transcript(recordingId: outcome.recordingId) {
+        let recordingId = outcome.recordingId
+        if let transcript = try await onBlockingThread({ try store.transcript(recordingId: recordingId) }) {
             return TakeResult(outcome: outcome, live: .transcribed(transcript))
         }
-        let job = try store.jobs(ids: [jobId])[jobId]
+        let job = try await onBlockingThread { try store.jobs(ids: [jobId])[jobId] }
         return TakeResult(outcome: outcome, live: .notTranscribed(reason: job?.lastError ?? "job \(jobId) is \(job?.state.rawValue ?? "gone")"))
     }
 

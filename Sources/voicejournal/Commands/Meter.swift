@@ -33,8 +33,7 @@ struct Meter: AsyncParsableCommand {
 
     func run() async throws {
         guard let file else { return try await live() }
-        let url = URL(fileURLWithPath: file)
-        let terminal = TerminalInfo.detect(fileDescriptor: STDOUT_FILENO)
+        let url = URL(fileURLWithPath: file), terminal = TerminalInfo.detect(fileDescriptor: STDOUT_FILENO)
         let columns = width ?? terminal.width
         let summary: WaveformSummary
         do {
