@@ -75,4 +75,34 @@ import Transcription
         #expect(seconds == 30 && report.text.hasSuffix("; answers stay queued; trying again in 30 s"), "\(report.text)")
         #expect(try store.unfinishedJobCount() == 1)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aRecordingsPiecesAreReportedInOrderAsTheyComeBack() async throws {
+        let (recording, _) = try store.beginRecording(owner: .entry(journal: "Personal", title: nil, mood: nil, theme: nil),
+                                                      format: "wav", sampleRate: 16000, channels: 1) { id in ("/audio/take\(id).wav", ()) }
+        let recordingId = try #require(recording.id)
+        let jobId = try #require(try store.beginLivePieces(recordingId: recordingId).id)
+        func piece(_ index: Int) throws -> PlannedChunk {
+            let url = try makeTone(at: journal.folder.path("piece\(index).wav"), seconds: 0.5, frequency: 300 + index * 50)
+            return PlannedChunk(startSeconds: Double(index - 1), path: url.path, endSeconds: Double(index) - 0.5)
+        }
+        let server = try StubWhisperServer()
+        let reports = Mutex<[InProcessTranscriber.Report]>([])
+        let transcriber = InProcessTranscriber(recordingWith: runner(server), store: store, texts: true) { report in
+            reports.withLock { $0.append(report) }
+        }
+        #expect(try store.addLivePiece(jobId: jobId, piece: piece(1)) != nil)
+        transcriber.follow(jobId: jobId)
+        while reports.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+        let last = try piece(2)
+        #expect(try store.endLivePieces(jobId: jobId, lastPieces: [last], durationSeconds: 2, assemble: { _ in
+            Transcript(recordingId: recordingId, text: "", language: "en", model: "whisper-1", segments: [])
+        }) == .closed(pieceCount: 2))
+        transcriber.nudge()
+        guard case .finished = await transcriber.finish() else { Issue.record("the job did not finish"); return }
+        // The last piece completes the transcript (its pieces' rows go with that): it is the
+        // whole transcript the command prints then, not a piece.
+        #expect(reports.withLock { $0 } == [.pieceText("Transcript of take1.wav.part1.")])
+        #expect(try store.transcript(recordingId: recordingId)?.text == "Transcript of take1.wav.part1. Transcript of take1.wav.part2.")
+    }
 }
