@@ -120,10 +120,12 @@ public enum Recorder {
         return TakeResult(outcome: outcome, live: .notTranscribed(reason: job?.lastError ?? "job \(jobId) is \(job?.state.rawValue ?? "gone")"))
     }
 
-    /// The live input level of `device` until `stop`, `seconds` or the device ends; nothing is saved.
-    public static func listen(device: String, format: CaptureFormat, seconds: Double?, stop: StopButton, logger: Logger,
+    /// The live input level of `device` until `stop`, `seconds` or the device ends; nothing is
+    /// saved. `configuration` defines PCMs in memory instead of ALSA's files.
+    public static func listen(device: String, format: CaptureFormat, seconds: Double?, stop: StopButton,
+                              configuration: ALSAConfiguration? = nil, logger: Logger,
                               progress: (TakeProgress) -> Void) async throws -> CaptureResult {
-        let captureDevice = try CaptureDevice(name: device, format: format)
+        let captureDevice = try CaptureDevice(name: device, format: format, configuration: configuration)
         let limits = CaptureLimits(maxFrames: seconds.map { captureDevice.format.frames(seconds: $0) },
                                    headerUpdateFrames: Int64(captureDevice.format.sampleRate))
         let session = CaptureSession(device: captureDevice, writer: nil, limits: limits, logger: logger)

@@ -39,6 +39,23 @@ import TestSupport
         #expect(try store.jobs(ids: [take.outcome.jobId])[take.outcome.jobId]?.state == .queued)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func listeningMetersTheInputAndSavesNothing() async throws {
+        let tone = CaptureFixtures.sine(sampleRate: 16000, seconds: 0.8, dbfs: -6, frequency: 440)
+        let microphone = try VirtualMicrophone(in: journal.folder.url, samples: tone)
+        let before = try FileManager.default.contentsOfDirectory(atPath: journal.folder.url.path)
+        var frames: [LevelDisplay.Frame] = []
+        let result = try await Recorder.listen(device: microphone.name, format: CaptureFormat(), seconds: 0.5, stop: StopButton(),
+                                               configuration: try ALSAConfiguration(text: microphone.configText),
+                                               logger: Logger(label: "test")) { progress in
+            if case .meter(let frame) = progress { frames.append(frame) }
+        }
+        #expect(result.frames == 8000 && result.stopReason == .maxDuration && result.error == nil)
+        #expect(abs(result.levels.peakDBFS + 6) < 0.1)
+        #expect(frames.last?.finished == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: journal.folder.url.path) == before)
+    }
+
     @Test func onlyAKeyTheUserGaveFindsAnEarlierAnswer() async throws {
         _ = try store.createJournal(name: "Questions")
         let question = try store.addQuestion(journal: "Questions", text: "What made you smile?")

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Calls back once when Enter is pressed on standard input, from a thread of its own. End of
-/// input is not Enter: with stdin at /dev/null or a closed pipe it never calls. `cancel()`
-/// ends the thread (it waits on stdin and on a pipe of its own, which `cancel()` closes).
+/// Calls back once when Enter is pressed on standard input (to press a take's `StopButton`),
+/// from a thread of its own. End of input is not Enter: with stdin at /dev/null or a closed
+/// pipe it never calls. `cancel()` ends the thread (it waits on stdin and on a pipe of its
+/// own, which `cancel()` closes).
 public final class EnterKeyWatch: Sendable {
     private let wakeWrite: Int32
 
