@@ -61,7 +61,7 @@ let package = Package(
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
         .target(name: "Recording", dependencies: [
-            "Audio", "Transcription", "Store", "Queue",
+            "Audio", "Transcription", "Store", "Queue", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Flags, environment, the config file and defaults, resolved once.
@@ -109,7 +109,7 @@ let package = Package(
         ]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "TestSupport"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Queue", "Terminal", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),

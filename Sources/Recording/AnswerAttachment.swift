@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Queue
 import Store
 
 /// An existing audio file given as the answer to an assignment (`answer --file`): probed,
@@ -40,7 +41,7 @@ public struct AnswerAttachment: Sendable {
         // the decode runs: a small file declaring hours costs no more than its header.
         let limit = DecodeLimit(maxSeconds: maxDurationSeconds)
         do {
-            summary = try await RecordingSession.onOwnThread {
+            summary = try await onBlockingThread {
                 // A cut-off file is refused rather than kept as if whole.
                 _ = try AudioIntegrity.probe(source, limit: limit)
                 return try WaveformSummary.make(of: source, columns: 1, limit: limit)
@@ -62,7 +63,7 @@ public struct AnswerAttachment: Sendable {
         }
         let home = store.home, store = self.store, assignmentId = self.assignmentId, key = idempotencyKey
         // The store's checks block too (SQLite): they run on the same thread as the hash.
-        let (sha256, earlier) = try await RecordingSession.onOwnThread { () throws -> (String, CompletedRecording?) in
+        let (sha256, earlier) = try await onBlockingThread { () throws -> (String, CompletedRecording?) in
             let sha256 = try ContentDigest.sha256(fileAt: source)
             // The same key again is the first answer, whatever the audio: checked before the
             // duplicate-audio rule, which would call the first answer's audio "sent before".
@@ -75,7 +76,7 @@ public struct AnswerAttachment: Sendable {
         let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,
                                    peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)
         beforeCopying()
-        return try await RecordingSession.onOwnThread {
+        return try await onBlockingThread {
             try Self.copyAndRecord(source, summary: summary, facts: facts, assignmentId: assignmentId,
                                    idempotencyKey: key, home: home, store: store, now: now)
         }

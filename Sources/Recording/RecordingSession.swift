@@ -197,20 +197,20 @@ public final class RecordingSession: Sendable {
             // The last piece is queued before the file is even closed and hashed: its upload
             // starts at once. (The writer has brought the header up to date by now.)
             do {
-                ending = try await Self.onOwnThread { try pieces.finish(recording: url, durationSeconds: durationSeconds) }
+                ending = try await onBlockingThread { try pieces.finish(recording: url, durationSeconds: durationSeconds) }
             } catch {
-                _ = try? await Self.onOwnThread { try writer.close() }
+                _ = try? await onBlockingThread { try writer.close() }
                 throw error
             }
         }
-        try await Self.onOwnThread { try writer.close() }
+        try await onBlockingThread { try writer.close() }
         guard result.frames > 0 else {
             try? FileManager.default.removeItem(at: url)
             try store.discardRecording(id: id)
             if let error = result.error { throw error }
             throw RecordingError(.nothingRecorded, "nothing was recorded from \(capture.deviceName); the take was discarded")
         }
-        let facts = try await Self.onOwnThread {
+        let facts = try await onBlockingThread {
             let stamp = FileStamp.current(path: url.path) // before hashing, as every stamp
             return RecordingFacts(sha256: try ContentDigest.sha256(fileAt: url),
                                   durationSeconds: durationSeconds,
@@ -239,17 +239,5 @@ public final class RecordingSession: Sendable {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return formatter.string(from: date)
-    }
-
-    /// Runs blocking file work (closing an encoder, hashing a large file) on a thread of its own,
-    /// off the cooperative pool.
-    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { try work() })
-            }
-            thread.name = "voicejournal file work"
-            thread.start()
-        }
     }
 }

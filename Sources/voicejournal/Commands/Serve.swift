@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Queue
 import Server
 
 /// `voicejournal serve` — the other end of the links `assign` prints.
@@ -71,7 +72,8 @@ struct Serve: AsyncParsableCommand {
         let pool = transcribe ? try transcription.endpoints(settings, jobs: jobs, environment: environment) : nil
         for line in pool?.leftOut ?? [] { printNotice("warning: " + line) }
         let transcriber = pool.map { pool in
-            ServeTranscriber(store: store, firstPause: AnswerServer.Transcriber.firstPause(environment: environment)) {
+            InProcessTranscriber(queue: store.queue, firstPause: AnswerServer.Transcriber.firstPause(environment: environment),
+                                 report: { $0.isResult ? printNow($0.text) : printNotice($0.text) }) {
                 transcription.makeRunner(store: store, settings: settings, pool: pool, environment: environment, warnLeftOut: false)
             }
         }
