@@ -45,7 +45,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Store", dependencies: [
-            "CCrypto", "CSearchRank",
+            "CCrypto", "CSearchRank", "Terminal",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -66,7 +66,7 @@ let package = Package(
         ]),
         // Flags, environment, the config file and defaults, resolved once.
         .target(name: "Settings", dependencies: [
-            "Audio", "Transcription", "Store",
+            "Audio", "Transcription", "Store", "Terminal",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "Terminal"),

@@ -16,17 +16,8 @@ func printJSON<Value: Encodable>(_ value: Value) throws {
 
 /// Short local date and time for tables: "2026-11-22 09:41".
 func shortDate(_ date: Date) -> String {
-    shortDateFormatter.string(from: date)
+    LocalDate.short(date)
 }
-
-/// Made once: making a formatter (an ICU one underneath) costs more than formatting a
-/// table's every date with it. Foundation's formatter is Sendable and locks its own state.
-private let shortDateFormatter: DateFormatter = {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter
-}()
 
 extension Mood: ExpressibleByArgument {}
 extension Theme: ExpressibleByArgument {}
