@@ -51,19 +51,35 @@ extension JournalExport {
         return Written(copied: copied, audioFolder: folder.appendingPathComponent("audio"), leftOut: leftOut)
     }
 
-    /// Writes `data` to `url` through a temporary file that is private (0600) from the start
-    /// and renamed into place, so the file is never world-readable nor half-written.
+    /// Writes `data` to `url` privately (see `PrivateFile`), synced to disk before it is renamed into place.
     static func writePrivately(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+        try PrivateFile.write(to: url) { handle in
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            return (keep: true, result: ())
+        }
+    }
+}
+
+/// A file written so that it is never world-readable nor half-written: through a temporary
+/// file beside it, private (0600) from the start, renamed into place only when kept.
+enum PrivateFile {
+    /// Writes through `body`; its `keep` says whether the file goes to `target` or is removed.
+    static func write<Result>(to target: URL, _ body: (FileHandle) throws -> (keep: Bool, result: Result)) throws -> Result {
+        let temporary = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
+            let (keep, result) = try body(handle)
             try handle.close()
-            guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            guard keep else {
+                unlink(temporary.path)
+                return result
+            }
+            guard rename(temporary.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return result
         } catch {
             unlink(temporary.path)
             throw error
