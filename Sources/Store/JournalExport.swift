@@ -6,9 +6,11 @@ import Terminal
 public struct JournalExport: Sendable {
     /// One file of the export: its name in the folder and its text.
     public struct Document: Sendable, Equatable {
+        /// The file name in the export folder (`Family.md`, `voicejournal.json`).
         public let name: String
         public let text: String
 
+        /// A document named `name` holding `text`.
         public init(name: String, text: String) {
             self.name = name
             self.text = text
@@ -21,18 +23,24 @@ public struct JournalExport: Sendable {
         public let recording: Recording
         /// Where the copy goes, relative to the export folder (`audio/…`).
         public let relativePath: String
+        /// The path the audio is copied from.
         public var source: String { recording.path }
     }
 
     /// A recording's audio not copied (`--with-audio`): the file at its path is not the recording.
     public struct LeftOut: Sendable, Equatable {
         public let recordingId: Int64
+        /// The path the recording's row names.
         public let path: String
+        /// Why its file was not copied, in words.
         public let reason: String
     }
 
+    /// The files of the export, in the order they are printed or written.
     public var documents: [Document]
+    /// Audio to copy into the export folder (`--with-audio`), each checked again as it is copied.
     public var audioCopies: [AudioCopy]
+    /// Audio already found not to be its recording: neither copied nor linked.
     public var leftOut: [LeftOut]
     /// What follows the documents on stdout: Markdown documents end with a blank line.
     let trailer: String
