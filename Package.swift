@@ -45,7 +45,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Store", dependencies: [
-            "CCrypto", "CSearchRank",
+            "CCrypto", "CSearchRank", "Terminal",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -66,11 +66,11 @@ let package = Package(
         ]),
         // Flags, environment, the config file and defaults, resolved once.
         .target(name: "Settings", dependencies: [
-            "Audio", "Transcription", "Store",
+            "Audio", "Transcription", "Store", "Terminal",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         // Pure functions from state to text: meters and tables, and the journal's pages and listings.
-        .target(name: "Terminal", dependencies: ["Store"]),
+        .target(name: "Terminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "Server", dependencies: [
@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Audio", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
-            "Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "Store", "Terminal", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "TestSupport"]),
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Store"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
         .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),

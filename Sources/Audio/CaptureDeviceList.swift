@@ -12,6 +12,15 @@ public struct CaptureDeviceInfo: Sendable, Equatable, Codable {
         self.name = name
         self.description = description
     }
+
+    /// As `devices --json` lists it: a device without a description has `"description": null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(description, forKey: .description)
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, description }
 }
 
 extension CaptureDevice {

@@ -37,4 +37,28 @@ public enum Deletion {
         }
         return outcome
     }
+
+    /// Deletes `target` once `confirm` agreed to what it removes (the plan read first), or
+    /// at once when `confirm` is nil; nil when `confirm` declined and nothing was deleted.
+    /// Without a question the rows are read once, inside the delete's write; after one, the
+    /// delete goes ahead only if it still removes what was agreed to.
+    public static func run(_ target: DeletionTarget, store: JournalStore, confirm: ((DeletionPlan) throws -> Bool)?,
+                           logger: Logger) throws -> Outcome? {
+        guard let confirm else { return try run(target, store: store, logger: logger) }
+        let plan = try store.deleter.deletionPlan(target)
+        guard try confirm(plan) else { return nil }
+        return try run(target, store: store, expecting: plan, logger: logger)
+    }
+}
+
+/// `--json` after a delete: what was removed from the database, and the files.
+extension Deletion.Outcome: Encodable {
+    private enum CodingKeys: String, CodingKey { case deleted, removedFiles, leftFiles }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(plan, forKey: .deleted)
+        try container.encode(removedFiles, forKey: .removedFiles)
+        try container.encode(leftFiles, forKey: .leftFiles)
+    }
 }

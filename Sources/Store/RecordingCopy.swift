@@ -29,23 +29,9 @@ public enum RecordingCopy {
     public static func copy(_ recording: Recording, to target: URL) throws -> String? {
         do {
             return try withSource(recording) { source, _ in
-                let temporary = target.deletingLastPathComponent()
-                    .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
-                let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-                do {
+                try PrivateFile.write(to: target) { output in
                     let digest = try ContentDigest.sha256(of: source) { block in try output.write(contentsOf: block) }
-                    try output.close()
-                    guard digest == recording.sha256 else {
-                        unlink(temporary.path)
-                        return differs
-                    }
-                    guard rename(temporary.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                    return nil
-                } catch {
-                    unlink(temporary.path)
-                    throw error
+                    return digest == recording.sha256 ? (keep: true, result: nil) : (keep: false, result: differs)
                 }
             }
         } catch let error as Refusal {

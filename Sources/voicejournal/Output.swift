@@ -16,7 +16,7 @@ func printJSON<Value: Encodable>(_ value: Value) throws {
 
 /// Short local date and time for tables: "2026-11-22 09:41".
 func shortDate(_ date: Date) -> String {
-    ShortDate.text(date)
+    LocalDate.short(date)
 }
 
 extension OutputOptions {

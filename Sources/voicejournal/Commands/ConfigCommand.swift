@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import Settings
-import Terminal
-import Transcription
 
 /// `config show` — the effective settings and where each came from.
 struct ConfigCommand: AsyncParsableCommand {
@@ -40,117 +38,5 @@ struct ConfigCommand: AsyncParsableCommand {
             if output.json { return try printJSON(shown) }
             for line in shown.lines() { print(line) }
         }
-    }
-}
-
-/// What `config show` prints: every setting as a value and its source, the endpoint in
-/// use, and the file's endpoints. Keys appear only as whether their variable is set.
-struct ShownSettings: Encodable {
-    struct Value: Encodable {
-        let name: String
-        let value: String?
-        let source: String
-        let origin: String?
-    }
-
-    struct Endpoint: Encodable {
-        let baseURL: String
-        let model: String?
-        let apiKeyEnv: String?
-        let keySet: Bool
-        let concurrency: Int
-        let priority: Int
-        let inUse: Bool
-    }
-
-    struct ConfigFileState: Encodable {
-        let path: String
-        let source: String
-        let origin: String?
-        let found: Bool
-    }
-
-    let configFile: ConfigFileState
-    let settings: [Value]
-    /// The variable the key of the endpoint in use is read from (nil: none) and whether it is set.
-    let apiKeyEnv: String?
-    let apiKeySet: Bool
-    let endpoints: [Endpoint]
-
-    init(_ settings: Settings, environment: [String: String]) {
-        func value<V>(_ name: String, _ setting: Setting<V>, _ text: (V) -> String?) -> Value {
-            let (source, origin) = Self.describe(setting.source)
-            return Value(name: name, value: text(setting.value), source: source, origin: origin)
-        }
-        let (fileSource, fileOrigin) = Self.describe(settings.configPath.source)
-        configFile = ConfigFileState(path: settings.configPath.value, source: fileSource, origin: fileOrigin,
-                                     found: settings.file != nil)
-        let baseURL = settings.endpoint.baseURL
-        self.settings = [
-            value("home", settings.home) { $0 },
-            value("journal", settings.journal) { $0 },
-            value("device", settings.device) { $0 },
-            value("rate", settings.rate) { String($0) },
-            value("model", settings.model) { $0 },
-            value("language", settings.language) { $0 },
-            value("upload_codec", settings.uploadCodec) { $0.rawValue },
-            value("max_chunk_seconds", settings.maxChunkSeconds) { String(format: "%g", $0) },
-            value("max_request_bytes", settings.maxRequestBytes) { String($0) },
-            value("base_url", baseURL) { WhisperClient.Configuration(baseURL: $0, apiKey: nil).shownBaseURL },
-            value("jobs", settings.jobs) { String($0) },
-            value("public_url", settings.publicURL) { $0 },
-            value("asked_by", settings.askedBy) { $0 },
-        ]
-        apiKeyEnv = settings.endpoint.keyVariable
-        apiKeySet = settings.endpoint.keyVariable.map { EndpointConfig.isKeySet($0, environment: environment) } ?? false
-        endpoints = settings.endpoints.map { endpoint in
-            Endpoint(baseURL: endpoint.shownBaseURL, model: endpoint.model, apiKeyEnv: endpoint.apiKeyVariable,
-                     keySet: endpoint.hasKey(environment: environment), concurrency: endpoint.concurrency,
-                     priority: endpoint.priority, inUse: settings.endpoint.fromFile != nil)
-        }
-    }
-
-    /// A source as a kind and, for flags, variables and files, its name.
-    private static func describe(_ source: SettingSource) -> (String, String?) {
-        switch source {
-        case .flag(let name): ("flag", name)
-        case .environment(let name): ("environment", name)
-        case .configFile(let path): ("config file", path)
-        case .builtIn: ("default", nil)
-        }
-    }
-
-    /// The human listing: one line per setting, then the endpoints.
-    func lines() -> [String] {
-        let found = configFile.found ? "" : " (not found: built-in defaults)"
-        var lines = ["config file: " + TerminalText.escaped(configFile.path) + found + "  [" + Self.sourceText(configFile.source, configFile.origin) + "]"]
-        let width = (settings.map(\.name.count) + ["api key".count]).max() ?? 0
-        for setting in settings {
-            let shown = setting.value.map(TerminalText.escaped) ?? (setting.name == "language" ? "(detected)" : "(none)")
-            lines.append(Self.pad(setting.name, width) + "  " + shown + "  [" + Self.sourceText(setting.source, setting.origin) + "]")
-        }
-        let key = apiKeyEnv.map { "\($0) " + (apiKeySet ? "set" : "unset") } ?? "none (no api_key_env)"
-        lines.append(Self.pad("api key", width) + "  " + key)
-        if !endpoints.isEmpty {
-            lines.append(endpoints.first?.inUse == true
-                ? "endpoints in the config file (runs spread their uploads over them, higher priority first):"
-                : "endpoints in the config file (not used: --base-url or OPENAI_BASE_URL names the server):")
-            for (index, endpoint) in endpoints.enumerated() {
-                let key = endpoint.apiKeyEnv.map { "key \($0) " + (endpoint.keySet ? "set" : "unset") } ?? "no key"
-                lines.append("  \(index + 1). " + TerminalText.escaped(endpoint.baseURL)
-                             + "  model " + TerminalText.escaped(endpoint.model ?? "(run's)")
-                             + "  concurrency \(endpoint.concurrency)  priority \(endpoint.priority)  " + key
-                             + (endpoint.inUse ? "  (in use)" : ""))
-            }
-        }
-        return lines
-    }
-
-    private static func sourceText(_ source: String, _ origin: String?) -> String {
-        origin.map { source + " " + TerminalText.escaped($0) } ?? source
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.padding(toLength: width, withPad: " ", startingAt: 0)
     }
 }

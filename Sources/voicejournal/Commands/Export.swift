@@ -1,5 +1,4 @@
 import ArgumentParser
-import Audio
 import Foundation
 import Intake
 import Store
@@ -60,83 +59,26 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let store = try global.openStoreForReading()
+        let export: JournalExport
         switch format {
         case .md:
-            let documents = try MarkdownExport(store: store, journal: journal, since: since?.date, until: until?.endOfPeriod,
-                                               linksFrom: outFolder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                                               copyAudio: withAudio).documents()
-            try emit(documents.map { (Self.fileName($0.journal) + ".md", $0.text) }, audio: documents.flatMap(\.audioCopies),
-                     leftOut: documents.flatMap(\.leftOut))
+            export = try JournalExport.markdown(store, journal: journal, since: since?.date, until: until?.endOfPeriod,
+                                                linksFrom: outFolder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                                                copyAudio: withAudio)
         case .json:
-            if let journal { _ = try store.journal(named: journal) }  // an unknown name is an error, not an empty export
-            let selection = ArchiveSelection(journal: journal, since: since?.date, until: until?.endOfPeriod)
-            try emit([("voicejournal.json", try JSONText.encode(try store.archiver.archive(selection, now: Now.date())) + "\n")], audio: [])
+            export = try JournalExport.archive(store, ArchiveSelection(journal: journal, since: since?.date, until: until?.endOfPeriod),
+                                               now: Now.date())
         case .srt, .vtt:
-            let id = recording ?? 0
-            guard let stored = try store.recording(id: id) else {
-                throw CLIError.usage("no recording #\(id); see: voicejournal entry list --json (recordingId)")
-            }
-            guard let transcript = try store.transcript(recordingId: id) else {
-                throw CLIError.usage("recording #\(id) has no transcript yet; run: voicejournal queue run")
-            }
-            let text = Sidecar.render(format == .srt ? .srt : .vtt, transcript: transcript, durationSeconds: stored.durationSeconds)
-            let name = URL(fileURLWithPath: stored.path).deletingPathExtension().lastPathComponent
-            try emit([(Self.fileName(name.isEmpty ? "recording-\(id)" : name) + "." + format.rawValue, text)], audio: [])
+            export = try JournalExport.subtitles(format == .srt ? .srt : .vtt, recording: recording ?? 0, store: store)
         }
-    }
-
-    private var outFolder: URL? { out.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } }
-
-    /// Prints the documents, or writes them (and copies the audio) into `--out`.
-    private func emit(_ documents: [(name: String, text: String)], audio: [MarkdownExport.AudioCopy],
-                      leftOut: [MarkdownExport.LeftOut] = []) throws {
-        guard let folder = outFolder else {
-            return print(documents.map(\.text).joined(separator: "\n"), terminator: format == .md ? "\n" : "")
-        }
-        let files = documents.map { folder.appendingPathComponent($0.name) }
-        let copies = audio.map { folder.appendingPathComponent($0.relativePath) }
-        // Checked before anything is written, so a refusal leaves the folder as it was.
-        if !force, let existing = (files + copies).first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
-            throw CLIError.usage("\(existing.path) already exists; export into an empty folder, or add --force to replace it")
-        }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.failure("cannot create the folder \(folder.path): \(SystemError.reason(of: error))")
-        }
-        for (document, file) in zip(documents, files) {
-            do {
-                try FileProblem.writePrivately(Data(document.text.utf8), to: file)
-            } catch {
-                throw CLIError.failure("cannot write \(file.path): \(SystemError.reason(of: error))")
-            }
-            print(TerminalText.escaped(file.path))
-        }
-        var copied = 0
-        var leftOut = leftOut
-        for (copy, target) in zip(audio, copies) {
-            do {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if let reason = try RecordingCopy.copy(copy.recording, to: target) {
-                    // Changed between the document's check and the copy: its link leads nowhere.
-                    leftOut.append(MarkdownExport.LeftOut(recordingId: copy.recording.id ?? 0, path: copy.source, reason: reason))
-                } else {
-                    copied += 1
-                }
-            } catch {
-                throw CLIError.failure("cannot copy \(copy.source) to \(target.path): \(SystemError.reason(of: error))")
-            }
-        }
-        if copied > 0 { print("\(copied) audio file\(copied == 1 ? "" : "s") copied into \(TerminalText.escaped(folder.appendingPathComponent("audio").path))") }
-        for left in leftOut {
+        guard let folder = outFolder else { return print(export.text, terminator: "") }
+        let written = try export.write(into: folder, force: force) { print(TerminalText.escaped($0.path)) }
+        let copied = written.copied
+        if copied > 0 { print("\(copied) audio file\(copied == 1 ? "" : "s") copied into \(TerminalText.escaped(written.audioFolder.path))") }
+        for left in written.leftOut {
             printNotice("left out the audio of recording #\(left.recordingId) (\(left.path)): \(left.reason)")
         }
     }
 
-    /// A journal name as a file name: path separators and leading dots replaced.
-    static func fileName(_ name: String) -> String {
-        let cleaned = name.map { $0 == "/" || $0 == "\0" ? "-" : $0 }
-        let result = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return result.isEmpty ? "journal" : result
-    }
+    private var outFolder: URL? { out.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Audio
 import Foundation
 import Store
 import Terminal
@@ -23,21 +22,7 @@ struct Import: AsyncParsableCommand {
     @Argument(help: "The file 'voicejournal export --format json' wrote.") var file: String
 
     func run() async throws {
-        let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw CLIError.usage("cannot read \(url.path): \(SystemError.reason(of: error))")
-        }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let archive: JournalArchive
-        do {
-            archive = try decoder.decode(JournalArchive.self, from: data)
-        } catch {
-            throw CLIError.usage("\(url.path) is not a voicejournal export (made by: voicejournal export --format json)")
-        }
+        let archive = try JournalArchive.read(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
         let store = try global.openStore()
         let imported = try store.archiver.importArchive(archive)
         if output.json { return try printJSON(imported) }

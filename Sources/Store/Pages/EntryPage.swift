@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Terminal
 
 /// What `entry show` prints of one entry: a header, its recording with a small waveform, and
 /// its text or timed transcript; or, as `--json`, the entry's own keys (as `entry list` has
@@ -32,12 +32,12 @@ public struct EntryPage: Encodable, Sendable {
     /// escaped, and only a text's own line breaks stay.
     public func text(color: Bool) -> String {
         let entry = view.entry
-        var lines = ["#\(entry.id)  \(ShortDate.text(entry.createdAt))  \(TerminalText.escaped(entry.journal))  \(entry.kind.rawValue)"]
+        var lines = ["#\(entry.id)  \(LocalDate.short(entry.createdAt))  \(TerminalText.escaped(entry.journal))  \(entry.kind.rawValue)"]
         if let title = entry.title { lines.append("Title: \(TerminalText.escaped(title))") }
         if let mood = entry.mood { lines.append("Mood:  \(mood.rawValue)") }
         if let theme = entry.theme { lines.append("Theme: \(theme.rawValue)") }
         if let details = view.recording { lines += RecordingLines.lines(details, waveform: waveform, color: color) }
-        if let before = view.original { lines.append("Corrected: \(ShortDate.text(before.correctedAt)) (the original: --original)") }
+        if let before = view.original { lines.append("Corrected: \(LocalDate.short(before.correctedAt)) (the original: --original)") }
         lines.append("")
         if !entry.content.isEmpty { lines.append(TerminalText.escapedLines(entry.content)) }
         if let transcript = view.recording?.transcript {
@@ -51,7 +51,7 @@ public struct EntryPage: Encodable, Sendable {
     /// `entry show --original`: what the entry said before its first correction.
     public func originalText() -> String {
         guard let before = view.original else { return "Entry #\(view.entry.id) was never corrected." }
-        return "#\(view.entry.id) as first stored (corrected \(ShortDate.text(before.correctedAt)))\n\n"
+        return "#\(view.entry.id) as first stored (corrected \(LocalDate.short(before.correctedAt)))\n\n"
             + (before.segments.isEmpty ? TerminalText.escapedLines(before.text) : RecordingLines.timed(before.segments))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Terminal
 
 /// What `journal show` prints: the journal, its questions in order with where each stands,
 /// and its latest entries.
@@ -8,7 +8,7 @@ public enum JournalPage {
     public static func text(_ overview: JournalOverview, now: Date) -> String {
         let journal = overview.journal
         let kept = overview.dedicatedTo.map { " — kept for \(TerminalText.escaped($0.name))" } ?? ""
-        var lines = ["\(TerminalText.escaped(journal.name))\(kept) — created \(ShortDate.text(journal.createdAt))"]
+        var lines = ["\(TerminalText.escaped(journal.name))\(kept) — created \(LocalDate.short(journal.createdAt))"]
         if let description = journal.description { lines.append(TerminalText.escapedLines(description)) }
         if !overview.questions.isEmpty {
             lines.append("\nQuestions:")
@@ -31,7 +31,7 @@ public enum JournalPage {
             guard assignment.status == .answered else {
                 return "awaiting \(assignment.person) for \(span(from: assignment.sentAt ?? assignment.createdAt, to: now))"
             }
-            let when = assignment.answeredAt.map(ShortDate.text) ?? "-"
+            let when = assignment.answeredAt.map(LocalDate.short) ?? "-"
             let words = assignment.transcript.map { firstWords($0) } ?? "(transcript not there yet)"
             return "answered \(when) by \(assignment.person): \(words)"
         }

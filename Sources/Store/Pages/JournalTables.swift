@@ -1,4 +1,4 @@
-import Store
+import Terminal
 
 /// The listings of the journal's content, as `entry list`, `journal list`, `person list`,
 /// `question list`, `assignment list` and `vocabulary list` print them: a table, or one line
@@ -9,7 +9,7 @@ public enum JournalTables {
         Table(headers: ["ID", "DATE", "JOURNAL", "KIND", "MOOD", "TEXT"], rows: entries.map { entry in
             let text = entry.text.isEmpty ? "(\(entry.transcriptionState.map { "transcription \($0.rawValue)" } ?? "no text"))" : entry.text
             let title = entry.title.map { "\($0): " } ?? ""
-            return [String(entry.id), ShortDate.text(entry.createdAt), entry.journal, entry.kind.rawValue,
+            return [String(entry.id), LocalDate.short(entry.createdAt), entry.journal, entry.kind.rawValue,
                     entry.mood?.rawValue ?? "-", title + text]
         }).render()
     }
@@ -23,7 +23,7 @@ public enum JournalTables {
     public static func journals(_ journals: [JournalSummary]) -> String {
         guard !journals.isEmpty else { return "No journals yet. Create one with: voicejournal journal create NAME" }
         return Table(headers: ["NAME", "ENTRIES", "QUESTIONS", "LAST ENTRY", "DESCRIPTION"], rows: journals.map {
-            [$0.name, String($0.entryCount), String($0.questionCount), $0.lastEntryAt.map(ShortDate.text) ?? "-", $0.description ?? ""]
+            [$0.name, String($0.entryCount), String($0.questionCount), $0.lastEntryAt.map(LocalDate.short) ?? "-", $0.description ?? ""]
         }).render()
     }
 
@@ -56,7 +56,7 @@ public enum JournalTables {
         guard !words.isEmpty else { return "No vocabulary yet. Add some with: voicejournal vocabulary add WORD…" }
         let sent = Dictionary(grouping: words, by: \.journal).mapValues { Set(fitting($0.map(\.word))) }
         return Table(headers: ["JOURNAL", "WORD", "ADDED", "IN PROMPT"], rows: words.map {
-            [$0.journal, $0.word, ShortDate.text($0.createdAt), sent[$0.journal]?.contains($0.word) == true ? "*" : ""]
+            [$0.journal, $0.word, LocalDate.short($0.createdAt), sent[$0.journal]?.contains($0.word) == true ? "*" : ""]
         }).render()
     }
 }

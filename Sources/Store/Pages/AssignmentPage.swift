@@ -1,4 +1,4 @@
-import Store
+import Terminal
 
 /// What `assignment show` prints: the question, the person, the link that answers it, and
 /// the answer's recording and timed transcript once there is one.
@@ -31,7 +31,7 @@ public struct AssignmentPage: Encodable, Sendable {
             "Assignment #\(assignment.id)  \(assignment.status.rawValue)  \(TerminalText.escaped(assignment.journal))",
             "Question #\(assignment.questionId): \(TerminalText.escaped(assignment.question))",
             "Person:  \(TerminalText.escaped(assignment.person))",
-            "Given:   \(ShortDate.text(assignment.createdAt))" + (assignment.answeredAt.map { ", answered \(ShortDate.text($0))" } ?? ""),
+            "Given:   \(LocalDate.short(assignment.createdAt))" + (assignment.answeredAt.map { ", answered \(LocalDate.short($0))" } ?? ""),
             "Link:    \(TerminalText.escaped(link))",
         ]
         guard let details = view.recording else {

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Terminal
 
 /// Journals as Markdown: each entry with its date, kind, mood and theme, its text or
 /// transcript and a relative link to its audio; then the journal's answered questions.
@@ -8,26 +8,13 @@ struct MarkdownExport {
     struct Document {
         let journal: String
         let text: String
-        let audioCopies: [AudioCopy]
+        let audioCopies: [JournalExport.AudioCopy]
         /// Recordings whose audio was not copied, and why.
-        let leftOut: [LeftOut]
+        let leftOut: [JournalExport.LeftOut]
     }
 
-    /// An audio file to copy next to the documents (`--with-audio`).
-    struct AudioCopy {
-        /// The recording whose file is copied (checked again while copying).
-        let recording: Recording
-        /// Where the copy goes, relative to the export folder (`audio/…`).
-        let relativePath: String
-        var source: String { recording.path }
-    }
-
-    /// A recording's audio not copied (`--with-audio`): the file at its path is not the recording.
-    struct LeftOut {
-        let recordingId: Int64
-        let path: String
-        let reason: String
-    }
+    typealias AudioCopy = JournalExport.AudioCopy
+    typealias LeftOut = JournalExport.LeftOut
 
     let store: JournalStore
     let journal: String?
@@ -56,7 +43,7 @@ struct MarkdownExport {
             if let description = summary.description { text += "\(description)\n\n" }
             for entry in entries {
                 let tags = [entry.kind.rawValue, entry.mood?.rawValue, entry.theme?.rawValue].compactMap { $0 }
-                text += "## \(shortDate(entry.createdAt))" + (entry.title.map { " — \($0)" } ?? "")
+                text += "## \(LocalDate.short(entry.createdAt))" + (entry.title.map { " — \($0)" } ?? "")
                     + " (\(tags.joined(separator: ", ")))\n\n"
                 if let recordingId = entry.recordingId, let path = entry.audioPath, !path.isEmpty,
                    let recording = try store.recording(id: recordingId) {
@@ -67,7 +54,7 @@ struct MarkdownExport {
             let answered = answers.filter { $0.journal == summary.name }.sorted { ($0.answeredAt ?? .distantPast) < ($1.answeredAt ?? .distantPast) }
             if !answered.isEmpty { text += "## Answered questions\n\n" }
             for answer in answered {
-                text += "### \(answer.question)\n\n\(answer.person), \(answer.answeredAt.map(shortDate) ?? "")\n\n"
+                text += "### \(answer.question)\n\n\(answer.person), \(answer.answeredAt.map(LocalDate.short) ?? "")\n\n"
                 if let recordingId = answer.recordingId, let recording = try store.recording(id: recordingId) {
                     text += audioLine(recording, at: answer.answeredAt ?? recording.createdAt, copies: &copies, leftOut: &leftOut)
                 }
@@ -90,7 +77,7 @@ struct MarkdownExport {
                 leftOut.append(LeftOut(recordingId: recordingId, path: recording.path, reason: reason))
                 return "Audio: \(file.lastPathComponent)\(duration), not exported: \(reason)\n\n"
             }
-            let day = String(shortDate(date).prefix(10))
+            let day = String(LocalDate.short(date).prefix(10))
             link = "audio/\(day)-\(recordingId)" + (file.pathExtension.isEmpty ? "" : ".\(file.pathExtension)")
             copies.append(AudioCopy(recording: recording, relativePath: link))
         } else {

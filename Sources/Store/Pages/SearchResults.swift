@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Terminal
 
 /// What `search` prints: one row per hit, best first, where it is (`#12`, `assignment #3`),
 /// when, in which journal, and the words around the match (`@12:03` in a recording).
@@ -17,7 +17,7 @@ public enum SearchResults {
     public static func text(_ hits: [SearchHit], bold: Bool) -> String {
         guard !hits.isEmpty else { return "No matches." }
         let table = Table(headers: ["ENTRY", "DATE", "JOURNAL", "MATCH"], rows: hits.map { hit in
-            [owner(of: hit), ShortDate.text(hit.createdAt), hit.journal ?? "-",
+            [owner(of: hit), LocalDate.short(hit.createdAt), hit.journal ?? "-",
              (hit.segmentStart.map { "@\(Clock.text($0, .position)) " } ?? "") + hit.snippet]
         }, maxColumnWidth: 80).render()
         guard bold else { return table }

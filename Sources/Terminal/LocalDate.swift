@@ -1,9 +1,9 @@
 import Foundation
 
-/// The local date and time tables and pages show: `2026-11-22 09:41`.
-public enum ShortDate {
-    /// `date` in the local time zone, to the minute.
-    public static func text(_ date: Date) -> String {
+/// Dates as voicejournal's listings show them: local time, to the minute.
+public enum LocalDate {
+    /// Short local date and time for tables and documents: "2026-11-22 09:41".
+    public static func short(_ date: Date) -> String {
         formatter.string(from: date)
     }
 

@@ -1,0 +1,102 @@
+import Foundation
+
+extension JournalExport {
+    /// What writing an export into a folder did beyond its documents.
+    public struct Written: Sendable {
+        /// Audio files copied into `audioFolder`.
+        public let copied: Int
+        public let audioFolder: URL
+        /// Audio left out: found not to be its recording before or while copying.
+        public let leftOut: [LeftOut]
+    }
+
+    /// Writes the documents into `folder` (created if need be; each file 0600, written whole
+    /// or not at all), calling `wrote` after each, then copies the audio. A file already
+    /// there stops the export before anything is written, unless `force`.
+    public func write(into folder: URL, force: Bool, wrote: (URL) -> Void) throws -> Written {
+        let files = documents.map { folder.appendingPathComponent($0.name) }
+        let copies = audioCopies.map { folder.appendingPathComponent($0.relativePath) }
+        // Checked before anything is written, so a refusal leaves the folder as it was.
+        if !force, let existing = (files + copies).first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw StoreError.conflict("\(existing.path) already exists; export into an empty folder, or add --force to replace it")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.storageFailure, "cannot create the folder \(folder.path): \(FileReason.of(error))")
+        }
+        for (document, file) in zip(documents, files) {
+            do {
+                try Self.writePrivately(Data(document.text.utf8), to: file)
+            } catch {
+                throw StoreError(.storageFailure, "cannot write \(file.path): \(FileReason.of(error))")
+            }
+            wrote(file)
+        }
+        var copied = 0
+        var leftOut = leftOut
+        for (copy, target) in zip(audioCopies, copies) {
+            do {
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if let reason = try RecordingCopy.copy(copy.recording, to: target) {
+                    // Changed between the document's check and the copy: its link leads nowhere.
+                    leftOut.append(LeftOut(recordingId: copy.recording.id ?? 0, path: copy.source, reason: reason))
+                } else {
+                    copied += 1
+                }
+            } catch {
+                throw StoreError(.storageFailure, "cannot copy \(copy.source) to \(target.path): \(FileReason.of(error))")
+            }
+        }
+        return Written(copied: copied, audioFolder: folder.appendingPathComponent("audio"), leftOut: leftOut)
+    }
+
+    /// Writes `data` to `url` privately (see `PrivateFile`), synced to disk before it is renamed into place.
+    static func writePrivately(_ data: Data, to url: URL) throws {
+        try PrivateFile.write(to: url) { handle in
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            return (keep: true, result: ())
+        }
+    }
+}
+
+/// A file written so that it is never world-readable nor half-written: through a temporary
+/// file beside it, private (0600) from the start, renamed into place only when kept.
+enum PrivateFile {
+    /// Writes through `body`; its `keep` says whether the file goes to `target` or is removed.
+    static func write<Result>(to target: URL, _ body: (FileHandle) throws -> (keep: Bool, result: Result)) throws -> Result {
+        let temporary = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            let (keep, result) = try body(handle)
+            try handle.close()
+            guard keep else {
+                unlink(temporary.path)
+                return result
+            }
+            guard rename(temporary.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return result
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+    }
+}
+
+/// The system's reason for a failed file operation ("No such file or directory"), not
+/// Foundation's error dump: errno's text when the error carries one.
+enum FileReason {
+    static func of(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
+           (underlying as NSError).domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32((underlying as NSError).code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
+    }
+}

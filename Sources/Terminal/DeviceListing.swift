@@ -1,0 +1,13 @@
+/// Capture devices as `arecord -L` lists them: each name on its own line, its description's
+/// lines below it indented by four spaces. Names and descriptions come from ALSA's
+/// configuration files and are escaped.
+public enum DeviceListing {
+    /// The listing's lines, in the order given.
+    public static func lines(_ devices: [(name: String, description: String?)]) -> [String] {
+        devices.flatMap { device in
+            [TerminalText.escaped(device.name)]
+                + (device.description ?? "").split(separator: "\n", omittingEmptySubsequences: true)
+                    .map { "    " + TerminalText.escaped(String($0)) }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Store
+import Terminal
+
+/// `stats` as text: the same lines `StatsCommandTests` reads from the command, from stats
+/// shaped like its journal (13 days in a row to 3 November 2026, moods cycling happy,
+/// neutral, sad, angry from 22 October).
+@Suite struct StatsTextTests {
+    static func november() throws -> JournalStats {
+        var stats = JournalStats(entries: [], now: Date())
+        stats.currentStreak = 13
+        stats.longestStreak = 14
+        stats.month = MonthCounts(year: 2026, month: 11, firstWeekday: 7, today: 3,
+                                  entriesPerDay: [1, 3, 1] + Array(repeating: 0, count: 27))
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let start = try #require(utc.date(from: DateComponents(year: 2026, month: 10, day: 5, hour: 12)))
+        let scores: [Double] = [5, 3, 2, 1]
+        stats.moodTrend = try (0..<30).map { offset in
+            let day = try #require(utc.date(byAdding: .day, value: offset, to: start))
+            let parts = utc.dateComponents([.year, .month, .day], from: day)
+            let name = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            return offset < 17 ? DayMood(day: name, entries: 0, averageScore: nil)
+                               : DayMood(day: name, entries: 1, averageScore: scores[(offset - 17) % 4])
+        }
+        return stats
+    }
+
+    @Test func theReportDrawsTheMonthAndTheMoodTrendInUnicode() throws {
+        let text = try Self.november().lines(now: Date(), charset: .unicode).joined(separator: "\n") + "\n"
+        #expect(text.contains("""
+            November 2026
+            Mo Tu We Th Fr Sa Su
+                              ▒▒
+            ██ ▒▒
+            less ·░▒▓█ more  (busiest day: 3 entries)
+            """), "\(text)")
+        #expect(text.contains("Mood, last 30 days (2026-10-05 to 2026-11-03, low to high):\n"
+                              + String(repeating: " ", count: 17) + "█▅▃▁█▅▃▁█▅▃▁█\n"))
+        #expect(text.contains("Current streak: 13 days") && text.contains("Longest streak: 14 days"))
+    }
+
+    @Test func withoutUnicodeTheReportIsPlainASCII() throws {
+        let text = try Self.november().lines(now: Date(), charset: .ascii).joined(separator: "\n") + "\n"
+        #expect(text.contains("                  ++\n## ++\nless .:+*# more"), "\(text)")
+        #expect(text.contains(String(repeating: " ", count: 17) + "#-._#-._#-._#\n"))
+        #expect(text.unicodeScalars.allSatisfy { $0.isASCII })
+    }
+
+    @Test func onThisDayListsEachEarlierYearsEntryWithHowLongAgo() throws {
+        let journal = try TemporaryJournal()
+        let calendar = Calendar.current
+        func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int) throws -> Date {
+            try #require(calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour)))
+        }
+        let snow = try journal.store.addEntry(journal: nil, title: nil, content: "first snow last year", mood: .excited,
+                                              theme: nil, createdAt: try local(2025, 11, 3, 9))
+        let flat = try journal.store.addEntry(journal: nil, title: nil, content: "moved into the flat", mood: nil,
+                                              theme: nil, createdAt: try local(2024, 11, 3, 15))
+        let lines = JournalStats.onThisDayLines([snow, flat], now: try local(2026, 11, 3, 12))
+        #expect(lines.count == 3 && lines.first == "On this day:")
+        #expect(lines[1].contains("2025-11-03 09:00  1 year ago") && lines[1].contains("first snow last year"))
+        #expect(lines[2].contains("2024-11-03 15:00  2 years ago"))
+        #expect(JournalStats.onThisDayLines([], now: Date()) == ["Nothing on this day in earlier years."])
+    }
+}
