@@ -54,9 +54,10 @@ let package = Package(
             "Audio", "Transcription", "Store",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Batch intake: walking folders, checking files are audio, queueing them, the wrap-up.
+        // Batch intake: walking folders, checking files are audio, queueing them, running the
+        // queue over them, the wrap-up.
         .target(name: "Intake", dependencies: [
-            "Audio", "Transcription", "Store", "Terminal",
+            "Audio", "Transcription", "Store", "Queue", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -64,10 +65,11 @@ let package = Package(
             "Audio", "Transcription", "Store", "Queue",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Flags, environment, the config file and defaults, resolved once.
+        // Flags, environment, the config file and defaults, resolved once (the endpoint pool too).
         .target(name: "Settings", dependencies: [
-            "Audio", "Transcription", "Store",
+            "Audio", "Transcription", "Store", "Queue",
             .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Terminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
@@ -107,7 +109,7 @@ let package = Package(
             "Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
-        .testTarget(name: "IntakeTests", dependencies: ["Intake", "TestSupport"]),
+        .testTarget(name: "IntakeTests", dependencies: ["Intake", "Queue", "Transcription", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
         // The exit-code contract, in-process over the command's one error map.
