@@ -33,8 +33,9 @@ public enum BatchEvent: Sendable {
     case replaced(QueuedFile)
     /// Something the user should read (an endpoint left out, files that could not be queued again).
     case notice(String)
-    /// The run starts: at most `total` files over `endpoints` servers; `scope` holds its jobs.
-    case runStarting(total: Int, endpoints: Int, scope: BatchScope)
+    /// The run starts: at most `total` files over `endpoints` servers; `scope` holds its jobs
+    /// (nil: every job, for a run that drains the queue).
+    case runStarting(total: Int, endpoints: Int, scope: BatchScope?)
     /// Files that turned out not to be work for the run (transcribed before, not audio).
     case notWork(Int)
     /// What the queue runner reports of a job or an endpoint.

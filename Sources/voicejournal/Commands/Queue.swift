@@ -57,9 +57,9 @@ extension Queue {
             let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: ProcessInfo.processInfo.environment)
             let display = BatchProgressDisplay()
             let drained = try await untilInterrupted {
-                defer { display.finish() }
-                return try await runner.drainQueue(starting: { display.begin(total: $0, endpoints: runner.endpoints.count, scope: nil) },
-                                            onEvent: { display.handle($0) })
+                defer { display.handle(.runEnded) }
+                return try await runner.drainQueue(starting: { display.handle(.runStarting(total: $0, endpoints: runner.endpoints.count, scope: nil)) },
+                                                   onEvent: { display.handle(.run($0)) })
             }
             let summary = drained.summary
             if json {

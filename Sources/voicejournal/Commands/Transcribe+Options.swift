@@ -57,18 +57,12 @@ struct TranscriptionFlags: ParsableArguments {
     /// These options as settings flags, with the command's `--jobs` if it has one.
     func flags(jobs: Int? = nil) -> Settings.Flags {
         var flags = Settings.Flags()
-        flags.model = model
-        flags.language = language
-        flags.baseURL = baseURL
-        flags.maxRequestBytes = maxRequestBytes
-        flags.maxChunkSeconds = maxChunkSeconds
-        flags.uploadCodec = uploadCodec
-        flags.jobs = jobs
+        (flags.model, flags.language, flags.baseURL, flags.jobs) = (model, language, baseURL, jobs)
+        (flags.maxRequestBytes, flags.maxChunkSeconds, flags.uploadCodec) = (maxRequestBytes, maxChunkSeconds, uploadCodec)
         return flags
     }
 
-    /// The endpoint and key; a missing key for a remote server is a `TranscriptionError` of
-    /// kind `invalidConfiguration` (exit 3, by `ErrorReport`).
+    /// The endpoint and key; a missing key for a remote server is exit 3 (`invalidConfiguration`).
     func clientConfiguration(_ settings: Settings, environment: [String: String]) throws -> WhisperClient.Configuration {
         try settings.clientConfiguration(environment: environment)
     }
@@ -76,11 +70,6 @@ struct TranscriptionFlags: ParsableArguments {
     /// The servers a run uploads to (`Settings.endpointPool`); none usable is exit 3.
     func endpoints(_ settings: Settings, jobs: Int?, environment: [String: String]) throws -> EndpointPool {
         try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
-    }
-
-    /// How a run works with these flags (`--prompt`, `--no-trim`) and the settings.
-    func runnerOptions(_ settings: Settings, environment: [String: String]) -> QueueRunner.Options {
-        settings.runnerOptions(prompt: prompt, trim: !noTrim, environment: environment)
     }
 
     /// A runner over `store` and the settings' servers, warning about each endpoint left out
@@ -95,8 +84,8 @@ struct TranscriptionFlags: ParsableArguments {
     func makeRunner(store: JournalStore, settings: Settings, pool: EndpointPool, environment: [String: String],
                     warnLeftOut: Bool = true) -> QueueRunner {
         if warnLeftOut { for line in pool.leftOut { printNotice("warning: " + line) } }
-        return QueueRunner(store: store, endpoints: pool.endpoints, options: runnerOptions(settings, environment: environment),
-                           logger: Logger(label: "voicejournal.queue"))
+        let options = settings.runnerOptions(prompt: prompt, trim: !noTrim, environment: environment)
+        return QueueRunner(store: store, endpoints: pool.endpoints, options: options, logger: Logger(label: "voicejournal.queue"))
     }
 }
 

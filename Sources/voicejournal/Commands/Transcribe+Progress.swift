@@ -4,11 +4,13 @@ import Queue
 import Synchronization
 import Terminal
 
-/// Writes a run's progress (`RunProgress`) on stderr: on a terminal one bar redrawn in place,
-/// twice a second so pace and ETA stay current, otherwise one plain line per file.
+/// Writes what a batch or a queue run reports on stderr: the files passed over, notices, and
+/// the progress (`RunProgress`): on a terminal one bar redrawn in place, twice a second so
+/// pace and ETA stay current, otherwise one plain line per file.
 final class BatchProgressDisplay: Sendable {
     private struct State {
         var progress: RunProgress?
+        /// Only jobs of the batch move the bar (a live recording taken meanwhile does not).
         var scope: BatchScope?
         var ticking = false
         var started = ProcessInfo.processInfo.systemUptime
@@ -17,39 +19,36 @@ final class BatchProgressDisplay: Sendable {
     private let state = Mutex(State())
     private let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
 
-    /// Starts showing a run of `total` files; only jobs in `scope` (nil: any) move the bar.
-    func begin(total: Int, endpoints: Int, scope: BatchScope?) {
-        state.withLock { $0 = State(progress: RunProgress(total: total, endpoints: endpoints, tty: terminal.isTTY), scope: scope,
-                                    ticking: terminal.isTTY) }
-        guard terminal.isTTY else { return }
-        Thread { [self] in
-            while state.withLock({ $0.ticking }) {
-                redraw()
-                Thread.sleep(forTimeInterval: 0.5)
-            }
-        }.start()
-    }
-
     func handle(_ event: BatchEvent) {
         switch event {
-        case let .runStarting(total, endpoints, scope): begin(total: total, endpoints: endpoints, scope: scope)
-        case .notWork(let count): state.withLock { $0.progress?.reduceTotal(by: count) }; redraw()
-        case .run(let event): handle(event)
-        case .runEnded: finish()
-        default: break
+        case let .runStarting(total, endpoints, scope):
+            let tty = terminal.isTTY
+            state.withLock { $0 = State(progress: RunProgress(total: total, endpoints: endpoints, tty: tty), scope: scope, ticking: tty) }
+            guard tty else { return }
+            Thread { [self] in
+                while state.withLock({ $0.ticking }) {
+                    redraw()
+                    Thread.sleep(forTimeInterval: 0.5)
+                }
+            }.start()
+            return
+        case .notWork(let count):
+            state.withLock { $0.progress?.reduceTotal(by: count) }
+        case .run(let event):
+            if let text = state.withLock({ $0.progress?.text(for: event, scope: $0.scope) }) { write(text) }
+        case .runEnded: // stops redrawing and leaves the final bar on its own line
+            guard state.withLock({ state in defer { state.ticking = false }; return state.ticking }) else { return }
+            redraw()
+            write("\n")
+            return
+        case .skipped(let file):
+            return write(RunText.skipped(path: file.url.path, reason: file.reason) + "\n")
+        case .replaced(let file):
+            return printNotice(RunText.replaced(path: file.url.path, recordingId: file.outcome.recordingId))
+        case .notice(let line):
+            return printNotice(line)
         }
-    }
-
-    func handle(_ event: QueueRunner.Event) {
-        if let text = state.withLock({ $0.progress?.text(for: event, scope: $0.scope) }) { write(text) }
         redraw()
-    }
-
-    /// Stops redrawing and leaves the final bar on its own line.
-    func finish() {
-        guard state.withLock({ state in defer { state.ticking = false }; return state.ticking }) else { return }
-        redraw()
-        write("\n")
     }
 
     private func redraw() {

@@ -70,18 +70,12 @@ struct Transcribe: AsyncParsableCommand {
         if !noWait { // the endpoints and keys are checked before anything is touched
             let environment = ProcessInfo.processInfo.environment
             request.pool = try transcription.endpoints(settings, jobs: jobs, environment: environment)
-            request.options = transcription.runnerOptions(settings, environment: environment)
+            request.options = settings.runnerOptions(prompt: transcription.prompt, trim: !transcription.noTrim, environment: environment)
         }
         let display = BatchProgressDisplay()
         let transcribe = {
-            try await BatchQueue.transcribe(request, openStore: global.openStore, logger: Logger(label: "voicejournal.batch")) { event in
-                switch event {
-                case .skipped(let file): FileHandle.standardError.write(Data((RunText.skipped(path: file.url.path, reason: file.reason) + "\n").utf8))
-                case .replaced(let file): printNotice(RunText.replaced(path: file.url.path, recordingId: file.outcome.recordingId))
-                case .notice(let line): printNotice(line)
-                default: display.handle(event)
-                }
-            }
+            try await BatchQueue.transcribe(request, openStore: global.openStore, logger: Logger(label: "voicejournal.batch"),
+                                            events: display.handle)
         }
         let outcome = try await noWait ? transcribe() : untilInterrupted(transcribe)
         guard let wrapUp = outcome.wrapUp else { // --no-wait: queue only
@@ -90,9 +84,7 @@ struct Transcribe: AsyncParsableCommand {
             return
         }
         for problem in wrapUp.sidecarProblems { printNotice("cannot write sidecars for \(problem.url.path): \(problem.message)") }
-        if json {
-            try printJSON(RunJSON(outcome))
-        } else {
+        if json { try printJSON(RunJSON(outcome)) } else {
             for failure in wrapUp.failed { print(RunText.failure(path: failure.url.path, message: failure.message)) }
             print(RunText.batchSummary(files: outcome.files, done: wrapUp.done, failed: wrapUp.failed.count,
                                        alreadyDone: outcome.alreadyDone, skipped: outcome.skipped, seconds: outcome.seconds))
