@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "Queue", "Transcription", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "TestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Queue", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
