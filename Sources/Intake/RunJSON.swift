@@ -2,8 +2,8 @@ import Foundation
 import Queue
 
 /// `transcribe --json` and `queue run --json`: a run's outcome as one document.
-public struct RunJSON: Encodable, Sendable {
-    public struct Failure: Encodable, Sendable {
+package struct RunJSON: Encodable, Sendable {
+    package struct Failure: Encodable, Sendable {
         let path: String
         let message: String
     }
@@ -25,7 +25,7 @@ public struct RunJSON: Encodable, Sendable {
     let suspect: [Failure]
 
     /// A batch's outcome (`transcribe`).
-    public init(_ outcome: BatchOutcome) {
+    package init(_ outcome: BatchOutcome) {
         let wrapUp = outcome.wrapUp ?? BatchWrapUp()
         files = outcome.files
         transcribed = wrapUp.done
@@ -40,7 +40,7 @@ public struct RunJSON: Encodable, Sendable {
     }
 
     /// A drained queue's (`queue run`).
-    public init(_ drained: QueueRunner.Drained) {
+    package init(_ drained: QueueRunner.Drained) {
         files = drained.pending
         transcribed = drained.summary.transcribed
         failed = drained.summary.failed

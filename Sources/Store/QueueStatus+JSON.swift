@@ -1,18 +1,18 @@
 import Foundation
 
 /// `queue status --json`: the counts, and each running job with its endpoint.
-public struct QueueStatusJSON: Encodable, Sendable {
+package struct QueueStatusJSON: Encodable, Sendable {
     let counts: QueueCounts
     let runningJobs: [RunningJob]
 
-    public init(counts: QueueCounts, runningJobs: [RunningJob]) {
+    package init(counts: QueueCounts, runningJobs: [RunningJob]) {
         self.counts = counts
         self.runningJobs = runningJobs
     }
 
     private enum Keys: String, CodingKey { case runningJobs }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         try counts.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(runningJobs, forKey: .runningJobs)
@@ -20,7 +20,7 @@ public struct QueueStatusJSON: Encodable, Sendable {
 }
 
 /// A job as `queue list --json` shows it.
-public struct JobJSON: Encodable, Sendable {
+package struct JobJSON: Encodable, Sendable {
     let id: Int64?
     let state: String
     let priority: Int
@@ -35,7 +35,7 @@ public struct JobJSON: Encodable, Sendable {
     let chunksDone: Int?
     let chunksTotal: Int?
 
-    public init(_ listing: JobListing) {
+    package init(_ listing: JobListing) {
         id = listing.job.id
         state = listing.job.state.rawValue
         priority = listing.job.priority

@@ -2,6 +2,7 @@
 /// happens adds. On a terminal that is one bar redrawn in place with lines printed above it;
 /// off one, a plain line per file. Pure: the caller writes the text out (stderr).
 public struct RunProgress: Sendable {
+    /// Where the run stands: files finished and in all, chunks of split files, time so far.
     public private(set) var progress: BatchProgress
     /// Split files in progress: chunks transcribed and in all, by job.
     private var chunks: [Int64: Tally] = [:]
