@@ -18,9 +18,11 @@ public struct BatchRequest: Sendable {
     /// How the run works (model, hints, uploads, backoff, leases).
     public var options = QueueRunner.Options()
 
-    public init(paths: [String], journal: String? = nil, pool: EndpointPool?) {
+    public init(paths: [String], journal: String? = nil, again: Bool = false, sidecars: [SidecarFormat] = [], pool: EndpointPool?) {
         self.paths = paths
         self.journal = journal
+        self.again = again
+        self.sidecars = sidecars
         self.pool = pool
     }
 }
@@ -90,11 +92,14 @@ extension BatchQueue {
             (queued, skipped, outcome.run) = try await run(walk.files, prepared: try await headPrepared, request, pool: pool,
                                                            store: store, logger: logger, events: events)
         } else {
-            var enqueued = try enqueue(walk.files, store: store, journalName: request.journal, logger: logger)
-            if request.again { enqueued.queued = try queueAgain(enqueued.queued, store: store) }
-            for file in enqueued.skipped { events(.skipped(file)) }
-            for file in enqueued.queued where file.replacedTranscript { events(.replaced(file)) }
-            (queued, skipped) = enqueued
+            let files = walk.files
+            (queued, skipped) = try await onThread {
+                var enqueued = try enqueue(files, store: store, journalName: request.journal, logger: logger)
+                if request.again { enqueued.queued = try queueAgain(enqueued.queued, store: store) }
+                return enqueued
+            }
+            for file in skipped { events(.skipped(file)) }
+            for file in queued where file.replacedTranscript { events(.replaced(file)) }
         }
         outcome.files = queued.count
         outcome.queued = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId)).count
@@ -102,7 +107,8 @@ extension BatchQueue {
         outcome.skipped = walk.skipped.count + skipped.count
         outcome.incomplete = (walk.skipped + skipped).contains { $0.wasNamed || $0.comeBackLater }
         if request.pool != nil {
-            outcome.wrapUp = try BatchWrapUp.make(queued, store: store, sidecars: request.sidecars)
+            let done = queued
+            outcome.wrapUp = try await onThread { try BatchWrapUp.make(done, store: store, sidecars: request.sidecars) }
             outcome.seconds = ProcessInfo.processInfo.systemUptime - started
         }
         return outcome
@@ -140,8 +146,11 @@ extension BatchQueue {
             let notWork = skipped.count + landed.count { $0.outcome.jobState == .done }
             if notWork > 0 { events(.notWork(notWork)) }
         }
-        let first = try enqueue(Array(files.prefix(prepared.count)), prepared: prepared, store: store,
-                                journalName: journal, logger: logger, firstTransaction: prepared.count, onQueued: queued)
+        let head = Array(files.prefix(prepared.count))
+        let first = try await onThread {
+            try enqueue(head, prepared: prepared, store: store, journalName: journal, logger: logger,
+                        firstTransaction: prepared.count, onQueued: queued)
+        }
         let rest = Array(files.dropFirst(prepared.count))
         let feeding = Task {
             try await onThread {

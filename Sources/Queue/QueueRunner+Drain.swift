@@ -14,13 +14,16 @@ extension QueueRunner {
 
     /// Works until nothing is queued (see `run(until: .drainQueue)`): `starting` is told how
     /// many jobs are unfinished before the first is claimed, `onEvent` what happens as it goes.
+    /// The queue's reads run on a thread of their own, never on the cooperative pool.
     public func drainQueue(starting: (Int) -> Void, onEvent: @escaping @Sendable (Event) -> Void) async throws -> Drained {
-        let pending = try store.unfinishedJobCount()
+        let store = store
+        let pending = try await onThread { try store.unfinishedJobCount() }
         starting(pending)
         let started = ProcessInfo.processInfo.systemUptime
         let summary = try await run(until: .drainQueue, onEvent: onEvent)
         let seconds = ProcessInfo.processInfo.systemUptime - started
-        let failures = summary.failedJobs.isEmpty ? [] : try store.listJobs(state: .failed, ids: summary.failedJobs)
+        let failed = summary.failedJobs
+        let failures = failed.isEmpty ? [] : try await onThread { try store.listJobs(state: .failed, ids: failed) }
         return Drained(pending: pending, summary: summary, failures: failures, seconds: seconds)
     }
 }

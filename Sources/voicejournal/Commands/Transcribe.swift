@@ -64,9 +64,8 @@ struct Transcribe: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try global.settings(transcription.flags(jobs: jobs))
-        var request = BatchRequest(paths: paths, journal: journal, pool: nil)
-        request.again = again
-        request.sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? []
+        let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? []
+        var request = BatchRequest(paths: paths, journal: journal, again: again, sidecars: sidecars, pool: nil)
         if !noWait { // the endpoints and keys are checked before anything is touched
             let environment = ProcessInfo.processInfo.environment
             request.pool = try transcription.endpoints(settings, jobs: jobs, environment: environment)
