@@ -107,8 +107,8 @@ extension BatchQueue {
         outcome.skipped = walk.skipped.count + skipped.count
         outcome.incomplete = (walk.skipped + skipped).contains { $0.wasNamed || $0.comeBackLater }
         if request.pool != nil {
-            let done = queued
-            outcome.wrapUp = try await onThread { try BatchWrapUp.make(done, store: store, sidecars: request.sidecars) }
+            let files = queued
+            outcome.wrapUp = try await onThread { try BatchWrapUp.make(files, store: store, sidecars: request.sidecars) }
             outcome.seconds = ProcessInfo.processInfo.systemUptime - started
         }
         return outcome
