@@ -54,9 +54,10 @@ let package = Package(
             "Audio", "Transcription", "Store",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Batch intake: walking folders, checking files are audio, queueing them, the wrap-up.
+        // Batch intake: walking folders, checking files are audio, queueing them, running the
+        // queue over them, the wrap-up.
         .target(name: "Intake", dependencies: [
-            "Audio", "Transcription", "Store", "Terminal",
+            "Audio", "Transcription", "Store", "Queue", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -64,12 +65,13 @@ let package = Package(
             "Audio", "Transcription", "Store", "Queue", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Flags, environment, the config file and defaults, resolved once.
+        // Flags, environment, the config file and defaults, resolved once (the endpoint pool too).
         .target(name: "Settings", dependencies: [
-            "Audio", "Transcription", "Store", "Terminal",
+            "Audio", "Transcription", "Store", "Queue", "Terminal",
             .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
-        // Pure functions from state to text: meters and tables, and the journal's pages and listings.
+        // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "Terminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
@@ -108,9 +110,9 @@ let package = Package(
             "Store", "Terminal", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
-        .testTarget(name: "IntakeTests", dependencies: ["Intake", "TestSupport"]),
+        .testTarget(name: "IntakeTests", dependencies: ["Intake", "Queue", "Transcription", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Queue", "Terminal", "TestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Queue", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

@@ -134,7 +134,7 @@ public final class InProcessTranscriber: Sendable {
         var refusedPause: Duration?
         while !Task.isCancelled {
             do {
-                if try await onBlockingThread({ [queue] in try queue.unfinishedJobCount() }) > 0 {
+                if try await onThread({ [queue] in try queue.unfinishedJobCount() }) > 0 {
                     let summary = try await transcribe(with: try makeRunner(), until: .drainQueue)
                     if refusedPause != nil { report(.resumed) }
                     refusedPause = nil
@@ -233,7 +233,7 @@ public final class InProcessTranscriber: Sendable {
         for await event in run {
             switch event {
             case .chunksDone, .transcribed:
-                guard texts, let pieces = try? await onBlockingThread({ [queue] in try queue.pieceTexts(jobId: jobId) }) else { continue }
+                guard texts, let pieces = try? await onThread({ [queue] in try queue.pieceTexts(jobId: jobId) }) else { continue }
                 while let text = pieces[shown] {
                     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
                     if !trimmed.isEmpty { report(.pieceText(trimmed)) }

@@ -36,13 +36,3 @@ extension QueueRunner {
         return EventStream(events: events, outcome: outcome)
     }
 }
-
-/// Runs blocking work (an SQLite read, closing an encoder, hashing a file) on a thread of its
-/// own, never on the cooperative pool, and gives back its result.
-package func onBlockingThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try work() }) }
-        thread.name = "voicejournal blocking work"
-        thread.start()
-    }
-}

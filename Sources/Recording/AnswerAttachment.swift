@@ -41,7 +41,7 @@ public struct AnswerAttachment: Sendable {
         // the decode runs: a small file declaring hours costs no more than its header.
         let limit = DecodeLimit(maxSeconds: maxDurationSeconds)
         do {
-            summary = try await onBlockingThread {
+            summary = try await onThread {
                 // A cut-off file is refused rather than kept as if whole.
                 _ = try AudioIntegrity.probe(source, limit: limit)
                 return try WaveformSummary.make(of: source, columns: 1, limit: limit)
@@ -63,7 +63,7 @@ public struct AnswerAttachment: Sendable {
         }
         let home = store.home, store = self.store, assignmentId = self.assignmentId, key = idempotencyKey
         // The store's checks block too (SQLite): they run on the same thread as the hash.
-        let (sha256, earlier) = try await onBlockingThread { () throws -> (String, CompletedRecording?) in
+        let (sha256, earlier) = try await onThread { () throws -> (String, CompletedRecording?) in
             let sha256 = try ContentDigest.sha256(fileAt: source)
             // The same key again is the first answer, whatever the audio: checked before the
             // duplicate-audio rule, which would call the first answer's audio "sent before".
@@ -76,7 +76,7 @@ public struct AnswerAttachment: Sendable {
         let facts = RecordingFacts(sha256: sha256, durationSeconds: summary.info.durationSeconds, sizeBytes: sizeBytes,
                                    peakDBFS: summary.levels.peakDBFS, rmsDBFS: summary.levels.rmsDBFS)
         beforeCopying()
-        return try await onBlockingThread {
+        return try await onThread {
             try Self.copyAndRecord(source, summary: summary, facts: facts, assignmentId: assignmentId,
                                    idempotencyKey: key, home: home, store: store, now: now)
         }

@@ -113,10 +113,10 @@ public enum Recorder {
             }
         }
         let recordingId = outcome.recordingId
-        if let transcript = try await onBlockingThread({ try store.transcript(recordingId: recordingId) }) {
+        if let transcript = try await onThread({ try store.transcript(recordingId: recordingId) }) {
             return TakeResult(outcome: outcome, live: .transcribed(transcript))
         }
-        let job = try await onBlockingThread { try store.queue.jobs(ids: [jobId])[jobId] }
+        let job = try await onThread { try store.queue.jobs(ids: [jobId])[jobId] }
         return TakeResult(outcome: outcome, live: .notTranscribed(reason: job?.lastError ?? "job \(jobId) is \(job?.state.rawValue ?? "gone")"))
     }
 

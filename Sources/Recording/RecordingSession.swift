@@ -197,20 +197,20 @@ public final class RecordingSession: Sendable {
             // The last piece is queued before the file is even closed and hashed: its upload
             // starts at once. (The writer has brought the header up to date by now.)
             do {
-                ending = try await onBlockingThread { try pieces.finish(recording: url, durationSeconds: durationSeconds) }
+                ending = try await onThread { try pieces.finish(recording: url, durationSeconds: durationSeconds) }
             } catch {
-                _ = try? await onBlockingThread { try writer.close() }
+                _ = try? await onThread { try writer.close() }
                 throw error
             }
         }
-        try await onBlockingThread { try writer.close() }
+        try await onThread { try writer.close() }
         guard result.frames > 0 else {
             try? FileManager.default.removeItem(at: url)
             try store.discardRecording(id: id)
             if let error = result.error { throw error }
             throw RecordingError(.nothingRecorded, "nothing was recorded from \(capture.deviceName); the take was discarded")
         }
-        let facts = try await onBlockingThread {
+        let facts = try await onThread {
             let stamp = FileStamp.current(path: url.path) // before hashing, as every stamp
             return RecordingFacts(sha256: try ContentDigest.sha256(fileAt: url),
                                   durationSeconds: durationSeconds,

@@ -121,7 +121,7 @@ struct AnswerRoutes: Sendable {
     /// The earlier answer stored under `key`, as the reply to give; nil when the key is new.
     private func earlierAnswer(_ id: Int64, _ client: ClientAddress, _ key: String) async -> Response? {
         do {
-            guard let earlier = try await offPool({ try store.earlierAnswer(assignmentId: id, idempotencyKey: key) }) else { return nil }
+            guard let earlier = try await onThread({ try store.earlierAnswer(assignmentId: id, idempotencyKey: key) }) else { return nil }
             return answered(id, earlier)
         } catch let error as StoreError where error.kind == .conflict {
             return refuse(id, client, .conflict, "This recording was already sent for another question.")
@@ -134,7 +134,7 @@ struct AnswerRoutes: Sendable {
         do {
             let store = self.store, limit = Double(configuration.maxAnswerSeconds) + Self.limitSlack
             // Checking the assignment and the file is blocking work too; attaching runs its own off the pool.
-            let attachment = try await offPool {
+            let attachment = try await onThread {
                 try AnswerAttachment(file: file, assignmentId: id, idempotencyKey: key, maxDurationSeconds: limit, store: store)
             }
             return answered(id, try await attachment.attach())
@@ -171,7 +171,7 @@ struct AnswerRoutes: Sendable {
     private func link(_ context: ServeContext) async -> LinkedAssignment? {
         // Tokens are 32 hex digits; anything much longer is looked up cut short (it cannot match).
         let token = String((context.parameters.get("token") ?? "").prefix(64))
-        let found = try? await offPool { try store.linkedAssignment(token: token) }
+        let found = try? await onThread { try store.linkedAssignment(token: token) }
         guard let found, ConstantTime.equal(found.linkToken, token) else { return nil }
         return found
     }

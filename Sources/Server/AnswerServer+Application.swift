@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import NIOCore
+import Store
 
 extension AnswerServer {
     /// The application `serve` runs: the routes, HTTP/1 with the request deadline and the idle
@@ -10,11 +11,11 @@ extension AnswerServer {
     /// and counts the assignments waiting, for `.listening`.
     package func buildApplication(onEvent: @escaping @Sendable (Event) -> Void) async throws -> some ApplicationProtocol {
         let uploads = UploadReceiver(folder: incomingFolder, maxBytes: configuration.maxUploadBytes)
-        try await offPool { uploads.removeLeftovers() }
+        try await onThread { uploads.removeLeftovers() }
         let store = self.store, configuration = self.configuration
-        let waiting = try await offPool { try store.assignments(status: .pending).count }
+        let waiting = try await onThread { try store.assignments(status: .pending).count }
         // Listening on every interface: 0.0.0.0 is no address a phone can open; this machine's name may be.
-        let hostName = Self.isEveryInterface(configuration.host) ? try await offPool { ProcessInfo.processInfo.hostName } : ""
+        let hostName = Self.isEveryInterface(configuration.host) ? try await onThread { ProcessInfo.processInfo.hostName } : ""
         let router = Self.buildRouter(AnswerRoutes(store: store, configuration: configuration, uploads: uploads, onEvent: onEvent))
         let connections = DescriptorBudget.connections(configured: configuration.maxConnections)
         if connections < configuration.maxConnections {

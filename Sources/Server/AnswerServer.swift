@@ -105,8 +105,3 @@ public struct AnswerServer: Sendable {
         }
     }
 }
-
-/// Runs a short blocking call (the store, the file system) on NIO's thread pool, off the cooperative pool.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await NIOThreadPool.singleton.runIfActive(work)
-}

@@ -60,6 +60,10 @@ import Transcription
         transcription(.emptyAnswer, 1),
         transcription(.cancelled, 130),
 
+        Row(name: "settings: no endpoint of the pool can be used",
+            error: Settings.noUsableEndpoint(TranscriptionError(kind: .invalidConfiguration, description: "no API key: set WORK_KEY"), tables: 2),
+            status: 3),
+
         config(.syntax), config(.unknownKey), config(.wrongType), config(.invalidValue), config(.keyInFile), config(.unreadable),
 
         alsa(.listDevices, "snd_device_name_hint", -ENOMEM, 3),

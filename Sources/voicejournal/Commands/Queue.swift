@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Intake
 import Queue
 import Store
 import Terminal
@@ -22,43 +23,17 @@ extension Queue {
         @OptionGroup var global: GlobalOptions
         @Flag(help: "One JSON document on stdout.") var json = false
 
-        /// Running jobs listed by name; a pool of big servers can run hundreds at once.
-        static let runningShown = 20
-
         func run() async throws {
             let store = try global.openStoreForReading()
             let counts = try store.queue.queueCounts()
             let running = counts.running > 0 ? try store.queue.runningJobs() : []
             if json {
-                try printJSON(StatusJSON(counts: counts, runningJobs: running))
+                try printJSON(QueueStatusJSON(counts: counts, runningJobs: running))
                 return
             }
-            print("queued \(counts.queued) · running \(counts.running) · done \(counts.done) · failed \(counts.failed) · cancelled \(counts.cancelled)")
-            for job in running.prefix(Self.runningShown) {
-                let chunk = job.chunk.map { " (chunk \($0))" } ?? ""
-                // The path and the endpoint come from outside: they are escaped, the tabs between them are ours.
-                let endpoint = job.endpoint.map(TerminalText.escaped) ?? "an unnamed endpoint"
-                print("  running \(job.jobId)\t\(TerminalText.escaped(job.path))\(chunk)\ton \(endpoint)")
-            }
-            if running.count > Self.runningShown { print("  … and \(running.count - Self.runningShown) more running (`queue status --json` lists them all)") }
-            if let due = counts.nextDue, due.timeIntervalSinceNow > 1 {
-                print("next queued job is due in \(ProgressBar.clock(due.timeIntervalSinceNow)) (backoff)")
-            }
-            if counts.failed > 0 { print("see `voicejournal queue list --state failed`; retry with `voicejournal queue retry --failed`") }
-        }
-    }
-
-    /// `queue status --json`: the counts, and each running job with its endpoint.
-    struct StatusJSON: Encodable {
-        let counts: QueueCounts
-        let runningJobs: [RunningJob]
-
-        private enum Keys: String, CodingKey { case runningJobs }
-
-        func encode(to encoder: Encoder) throws {
-            try counts.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(runningJobs, forKey: .runningJobs)
+            print(QueueText.status(queued: counts.queued, running: counts.running, done: counts.done, failed: counts.failed,
+                                   cancelled: counts.cancelled, runningJobs: running.map { ($0.jobId, $0.path, $0.chunk, $0.endpoint) },
+                                   nextDueIn: counts.nextDue?.timeIntervalSinceNow))
         }
     }
 
@@ -77,25 +52,21 @@ extension Queue {
         func validate() throws { if let jobs { try validateJobs(jobs) } }
 
         func run() async throws {
-            let environment = ProcessInfo.processInfo.environment
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
-            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: environment)
-            let pending = try store.queue.unfinishedJobCount()
-            let started = ProcessInfo.processInfo.systemUptime
-            let summary = try await runQueue(runner, until: .drainQueue,
-                                             display: BatchProgressDisplay(total: pending, scope: nil, endpoints: runner.endpoints.count))
-            let seconds = ProcessInfo.processInfo.systemUptime - started
+            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: ProcessInfo.processInfo.environment)
+            let display = BatchProgressDisplay()
+            let drained = try await untilInterrupted {
+                defer { display.handle(.runEnded) }
+                return try await runner.drainQueue(starting: { display.handle(.runStarting(total: $0, endpoints: runner.endpoints.count, scope: nil)) },
+                                                   onEvent: { display.handle(.run($0)) })
+            }
+            let summary = drained.summary
             if json {
-                let failed = summary.failedJobs.isEmpty ? [] : try store.queue.listJobs(state: .failed, ids: summary.failedJobs)
-                try printJSON(RunJSON(
-                    files: pending, transcribed: summary.transcribed, failed: summary.failed, alreadyDone: nil, skipped: nil,
-                    retried: summary.retried, seconds: seconds,
-                    failures: failed.map { .init(path: $0.path, message: $0.job.lastError ?? "unknown error") },
-                    endpoints: summary.endpoints, suspect: summary.suspects.map { .init(path: $0.path, message: $0.message) }))
+                try printJSON(RunJSON(drained))
             } else {
-                print("Transcribed \(summary.transcribed) file\(summary.transcribed == 1 ? "" : "s"), \(summary.failed) failed, in \(ProgressBar.clock(seconds)).")
-                if summary.endpoints.count > 1 { print(RunReport.endpointTable(summary.endpoints)) }
+                print(RunText.queueSummary(transcribed: summary.transcribed, failed: summary.failed, seconds: drained.seconds))
+                if summary.endpoints.count > 1 { print(RunText.endpointTable(summary.endpoints)) }
                 if summary.failed > 0 { print("see `voicejournal queue list --state failed`") }
             }
             if summary.failed > 0 { throw ExitCode(CLIError.failure) }
@@ -173,38 +144,6 @@ extension Queue {
             let job = try global.openStore().queue.cancelJob(id: id)
             print("Cancelled job \(job.id ?? id).")
         }
-    }
-}
-
-/// A job as `queue list --json` shows it.
-struct JobJSON: Encodable {
-    let id: Int64?
-    let state: String
-    let priority: Int
-    let attempts: Int
-    let maxAttempts: Int
-    let path: String
-    let durationSeconds: Double
-    let lastError: String?
-    let runAfter: Date
-    let updatedAt: Date
-    /// Only for a recording waiting for its chunks.
-    let chunksDone: Int?
-    let chunksTotal: Int?
-
-    init(_ listing: JobListing) {
-        id = listing.job.id
-        state = listing.job.state.rawValue
-        priority = listing.job.priority
-        attempts = listing.job.attempts
-        maxAttempts = listing.job.maxAttempts
-        path = listing.path
-        durationSeconds = listing.durationSeconds
-        lastError = listing.job.lastError
-        runAfter = listing.job.runAfter
-        updatedAt = listing.job.updatedAt
-        chunksDone = listing.chunksDone
-        chunksTotal = listing.chunksTotal
     }
 }
 

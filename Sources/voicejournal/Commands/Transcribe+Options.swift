@@ -1,6 +1,5 @@
 import ArgumentParser
 import Audio
-import Dispatch
 import Foundation
 import Logging
 import Queue
@@ -58,115 +57,47 @@ struct TranscriptionFlags: ParsableArguments {
     /// These options as settings flags, with the command's `--jobs` if it has one.
     func flags(jobs: Int? = nil) -> Settings.Flags {
         var flags = Settings.Flags()
-        flags.model = model
-        flags.language = language
-        flags.baseURL = baseURL
-        flags.maxRequestBytes = maxRequestBytes
-        flags.maxChunkSeconds = maxChunkSeconds
-        flags.uploadCodec = uploadCodec
-        flags.jobs = jobs
+        (flags.model, flags.language, flags.baseURL, flags.jobs) = (model, language, baseURL, jobs)
+        (flags.maxRequestBytes, flags.maxChunkSeconds, flags.uploadCodec) = (maxRequestBytes, maxChunkSeconds, uploadCodec)
         return flags
     }
 
-    /// The endpoint and key; a missing key for a remote server is a `TranscriptionError` of
-    /// kind `invalidConfiguration` (exit 3, by `ErrorReport`).
+    /// The endpoint and key; a missing key for a remote server is exit 3 (`invalidConfiguration`).
     func clientConfiguration(_ settings: Settings, environment: [String: String]) throws -> WhisperClient.Configuration {
         try settings.clientConfiguration(environment: environment)
     }
 
-    /// The servers a run uploads to, and why each endpoint left out of it was.
-    typealias Pool = (endpoints: [PoolEndpoint], leftOut: [String])
-
-    /// The servers a run uploads to. With `--base-url` or `$OPENAI_BASE_URL`, or no
-    /// `[[endpoint]]` in the config file, that is one server with `jobs` workers (default:
-    /// `settings.jobs`). Otherwise it is every endpoint of the file, each with its own
-    /// concurrency; `jobs` then caps the uploads at once, the preferred endpoints first. An
-    /// endpoint that cannot work at all (no key set, not an http(s) URL) is left out, with
-    /// its reason in `leftOut`; when none is left, that is a configuration error (exit 3).
-    func endpoints(_ settings: Settings, jobs: Int?, environment: [String: String],
-                   logger: Logger = Logger(label: "voicejournal.queue")) throws -> Pool {
-        guard settings.endpoint.fromFile != nil else {
-            let client = WhisperClient(configuration: try clientConfiguration(settings, environment: environment), logger: logger)
-            return ([PoolEndpoint(client: client, workers: jobs ?? settings.jobs.value, keyVariable: settings.endpoint.keyVariable)], [])
-        }
-        // A model named on the command line or in the environment is for every endpoint;
-        // otherwise each asks for its own (what that server runs), else the file's default.
-        let modelGiven: Bool
-        switch settings.model.source {
-        case .flag, .environment: modelGiven = true
-        case .configFile, .builtIn: modelGiven = false
-        }
-        // The same server named twice is one endpoint: the first table counts.
-        let (tables, repeats) = EndpointConfig.distinct(settings.endpoints)
-        let workers = PoolEndpoint.workers(for: tables.map { ($0.concurrency, $0.priority) }, cappedAt: jobs)
-        var pool: [PoolEndpoint] = []
-        var leftOut: [String] = repeats.map { table in
-            "endpoint \(table.shownBaseURL)\(table.line.map { " (line \($0))" } ?? "") repeats an earlier [[endpoint]] "
-                + "for the same server and model; it is left out (one table per server: give it the concurrency of both)"
-        }
-        var firstProblem: TranscriptionError?
-        for (table, count) in zip(tables, workers) where count > 0 {
-            do {
-                let client = WhisperClient(configuration: try table.clientConfiguration(environment: environment), logger: logger)
-                let model = modelGiven ? nil : table.model ?? settings.file?.defaults.model ?? TranscriptionOptions.defaultModel
-                pool.append(PoolEndpoint(client: client, workers: count, priority: table.priority, model: model,
-                                         keyVariable: table.apiKeyVariable))
-            } catch {
-                firstProblem = firstProblem ?? error
-                leftOut.append("endpoint \(table.shownBaseURL) is left out of this run: \(error.description)")
-            }
-        }
-        if pool.isEmpty, let firstProblem {
-            throw CLIError.configuration(tables.count == 1 ? firstProblem.description
-                                         : "no endpoint of the config file can be used; the first: \(firstProblem.description)")
-        }
-        return (pool, leftOut)
+    /// The servers a run uploads to (`Settings.endpointPool`); none usable is exit 3.
+    func endpoints(_ settings: Settings, jobs: Int?, environment: [String: String]) throws -> EndpointPool {
+        try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
     }
 
-    /// A runner over `store` (see `endpoints` for `jobs`), warning about each endpoint left
-    /// out unless told not to. `VOICEJOURNAL_RETRY_BASE` (seconds) and
-    /// `VOICEJOURNAL_LEASE_SECONDS` tune backoff and leases (tests shorten them).
+    /// A runner over `store` and the settings' servers, warning about each endpoint left out
+    /// unless told not to.
     func makeRunner(store: JournalStore, settings: Settings, jobs: Int?, environment: [String: String],
                     warnLeftOut: Bool = true) throws -> QueueRunner {
         makeRunner(store: store, settings: settings, pool: try endpoints(settings, jobs: jobs, environment: environment),
                    environment: environment, warnLeftOut: warnLeftOut)
     }
 
-    /// The same over servers resolved already (`endpoints`): a command that checked them
-    /// before opening the journal does not resolve them again.
-    func makeRunner(store: JournalStore, settings: Settings, pool: Pool, environment: [String: String],
+    /// The same over servers resolved already (`endpoints`).
+    func makeRunner(store: JournalStore, settings: Settings, pool: EndpointPool, environment: [String: String],
                     warnLeftOut: Bool = true) -> QueueRunner {
-        let logger = Logger(label: "voicejournal.queue")
         if warnLeftOut { for line in pool.leftOut { printNotice("warning: " + line) } }
-        var options = QueueRunner.Options(transcription: settings.transcriptionOptions(prompt: prompt))
-        options.upload = settings.uploadSettings(trim: !noTrim)
-        if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
-            options.retry.base = base
-        }
-        if let lease = environment["VOICEJOURNAL_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
-            options.lease = min(lease, JobQueue.longestLease)
-        }
-        return QueueRunner(queue: store.queue, endpoints: pool.endpoints, options: options, logger: logger)
+        let options = settings.runnerOptions(prompt: prompt, trim: !noTrim, environment: environment)
+        return QueueRunner(queue: store.queue, endpoints: pool.endpoints, options: options, logger: Logger(label: "voicejournal.queue"))
     }
 }
 
-/// Runs a queue runner the way every command does: Ctrl-C or SIGTERM stops it (jobs go back
-/// to the queue) and exits 130; what stopped the run otherwise (a refused key, a server out
-/// of reach) is thrown as it is, for `ErrorReport` to give its status by its kind.
-@discardableResult
-func runQueue(_ runner: QueueRunner, until goal: QueueRunner.Goal, display: BatchProgressDisplay) async throws -> QueueRunner.Summary {
-    let interrupts = SignalWatch { _ in runner.stop() }
+/// Runs a queue run so that Ctrl-C or SIGTERM cancels it (its jobs go back to the queue) and
+/// exits 130; whatever else stopped it is thrown as it is, for `ErrorReport` to map.
+func untilInterrupted<Result: Sendable>(_ work: sending @escaping () async throws -> Result) async throws -> Result {
+    let task = Task(operation: work)
+    let interrupts = SignalWatch { _ in task.cancel() }
     defer { interrupts.cancel() }
-    display.start()
     do {
-        let summary = try await runner.run(until: goal) { display.handle($0) }
-        display.finish()
-        return summary
-    } catch let error as TranscriptionError {
-        display.finish()
-        throw error
+        return try await task.value
     } catch is CancellationError {
-        display.finish()
         throw CLIError.interrupted("interrupted; unfinished files stay queued: run `voicejournal queue run` (or the same command again) to finish them")
     }
 }

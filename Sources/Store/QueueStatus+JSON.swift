@@ -1,0 +1,52 @@
+import Foundation
+
+/// `queue status --json`: the counts, and each running job with its endpoint.
+package struct QueueStatusJSON: Encodable, Sendable {
+    let counts: QueueCounts
+    let runningJobs: [RunningJob]
+
+    package init(counts: QueueCounts, runningJobs: [RunningJob]) {
+        self.counts = counts
+        self.runningJobs = runningJobs
+    }
+
+    private enum Keys: String, CodingKey { case runningJobs }
+
+    package func encode(to encoder: Encoder) throws {
+        try counts.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(runningJobs, forKey: .runningJobs)
+    }
+}
+
+/// A job as `queue list --json` shows it.
+package struct JobJSON: Encodable, Sendable {
+    let id: Int64?
+    let state: String
+    let priority: Int
+    let attempts: Int
+    let maxAttempts: Int
+    let path: String
+    let durationSeconds: Double
+    let lastError: String?
+    let runAfter: Date
+    let updatedAt: Date
+    /// Only for a recording waiting for its chunks.
+    let chunksDone: Int?
+    let chunksTotal: Int?
+
+    package init(_ listing: JobListing) {
+        id = listing.job.id
+        state = listing.job.state.rawValue
+        priority = listing.job.priority
+        attempts = listing.job.attempts
+        maxAttempts = listing.job.maxAttempts
+        path = listing.path
+        durationSeconds = listing.durationSeconds
+        lastError = listing.job.lastError
+        runAfter = listing.job.runAfter
+        updatedAt = listing.job.updatedAt
+        chunksDone = listing.chunksDone
+        chunksTotal = listing.chunksTotal
+    }
+}
