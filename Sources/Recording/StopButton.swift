@@ -1,6 +1,8 @@
 import Audio
+import Foundation
 import Queue
 import Synchronization
+import Terminal
 
 /// What ends a take early, pressed from Enter or a signal handler. While the take is captured
 /// it stops the capture for that reason (what was captured is kept); while its live transcript
@@ -43,5 +45,26 @@ public final class StopButton: Sendable {
     /// From now on an interrupt stops `transcriber`.
     func wire(to transcriber: InProcessTranscriber) {
         target.withLock { $0 = .transcription(transcriber) }
+    }
+}
+
+extension StopButton {
+    /// Runs a capture with its meter (if `showing`) and lines given to `write` (the command
+    /// draws them on stderr), Enter, SIGINT and SIGTERM pressing its stop button; `saved` is
+    /// told a take before its transcript is awaited.
+    package static func withMeter<T>(showing: Bool, hint: @escaping (URL?) -> String, saved: @escaping (RecordingOutcome) -> Void,
+                                     write: @escaping (String) -> Void,
+                                     _ work: (StopButton, (TakeProgress) -> Void) async throws -> T) async throws -> T {
+        let stop = StopButton()
+        let signals = SignalWatch { stop.press(.interrupted(signal: $0)) }
+        let enter = EnterKeyWatch { stop.press(.requested) }
+        defer { signals.cancel() }
+        defer { enter.cancel() }
+        var display = LevelDisplay(showing: showing, terminal: .detect(fileDescriptor: STDERR_FILENO))
+        return try await work(stop) { progress in
+            if case .saved(let outcome) = progress { saved(outcome) }
+            let text = progress.text(on: &display, hint: hint)
+            if !text.isEmpty { write(text) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Terminal
 
 // Checks argument-parser cannot express: words that look like options, --limit and --jobs.
 
@@ -46,37 +47,9 @@ enum JobsHelp {
     private static let detail = " (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first."
 }
 
-/// argument-parser's usage errors (unknown options, missing or bad values, `validate()`'s
-/// `ValidationError`s) as one line, like every other error: its message, with a list of
-/// allowed values run together, and where to read the command's help. Its own form (an
-/// `Error:` line, a `Help:` line and the usage) would be a different style from every other
-/// error and break scripts that read the first line.
+/// argument-parser's usage errors as one line, like every other error (see `UsageLine`).
 enum UsageMistake {
     static func line(for error: any Error) -> String {
-        let message = Voicejournal.message(for: error)
-            .split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-            .reduce(into: "") { line, part in
-                // "Please provide one of the following:" and then "- happy", "- sad", …
-                if part.hasPrefix("- ") {
-                    line += (line.hasSuffix(":") ? " " : ", ") + part.dropFirst(2)
-                } else {
-                    line += line.isEmpty ? part : " " + part
-                }
-            }
-        let help = helpCommand(for: error)
-        return message.isEmpty ? "see '\(help)'" : "\(message) (see '\(help)')"
-    }
-
-    /// `voicejournal <command> --help` for the command the mistake was made in: the last
-    /// line of argument-parser's usage text names it.
-    private static func helpCommand(for error: any Error) -> String {
-        let full = Voicejournal.fullMessage(for: error, columns: 10_000)
-        for line in full.split(whereSeparator: \.isNewline).reversed() {
-            guard let start = line.range(of: "See '"), let end = line[start.upperBound...].firstIndex(of: "'") else { continue }
-            return String(line[start.upperBound..<end])
-        }
-        return "voicejournal --help"
+        UsageLine.make(message: Voicejournal.message(for: error), usage: Voicejournal.fullMessage(for: error, columns: 10_000))
     }
 }

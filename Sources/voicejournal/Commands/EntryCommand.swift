@@ -22,7 +22,7 @@ struct EntryCommand: AsyncParsableCommand {
         @Option(help: "What it is about.") var theme: Theme?
         @Option(help: "The kind of entry (voice entries are made by 'record').") var kind: TypedKind = .text
         @Option(help: ArgumentHelp("When it happened (default: now), e.g. 2026-11-20 or 2026-11-20T21:30.",
-                                   valueName: "when")) var date: DateArgument?
+                                   valueName: "when")) var date: PointInTime?
 
         /// The kinds a typed entry can have.
         enum TypedKind: String, ExpressibleByArgument, CaseIterable {
@@ -99,8 +99,8 @@ struct EntryFilterOptions: ParsableArguments {
     @Option(help: "Only this mood.") var mood: Mood?
     @Option(help: "Only this theme.") var theme: Theme?
     @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday, or back from now: 7d, 2w, 3m, 1y).")
-    var since: DateArgument?
-    @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
+    var since: PointInTime?
+    @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: PointInTime?
 
     func filter(kind: EntryKind?, limit: Int? = nil) -> EntryFilter {
         EntryFilter(journal: journal, mood: mood, theme: theme, kind: kind, since: since?.date, until: until?.endOfPeriod, limit: limit)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Intake
+import Settings
 import Store
 import Terminal
 
@@ -33,8 +34,8 @@ struct Export: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "md, json, srt or vtt.") var format: Format = .md
     @Option(help: "Only this journal.") var journal: String?
-    @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: DateArgument?
-    @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: DateArgument?
+    @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: PointInTime?
+    @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: PointInTime?
     @Option(help: "The recording whose transcript to export (srt, vtt).") var recording: Int64?
     @Option(help: "Write into this folder instead of stdout.") var out: String?
     @Flag(help: "With --out (md), copy each entry's audio into DIR/audio/ and link to the copy.") var withAudio = false

@@ -61,19 +61,8 @@ struct Meter: AsyncParsableCommand {
     }
 }
 
-/// Runs a capture with its meter (if `showing`) and lines drawn on stderr, Enter, SIGINT and
-/// SIGTERM pressing its stop button; `saved` is told a take before its transcript is awaited.
+/// `StopButton.withMeter`, drawing on stderr.
 func withMeter<T>(showing: Bool, hint: @escaping (URL?) -> String, saved: @escaping (RecordingOutcome) -> Void = { _ in },
                   _ work: (StopButton, (TakeProgress) -> Void) async throws -> T) async throws -> T {
-    let stop = StopButton()
-    let signals = SignalWatch { stop.press(.interrupted(signal: $0)) }
-    let enter = EnterKeyWatch { stop.press(.requested) }
-    defer { signals.cancel() }
-    defer { enter.cancel() }
-    var display = LevelDisplay(showing: showing, terminal: .detect(fileDescriptor: STDERR_FILENO))
-    return try await work(stop) { progress in
-        if case .saved(let outcome) = progress { saved(outcome) }
-        let text = progress.text(on: &display, hint: hint)
-        if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
-    }
+    try await StopButton.withMeter(showing: showing, hint: hint, saved: saved, write: { FileHandle.standardError.write(Data($0.utf8)) }, work)
 }

@@ -54,7 +54,7 @@ extension Queue {
         func run() async throws {
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
-            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs, environment: ProcessInfo.processInfo.environment)
+            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs)
             let display = BatchProgressDisplay()
             let drained = try await untilInterrupted {
                 defer { display.handle(.runEnded) }
@@ -91,18 +91,7 @@ extension Queue {
                 try printJSON(listings.map(JobJSON.init))
                 return
             }
-            if listings.isEmpty {
-                print(state.map { "No \($0.rawValue) jobs." } ?? "The queue is empty.")
-                return
-            }
-            // One line per job, whatever the path or the server's message hold.
-            for listing in listings {
-                let job = listing.job
-                var line = "\(job.id ?? 0)\t\(job.state.rawValue)\t\(job.attempts)/\(job.maxAttempts)\t\(TerminalText.escaped(listing.path))"
-                if let done = listing.chunksDone, let total = listing.chunksTotal { line += "\tchunks \(done)/\(total)" }
-                if let error = job.lastError, job.state != .done { line += "\t" + TerminalText.escaped(error) }
-                print(line)
-            }
+            print(JobListing.lines(listings, state: state).joined(separator: "\n"))
         }
     }
 

@@ -50,9 +50,9 @@ struct Record: AsyncParsableCommand {
             ?? .entry(journal: settings.journal.value, title: title, mood: mood, theme: theme)
         let environment = ProcessInfo.processInfo.environment, live = self.live || wait
         // With --live, a missing key or bad endpoint is found before anyone speaks.
-        if live { _ = try transcription.clientConfiguration(settings, environment: environment) }
+        if live { _ = try settings.clientConfiguration(environment: environment) }
         let store = try global.openStore()
-        let runner = live ? try transcription.makeRunner(store: store, settings: settings, jobs: 2, environment: environment) : nil
+        let runner = live ? try transcription.makeRunner(store: store, settings: settings, jobs: 2) : nil
         // Shown before the wait for the transcript: whatever ends it (Ctrl-C, a kill), the take's lines are out.
         let take = try await capture.record(owner: owner, store: store, live: runner, showTexts: !json) { outcome in
             if !json { try? RecordingReport.show(outcome, json: false) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Queue
+import Recording
 import Server
 
 /// `voicejournal serve` — the other end of the links `assign` prints.
@@ -69,12 +70,12 @@ struct Serve: AsyncParsableCommand {
         let store = try global.openStore()
         let environment = ProcessInfo.processInfo.environment
         // A missing key or bad endpoint is said now (exit 3), not after the first answer; endpoints left out, once.
-        let pool = transcribe ? try transcription.endpoints(settings, jobs: jobs, environment: environment) : nil
+        let pool = transcribe ? try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue")) : nil
         for line in pool?.leftOut ?? [] { printNotice("warning: " + line) }
         let transcriber = pool.map { pool in
             InProcessTranscriber(queue: store.queue, firstPause: AnswerServer.Transcriber.firstPause(environment: environment),
                                  report: { $0.isResult ? printNow($0.text) : printNotice($0.text) }) {
-                transcription.makeRunner(store: store, settings: settings, pool: pool, environment: environment, warnLeftOut: false)
+                try transcription.makeRunner(store: store, settings: settings, pool: pool, warnLeftOut: false)
             }
         }
         let configuration = AnswerServer.Configuration(host: host, port: port, maxAnswerSeconds: maxAnswerSeconds,

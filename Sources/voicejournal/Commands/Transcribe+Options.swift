@@ -3,6 +3,7 @@ import Audio
 import Foundation
 import Logging
 import Queue
+import Recording
 import Settings
 import Store
 import Transcription
@@ -62,30 +63,14 @@ struct TranscriptionFlags: ParsableArguments {
         return flags
     }
 
-    /// The endpoint and key; a missing key for a remote server is exit 3 (`invalidConfiguration`).
-    func clientConfiguration(_ settings: Settings, environment: [String: String]) throws -> WhisperClient.Configuration {
-        try settings.clientConfiguration(environment: environment)
-    }
-
-    /// The servers a run uploads to (`Settings.endpointPool`); none usable is exit 3.
-    func endpoints(_ settings: Settings, jobs: Int?, environment: [String: String]) throws -> EndpointPool {
-        try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
-    }
-
-    /// A runner over `store` and the settings' servers, warning about each endpoint left out
-    /// unless told not to.
-    func makeRunner(store: JournalStore, settings: Settings, jobs: Int?, environment: [String: String],
-                    warnLeftOut: Bool = true) throws -> QueueRunner {
-        makeRunner(store: store, settings: settings, pool: try endpoints(settings, jobs: jobs, environment: environment),
-                   environment: environment, warnLeftOut: warnLeftOut)
-    }
-
-    /// The same over servers resolved already (`endpoints`).
-    func makeRunner(store: JournalStore, settings: Settings, pool: EndpointPool, environment: [String: String],
-                    warnLeftOut: Bool = true) -> QueueRunner {
+    /// A runner over `store` on `pool` (else the settings' servers for `jobs`), warning about
+    /// each endpoint left out unless told not to.
+    func makeRunner(store: JournalStore, settings: Settings, jobs: Int? = nil, pool: EndpointPool? = nil, warnLeftOut: Bool = true) throws -> QueueRunner {
+        let environment = ProcessInfo.processInfo.environment, logger = Logger(label: "voicejournal.queue")
+        let pool = try pool ?? settings.endpointPool(jobs: jobs, environment: environment, logger: logger)
         if warnLeftOut { for line in pool.leftOut { printNotice("warning: " + line) } }
-        let options = settings.runnerOptions(prompt: prompt, trim: !noTrim, environment: environment)
-        return QueueRunner(queue: store.queue, endpoints: pool.endpoints, options: options, logger: Logger(label: "voicejournal.queue"))
+        return QueueRunner(queue: store.queue, endpoints: pool.endpoints,
+                           options: settings.runnerOptions(prompt: prompt, trim: !noTrim, environment: environment), logger: logger)
     }
 }
 

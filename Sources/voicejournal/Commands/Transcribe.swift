@@ -68,7 +68,7 @@ struct Transcribe: AsyncParsableCommand {
         var request = BatchRequest(paths: paths, journal: journal, again: again, sidecars: sidecars, pool: nil)
         if !noWait { // the endpoints and keys are checked before anything is touched
             let environment = ProcessInfo.processInfo.environment
-            request.pool = try transcription.endpoints(settings, jobs: jobs, environment: environment)
+            request.pool = try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
             request.options = settings.runnerOptions(prompt: transcription.prompt, trim: !transcription.noTrim, environment: environment)
         }
         let display = BatchProgressDisplay()

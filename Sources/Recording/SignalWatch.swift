@@ -8,19 +8,18 @@ import Synchronization
 ///
 /// The dispatch sources behind it are made once for the process and never cancelled, and
 /// `signal()` is called once, before them: on Linux a later call takes the signal back from
-/// libdispatch, so a second watch (`record --live` has one for the take and one for the wait
-/// for its transcript) never heard Ctrl-C.
-final class SignalWatch {
+/// libdispatch, and a second watch that called it again would never hear Ctrl-C.
+package final class SignalWatch {
     private let id: Int
 
-    init(_ onSignal: @escaping @Sendable (Int32) -> Void) {
+    package init(_ onSignal: @escaping @Sendable (Int32) -> Void) {
         Self.unblockStopSignals()
         id = SignalSources.shared.add(onSignal)
     }
 
     /// A parent may have started us with SIGINT and SIGTERM blocked (process supervisors,
     /// test runners); they would then never arrive.
-    static func unblockStopSignals() {
+    package static func unblockStopSignals() {
         var wanted = sigset_t()
         sigemptyset(&wanted)
         sigaddset(&wanted, SIGINT)
@@ -28,7 +27,7 @@ final class SignalWatch {
         pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
     }
 
-    func cancel() {
+    package func cancel() {
         SignalSources.shared.remove(id)
     }
 }
