@@ -169,7 +169,7 @@ final class Bookkeeper: Sendable {
         guard run.runner.stopReason == nil else { return [] }
         return run.servers.indices
             .filter { room[$0] > 0 && run.servers[$0].watch.isAnswering && !run.prefersOthers(over: $0) }
-            .sorted { (run.servers[$0].endpoint.priority, $1) > (run.servers[$1].endpoint.priority, $0) }
+            .sorted { (run.servers[$0].priority, $1) > (run.servers[$1].priority, $0) }
             .map { ($0, JobQueue.Claim(endpoint: run.servers[$0].name, count: room[$0], whileAtLeast: run.tailMinimum(for: $0))) }
     }
 

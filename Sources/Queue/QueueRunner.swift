@@ -236,7 +236,7 @@ final class Run: Sendable {
         }
         keeper.start()
         bookkeeper.start(for: self)
-        let assignments = servers.indices.flatMap { server in Array(repeating: server, count: servers[server].endpoint.workers) }
+        let assignments = servers.indices.flatMap { server in Array(repeating: server, count: servers[server].workers) }
         for (index, server) in assignments.enumerated() {
             let thread = Thread { [self] in
                 Worker(run: self, index: index, server: server).work()

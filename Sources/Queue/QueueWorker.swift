@@ -20,7 +20,7 @@ struct Worker {
     func work() {
         let connection: WhisperConnection
         do {
-            connection = try endpoint.endpoint.client.makeConnection(abort: runner.abortSignal)
+            connection = try endpoint.client.makeConnection(abort: runner.abortSignal)
         } catch {
             runner.requestStop(.refused(error))
             return
@@ -160,7 +160,7 @@ struct Worker {
     /// now unless given), and the model of this worker's server when it names one.
     func options(for recordingId: Int64, vocabulary: [String]? = nil) throws -> TranscriptionOptions {
         var options = runner.options.transcription.adding(vocabulary: try vocabulary ?? queue.vocabulary(forRecording: recordingId))
-        if let model = endpoint.endpoint.model { options.model = model }
+        if let model = endpoint.model { options.model = model }
         return options
     }
 
@@ -305,7 +305,7 @@ struct Worker {
     private func refusal(_ error: TranscriptionError) -> String {
         guard error.kind == .unauthorized else { return error.description }
         let said = error.serverMessage.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
-        let key = endpoint.endpoint.keyVariable.map { "the key in \($0)" } ?? "the request (no key was sent)"
+        let key = endpoint.keyVariable.map { "the key in \($0)" } ?? "the request (no key was sent)"
         return "the server refused \(key) (HTTP \(error.status ?? 401)\(said))"
     }
 

@@ -5,7 +5,7 @@ import Transcription
 /// One endpoint during a run: its circuit breaker, how many of its workers are uploading or
 /// still there (for the preference of higher-priority endpoints), and its figures.
 final class RunEndpoint: Sendable {
-    let endpoint: PoolEndpoint
+    private let endpoint: PoolEndpoint
     let watch: EndpointWatch
     private struct Slots {
         var live: Int
@@ -30,6 +30,13 @@ final class RunEndpoint: Sendable {
     }
 
     var name: String { endpoint.name }
+    /// The server's client, the model it is asked for (nil: the run's), and the variable its key comes from.
+    var client: WhisperClient { endpoint.client }
+    var model: String? { endpoint.model }
+    var keyVariable: String? { endpoint.keyVariable }
+    /// Its preference (higher first) and its number of workers.
+    var priority: Int { endpoint.priority }
+    var workers: Int { endpoint.workers }
 
     /// A worker of this server took a job / is done with it.
     func beganUpload(worker: Int) { slots.withLock { $0.uploadsSince[worker] = ProcessInfo.processInfo.systemUptime } }
@@ -111,8 +118,8 @@ extension Run {
     /// Whether a worker of `server` should leave the next job to a more preferred server
     /// that has a worker free: lower priorities are overflow.
     func prefersOthers(over server: Int) -> Bool {
-        let priority = servers[server].endpoint.priority
-        return servers.contains { $0.endpoint.priority > priority && $0.freeSlots > 0 }
+        let priority = servers[server].priority
+        return servers.contains { $0.priority > priority && $0.freeSlots > 0 }
     }
 
     /// How many due jobs must be left for a worker of `server` to claim one: the jobs the
@@ -125,13 +132,13 @@ extension Run {
     func tailMinimum(for server: Int) -> Int {
         guard servers.count > 1, let own = servers[server].expectedLatency, own > 0 else { return 0 }
         var fasterPerSecond = 0.0
-        let priority = servers[server].endpoint.priority
+        let priority = servers[server].priority
         // Only servers that take work as readily: an overflow server (lower priority) leaves
         // jobs to this one while it has room, so counting it would leave them to no one.
         for (index, other) in servers.enumerated()
-        where index != server && other.watch.isAnswering && other.endpoint.priority >= priority {
+        where index != server && other.watch.isAnswering && other.priority >= priority {
             guard let latency = other.typicalLatency, latency > 0, latency < own else { continue }
-            fasterPerSecond += Double(other.endpoint.workers) / latency
+            fasterPerSecond += Double(other.workers) / latency
         }
         let minimum = own * fasterPerSecond
         return minimum.isFinite ? Int(min(minimum, 1_000_000).rounded(.up)) : 0

@@ -3,7 +3,7 @@ import Terminal
 
 extension AnswerServer {
     /// What happens, for the executable to print (`lines` words it).
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// The server listens: where, where its links point, and how many assignments wait.
         case listening(Listening)
         /// An answer was stored (or, `again`, a repeated send found the first one).
@@ -19,21 +19,21 @@ extension AnswerServer {
     }
 
     /// Where the server listens and where its links point.
-    public struct Listening: Sendable, Equatable {
+    package struct Listening: Sendable, Equatable {
         /// The address it was asked to listen on (`--host`).
-        public let host: String
-        public let port: Int
+        package let host: String
+        package let port: Int
         /// Listening on every interface (0.0.0.0, ::): an address to listen on, never one to open.
-        public let isEveryInterface: Bool
+        package let isEveryInterface: Bool
         /// The address to open: `http://HOST:PORT`, this machine's name standing in for every interface.
-        public let address: String
+        package let address: String
         /// Where links point: the public URL, else `address`.
-        public let links: String
+        package let links: String
         /// Assignments waiting for their answer when the server started.
-        public let waiting: Int
+        package let waiting: Int
 
         /// `hostName` (this machine's name) stands in for a `host` that means every interface.
-        public init(host: String, port: Int, publicURL: String?, waiting: Int, hostName: String) {
+        package init(host: String, port: Int, publicURL: String?, waiting: Int, hostName: String) {
             self.host = host
             self.port = port
             isEveryInterface = AnswerServer.isEveryInterface(host)
@@ -47,10 +47,10 @@ extension AnswerServer {
 
 /// One line `serve` prints: on stdout (what happens), or on stderr as a notice (warnings,
 /// refusals, the stop), where the executable names itself and escapes the whole line.
-public struct ServeLine: Sendable, Equatable {
-    public let text: String
+package struct ServeLine: Sendable, Equatable {
+    package let text: String
     /// On stderr as a notice, not on stdout.
-    public let isNotice: Bool
+    package let isNotice: Bool
 
     static func output(_ text: String) -> ServeLine { ServeLine(text: text, isNotice: false) }
     static func notice(_ text: String) -> ServeLine { ServeLine(text: text, isNotice: true) }
@@ -58,7 +58,7 @@ public struct ServeLine: Sendable, Equatable {
 
 extension AnswerServer.Event {
     /// The lines `serve` prints for this event, in order.
-    public var lines: [ServeLine] {
+    package var lines: [ServeLine] {
         switch self {
         case .listening(let listening):
             let links = TerminalText.escaped(listening.links)

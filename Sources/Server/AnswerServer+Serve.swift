@@ -5,18 +5,18 @@ import Store
 extension AnswerServer {
     /// Transcription in the server's process (`serve --transcribe`): `run` transcribes until its
     /// task is cancelled; `nudge` says a new answer is queued. Any type can provide the two.
-    public struct Transcriber: Sendable {
-        public let run: @Sendable () async -> Void
-        public let nudge: @Sendable () -> Void
+    package struct Transcriber: Sendable {
+        package let run: @Sendable () async -> Void
+        package let nudge: @Sendable () -> Void
 
-        public init(run: @escaping @Sendable () async -> Void, nudge: @escaping @Sendable () -> Void) {
+        package init(run: @escaping @Sendable () async -> Void, nudge: @escaping @Sendable () -> Void) {
             self.run = run
             self.nudge = nudge
         }
 
         /// The first pause after the transcription server refused the key:
         /// `VOICEJOURNAL_SERVE_RETRY_SECONDS` (tests shorten it), else 30 s.
-        public static func firstPause(environment: [String: String]) -> Duration {
+        package static func firstPause(environment: [String: String]) -> Duration {
             let seconds = environment["VOICEJOURNAL_SERVE_RETRY_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 30
             return .milliseconds(Int64(seconds * 1000))
         }
@@ -27,7 +27,7 @@ extension AnswerServer {
     /// the page shows and where links point come from `settings`; everything else from
     /// `configuration`. Returns after the uploads in flight (then `.stopped`); throws
     /// `ServeError` when it cannot listen where it was asked to.
-    public static func serve(_ configuration: Configuration, settings: Settings, store: JournalStore, transcriber: Transcriber?,
+    package static func serve(_ configuration: Configuration, settings: Settings, store: JournalStore, transcriber: Transcriber?,
                              logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) async throws {
         var configuration = configuration
         configuration.askedBy = settings.askedBy.value

@@ -10,40 +10,40 @@ import Store
 /// `voicejournal serve`: the other end of an assignment's link. It serves the answer page
 /// for a link token, takes the recording the page uploads, and stores it as the answer with
 /// the same code as `answer --file`. It serves nothing else of the journal.
-public struct AnswerServer: Sendable {
+package struct AnswerServer: Sendable {
     /// How the server listens and what it accepts.
-    public struct Configuration: Sendable {
-        public var host: String
+    package struct Configuration: Sendable {
+        package var host: String
         /// 0: the system picks a free port (reported in `.listening`).
-        public var port: Int
+        package var port: Int
         /// The longest answer, in seconds; the page stops recording there and the server refuses longer audio.
-        public var maxAnswerSeconds: Int
+        package var maxAnswerSeconds: Int
         /// The most bytes one upload request may hold.
-        public var maxUploadBytes: Int64
+        package var maxUploadBytes: Int64
         /// The name the page shows as the one asking; nil: "A question for you".
-        public var askedBy: String?
+        package var askedBy: String?
         /// Where links point from outside (`--public-url`); nil: where the server listens.
-        public var publicURL: String?
+        package var publicURL: String?
         /// Requests per minute for one link (its page and uploads), and per client for links
         /// that do not work: a stranger trying tokens never uses up a real link's allowance.
-        public var requestsPerMinute: Int
+        package var requestsPerMinute: Int
         /// Uploads per hour for one link.
-        public var uploadsPerHour: Int
+        package var uploadsPerHour: Int
         /// Proxies whose `X-Forwarded-For` names the client (IP addresses); from anyone else the
         /// header is ignored.
-        public var trustedProxies: [String]
+        package var trustedProxies: [String]
         /// Seconds a connection may stay open without a request under way; a request head that
         /// takes longer to arrive is cut off too.
-        public var idleTimeout: Double
+        package var idleTimeout: Double
         /// Seconds a whole request, its body included, may take to arrive.
-        public var uploadTimeout: Double
+        package var uploadTimeout: Double
         /// Seconds uploads in flight are given to finish after SIGTERM or SIGINT.
-        public var shutdownTimeout: Double
+        package var shutdownTimeout: Double
         /// The most connections open at once (lowered to what the descriptor limit allows).
-        public var maxConnections: Int
+        package var maxConnections: Int
 
         /// `serve`'s defaults, or what its options say.
-        public init(host: String = "127.0.0.1", port: Int = 8787, maxAnswerSeconds: Int = 180, maxUploadBytes: Int64 = 32_000_000,
+        package init(host: String = "127.0.0.1", port: Int = 8787, maxAnswerSeconds: Int = 180, maxUploadBytes: Int64 = 32_000_000,
                     askedBy: String? = nil, publicURL: String? = nil, requestsPerMinute: Int = 120, uploadsPerHour: Int = 20,
                     trustedProxies: [String] = [], idleTimeout: Double = 30, uploadTimeout: Double = 300,
                     shutdownTimeout: Double = 30, maxConnections: Int = 256) {
@@ -68,22 +68,22 @@ public struct AnswerServer: Sendable {
     let logger: Logger
 
     /// A server over `store`; `logger` gets what goes wrong inside requests.
-    public init(store: JournalStore, configuration: Configuration, logger: Logger) {
+    package init(store: JournalStore, configuration: Configuration, logger: Logger) {
         self.store = store
         self.configuration = configuration
         self.logger = logger
     }
 
     /// Whether `text` is an IP address (what `--trusted-proxy` takes).
-    public static func isIPAddress(_ text: String) -> Bool { ClientAddress.canonical(text) != nil }
+    package static func isIPAddress(_ text: String) -> Bool { ClientAddress.canonical(text) != nil }
 
     /// Whether `host` means every interface (0.0.0.0, ::): an address to listen on, never one to open.
-    public static func isEveryInterface(_ host: String) -> Bool {
+    package static func isEveryInterface(_ host: String) -> Bool {
         ClientAddress.canonical(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))).map { $0 == "0.0.0.0" || $0 == "::" } ?? false
     }
 
     /// Where uploads are written while they arrive.
-    public var incomingFolder: URL { store.home.url.appendingPathComponent("incoming") }
+    package var incomingFolder: URL { store.home.url.appendingPathComponent("incoming") }
 
     /// Serves until SIGINT or SIGTERM, then stops taking connections, lets uploads in flight
     /// finish, and returns.
