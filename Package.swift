@@ -5,7 +5,7 @@ let package = Package(
     name: "voicejournal",
     products: [
         .executable(name: "voicejournal", targets: ["voicejournal"]),
-        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Terminal"]),
+        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Pages", "Terminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -45,7 +45,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Store", dependencies: [
-            "CCrypto", "CSearchRank", "Terminal",
+            "CCrypto", "CSearchRank",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -57,7 +57,7 @@ let package = Package(
         // Batch intake: walking folders, checking files are audio, queueing them, running the
         // queue over them, the wrap-up.
         .target(name: "Intake", dependencies: [
-            "Audio", "Transcription", "Store", "Queue", "Terminal",
+            "Audio", "Transcription", "Store", "Queue", "Pages", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -71,6 +71,8 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The journal as text: its pages and listings, the stats, deletion plans, exports.
+        .target(name: "Pages", dependencies: ["Audio", "Store", "Terminal"]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "Terminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
@@ -88,7 +90,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Terminal", "Server", "CMalloc",
+            "Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Pages", "Terminal", "Server", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -107,7 +109,7 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Audio", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
-            "Store", "Terminal", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "Store", "Pages", "Terminal", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
         .testTarget(name: "IntakeTests", dependencies: ["Intake", "Queue", "Transcription", "TestSupport"]),

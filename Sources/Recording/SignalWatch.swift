@@ -30,6 +30,15 @@ package final class SignalWatch {
     package func cancel() {
         SignalSources.shared.remove(id)
     }
+
+    /// Runs `work` as a task of its own that SIGINT or SIGTERM cancels, and gives back what
+    /// it returns or throws (a `CancellationError` when a signal stopped it).
+    package static func cancelling<Result: Sendable>(_ work: sending @escaping () async throws -> Result) async throws -> Result {
+        let task = Task(operation: work)
+        let watch = SignalWatch { _ in task.cancel() }
+        defer { watch.cancel() }
+        return try await task.value
+    }
 }
 
 /// The process's one source per stop signal, and the watches listening to them now. The

@@ -15,11 +15,6 @@ func printJSON<Value: Encodable>(_ value: Value) throws {
     print(try JSONText.encode(value))
 }
 
-/// Short local date and time for tables: "2026-11-22 09:41".
-func shortDate(_ date: Date) -> String {
-    LocalDate.short(date)
-}
-
 extension OutputOptions {
     /// Prints `value` as one JSON document with `--json`, else as `text` makes it.
     func show<Value: Encodable>(_ value: Value, _ text: (Value) throws -> String) throws {

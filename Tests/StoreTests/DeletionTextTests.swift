@@ -1,7 +1,8 @@
 import Foundation
+import Pages
+@testable import Store
 import Testing
 import TestSupport
-@testable import Store
 
 /// What a delete says, in the words `entry|journal delete` print (see `DeleteCommandTests`),
 /// and the question asked before it.

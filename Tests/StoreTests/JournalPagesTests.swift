@@ -1,7 +1,8 @@
 import Foundation
+import Pages
 @testable import Store
-import Testing
 @testable import Terminal
+import Testing
 
 /// The journal's pages and listings as the commands print them (`entry show`, `journal show`,
 /// `assignment show`, `search`, the listings), drawn from values without a database: the

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
+@testable import Store
 import Testing
 import TestSupport
-@testable import Store
 
 /// The parts of `stats` people look at, over a journal built with back-dated entries.
 @Suite struct StatsChartTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import Store
+import Testing
 
 @Suite struct StatsTests {
     @Test(arguments: [

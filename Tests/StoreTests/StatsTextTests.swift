@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
+import Pages
 @testable import Store
 import Terminal
+import Testing
+import TestSupport
 
 /// `stats` as text: the same lines `StatsCommandTests` reads from the command, from stats
 /// shaped like its journal (13 days in a row to 3 November 2026, moods cycling happy,

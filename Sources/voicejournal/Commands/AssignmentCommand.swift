@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pages
 import Store
 import Terminal
 
@@ -36,7 +37,7 @@ struct AssignmentCommand: AsyncParsableCommand {
         func run() async throws {
             let settings = try link.settings(global)
             let view = try global.openStoreForReading().assignmentView(id: id)
-            try output.show(AssignmentPage(view, waveform: waveform(of: view.recording))) {
+            try output.show(AssignmentPage(view, waveform: RecordingLines.waveform(of: view.recording))) {
                 $0.text(link: settings.answerLink(token: view.assignment.linkToken), color: output.color)
             }
         }

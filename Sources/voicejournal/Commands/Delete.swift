@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Pages
 import Store
 
 // `entry delete`, `question delete`, `journal delete`, `person delete`: each says exactly

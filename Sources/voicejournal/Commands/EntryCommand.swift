@@ -1,6 +1,6 @@
 import ArgumentParser
-import Audio
 import Foundation
+import Pages
 import Settings
 import Store
 import Terminal
@@ -65,7 +65,7 @@ struct EntryCommand: AsyncParsableCommand {
         func run() async throws {
             let view = try global.openStoreForReading().entryView(id: id)
             // The waveform reads the whole file: only for what shows it.
-            let page = EntryPage(view, waveform: original ? nil : waveform(of: view.recording))
+            let page = EntryPage(view, waveform: original ? nil : RecordingLines.waveform(of: view.recording))
             try output.show(page) { original ? $0.originalText() : $0.text(color: output.color) }
         }
     }
@@ -105,11 +105,4 @@ struct EntryFilterOptions: ParsableArguments {
     func filter(kind: EntryKind?, limit: Int? = nil) -> EntryFilter {
         EntryFilter(journal: journal, mood: mood, theme: theme, kind: kind, since: since?.date, until: until?.endOfPeriod, limit: limit)
     }
-}
-
-/// The small waveform `entry show` and `assignment show` draw; nil when the file cannot be read.
-func waveform(of details: RecordingDetails?) -> [Waveform.Column]? {
-    guard let details else { return nil }
-    let summary = try? WaveformSummary.make(of: URL(fileURLWithPath: details.recording.path), columns: RecordingLines.waveformColumns)
-    return summary?.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }
 }

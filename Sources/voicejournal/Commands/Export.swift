@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Intake
+import Pages
 import Settings
 import Store
 import Terminal

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pages
 import Store
 import Terminal
 

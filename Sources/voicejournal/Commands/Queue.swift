@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Intake
+import Pages
 import Queue
 import Store
 import Terminal

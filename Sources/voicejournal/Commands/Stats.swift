@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pages
 import Settings
 import Store
 import Terminal

@@ -77,11 +77,8 @@ struct TranscriptionFlags: ParsableArguments {
 /// Runs a queue run so that Ctrl-C or SIGTERM cancels it (its jobs go back to the queue) and
 /// exits 130; whatever else stopped it is thrown as it is, for `ErrorReport` to map.
 func untilInterrupted<Result: Sendable>(_ work: sending @escaping () async throws -> Result) async throws -> Result {
-    let task = Task(operation: work)
-    let interrupts = SignalWatch { _ in task.cancel() }
-    defer { interrupts.cancel() }
     do {
-        return try await task.value
+        return try await SignalWatch.cancelling(work)
     } catch is CancellationError {
         throw CLIError.interrupted("interrupted; unfinished files stay queued: run `voicejournal queue run` (or the same command again) to finish them")
     }

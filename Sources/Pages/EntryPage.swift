@@ -1,4 +1,6 @@
+import Audio
 import Foundation
+import Store
 import Terminal
 
 /// What `entry show` prints of one entry: a header, its recording with a small waveform, and
@@ -90,5 +92,15 @@ public enum RecordingLines {
     public static func timed(_ segments: [Transcript.Segment]) -> String {
         segments.map { "[\(Clock.text($0.start, .position))] " + TerminalText.escaped($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
             .joined(separator: "\n")
+    }
+}
+
+extension RecordingLines {
+    /// The small waveform `entry show` and `assignment show` draw, read from the recording's
+    /// file (blocking); nil when the file cannot be read.
+    public static func waveform(of details: RecordingDetails?) -> [Waveform.Column]? {
+        guard let details else { return nil }
+        let summary = try? WaveformSummary.make(of: URL(fileURLWithPath: details.recording.path), columns: waveformColumns)
+        return summary?.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Terminal
 
 /// An export ready to print or to write into a folder: its documents by file name, the audio

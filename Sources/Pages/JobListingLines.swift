@@ -1,3 +1,4 @@
+import Store
 import Terminal
 
 extension JobListing {

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Terminal
 
 /// Journals as Markdown: each entry with its date, kind, mood and theme, its text or

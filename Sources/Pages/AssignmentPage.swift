@@ -1,3 +1,4 @@
+import Store
 import Terminal
 
 /// What `assignment show` prints: the question, the person, the link that answers it, and

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Terminal
 
 /// What `search` prints: one row per hit, best first, where it is (`#12`, `assignment #3`),

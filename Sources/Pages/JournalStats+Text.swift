@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Terminal
 
 /// `stats` in words: the counts, the month's calendar, the mood trend and "on this day".

@@ -1,3 +1,4 @@
+import Store
 import Terminal
 
 /// A deletion in words, for the terminal: what a plan removes, and what a delete did. Names

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Terminal
 
 /// What `journal show` prints: the journal, its questions in order with where each stands,

@@ -1,3 +1,4 @@
+import Store
 import Terminal
 
 /// The listings of the journal's content, as `entry list`, `journal list`, `person list`,
