@@ -45,15 +45,29 @@ extension JournalStore {
     /// the best matches among those, however far down the unfiltered ranking they are.
     public func search(_ query: String, filter: EntryFilter = EntryFilter(), person: String? = nil, limit: Int = 20,
                        highlight: SearchHighlight = .brackets) throws -> [SearchHit] {
-        let parsed = try SearchQuery(query)
-        guard limit > 0 else { return [] }
-        return try pool.read { db in
-            if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
-            let personId = try person.map { try Self.person(db, matching: $0).storedId() }
-            let scope = SearchScope(filter: filter, personId: personId)
-            if scope.isEmpty { return [] }
-            let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight)
-            return try ranking.snippeted(ranking.bestHits(db), db)
+        // The pattern is matched against the probe table only when the search fails: a
+        // pattern FTS5 refuses is then told as such, any other failure stays what it was.
+        // Checking every query first would cost each search the probe table's making.
+        let parsed = try SearchQuery(query, checked: false)
+        guard limit > 0 else {
+            try SearchQuery.check(parsed.pattern, text: query)
+            return []
+        }
+        do {
+            return try pool.read { db in
+                if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
+                let personId = try person.map { try Self.person(db, matching: $0).storedId() }
+                let scope = SearchScope(filter: filter, personId: personId)
+                if scope.isEmpty {
+                    try SearchQuery.check(parsed.pattern, text: query)  // FTS5 never saw it
+                    return []
+                }
+                let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight)
+                return try ranking.snippeted(ranking.bestHits(db), db)
+            }
+        } catch let error as DatabaseError {
+            try SearchQuery.check(parsed.pattern, text: query)
+            throw error
         }
     }
 }

@@ -27,6 +27,12 @@ public struct SearchQuery: Sendable, Equatable {
     /// Reads `text`; throws `StoreError.invalidInput` with a readable sentence when it is
     /// not a valid query.
     public init(_ text: String) throws {
+        try self.init(text, checked: true)
+    }
+
+    /// The same; with `checked` false the pattern is not matched against the probe table
+    /// first (a search does that only when FTS5 fails, see `JournalStore.search`).
+    init(_ text: String, checked: Bool) throws {
         guard text.utf8.count <= Self.maxBytes else {
             throw StoreError.invalidInput("the search query is too long (\(text.utf8.count) bytes; at most \(Self.maxBytes))")
         }
@@ -55,7 +61,7 @@ public struct SearchQuery: Sendable, Equatable {
         guard let expression else { throw StoreError.invalidInput("search needs at least one word") }
         pattern = expression
         self.text = text
-        try Self.check(expression, text: text)
+        if checked { try Self.check(expression, text: text) }
     }
 
     /// An empty full-text table made as the journal's (same columns, same tokenizer), in
@@ -73,7 +79,7 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// A last guard for anything the reading above lets through: the pattern is matched
-    /// against the empty probe table before any search. On a table that holds nothing only
+    /// against the empty probe table (before a search, or once one failed). On a table that holds nothing only
     /// the pattern can fail, so a failure there is FTS5 refusing it, known by where it
     /// happened and never by the words of SQLite's error (which are never shown either).
     static func check(_ pattern: String, text: String) throws {
