@@ -41,7 +41,7 @@ extension JournalExport {
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 if let reason = try RecordingCopy.copy(copy.recording, to: target) {
                     // Changed between the document's check and the copy: its link leads nowhere.
-                    leftOut.append(LeftOut(recordingId: copy.recording.id ?? 0, path: copy.source, reason: reason))
+                    leftOut.append(LeftOut(recordingId: try copy.recording.storedId(), path: copy.source, reason: reason))
                 } else {
                     copied += 1
                 }

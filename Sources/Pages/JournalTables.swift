@@ -31,7 +31,7 @@ public enum JournalTables {
     /// `person list` (Myself is always there, so it is never empty).
     public static func people(_ people: [Person]) -> String {
         Table(headers: ["ID", "NAME", "RELATIONSHIP", "EMAIL"], rows: people.map {
-            [String($0.id ?? 0), $0.name, $0.relationship, $0.email ?? ""]
+            [$0.id.map(String.init) ?? "-", $0.name, $0.relationship, $0.email ?? ""]
         }).render()
     }
 

@@ -48,7 +48,7 @@ struct MarkdownExport {
                     + " (\(tags.joined(separator: ", ")))\n\n"
                 if let recordingId = entry.recordingId, let path = entry.audioPath, !path.isEmpty,
                    let recording = try store.recording(id: recordingId) {
-                    text += audioLine(recording, at: entry.createdAt, copies: &copies, leftOut: &leftOut)
+                    text += try audioLine(recording, at: entry.createdAt, copies: &copies, leftOut: &leftOut)
                 }
                 text += (entry.text.isEmpty ? "_(not transcribed yet)_" : entry.text) + "\n\n"
             }
@@ -57,7 +57,7 @@ struct MarkdownExport {
             for answer in answered {
                 text += "### \(answer.question)\n\n\(answer.person), \(answer.answeredAt.map(LocalDate.short) ?? "")\n\n"
                 if let recordingId = answer.recordingId, let recording = try store.recording(id: recordingId) {
-                    text += audioLine(recording, at: answer.answeredAt ?? recording.createdAt, copies: &copies, leftOut: &leftOut)
+                    text += try audioLine(recording, at: answer.answeredAt ?? recording.createdAt, copies: &copies, leftOut: &leftOut)
                 }
                 text += (answer.transcript.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
             }
@@ -68,9 +68,9 @@ struct MarkdownExport {
     /// "Audio: [name](link) (12.5 s)": to a copy under `audio/` (noted in `copies`), or to
     /// the file where it is, relative to the export folder. A file that is no longer the
     /// recording (see `RecordingCopy`) is neither copied nor linked: noted in `leftOut`.
-    private func audioLine(_ recording: Recording, at date: Date, copies: inout [AudioCopy], leftOut: inout [LeftOut]) -> String {
+    private func audioLine(_ recording: Recording, at date: Date, copies: inout [AudioCopy], leftOut: inout [LeftOut]) throws -> String {
         let file = URL(fileURLWithPath: recording.path)
-        let recordingId = recording.id ?? 0
+        let recordingId = try recording.storedId()
         let duration = String(format: " (%.1f s)", recording.durationSeconds)
         let link: String
         if copyAudio {

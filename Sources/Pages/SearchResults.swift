@@ -33,6 +33,6 @@ public enum SearchResults {
     public static func owner(of hit: SearchHit) -> String {
         if let entry = hit.entryId { return "#\(entry)" }
         if let assignment = hit.assignmentId { return "assignment #\(assignment)" }
-        return "recording #\(hit.recordingId ?? 0)"
+        return hit.recordingId.map { "recording #\($0)" } ?? "a recording"
     }
 }

@@ -111,7 +111,7 @@ extension Worker {
     /// silence with invented text). When the audio is not silent either (very quiet speech
     /// measures as none), the user is told, with the way to send it anyway.
     private func storeSilence(of recording: Recording, jobId: Int64, peakDBFS: Double) throws {
-        let transcript = Transcript(recordingId: recording.id ?? 0, text: "", language: nil,
+        let transcript = Transcript(recordingId: try recording.storedId(), text: "", language: nil,
                                     model: runner.options.transcription.model, segments: [])
         guard try queue.completeJob(id: jobId, owner: owner, transcript: transcript) else { return }
         run.summary.withLock { $0.transcribed += 1 }

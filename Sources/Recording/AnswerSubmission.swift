@@ -26,7 +26,7 @@ public struct AnswerSubmission: Sendable {
     /// The answer stored before under the key given (nil: none, or no key was given).
     public func earlier(in store: JournalStore) throws -> Saved? {
         guard keyGiven, let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: idempotencyKey) else { return nil }
-        return savedBefore(earlier)
+        return try savedBefore(earlier)
     }
 
     /// Attaches an existing audio file as the answer (see `AnswerAttachment`); `notice` is
@@ -36,14 +36,14 @@ public struct AnswerSubmission: Sendable {
         let attachment = try AnswerAttachment(file: file, assignmentId: assignmentId, idempotencyKey: idempotencyKey, store: store)
         let copying = "copying \(attachment.source.path) (\(Self.size(attachment.sizeBytes))) into the journal"
         let completed = try await attachment.attach(now: now) { notice(copying) }
-        if completed.isEarlierAnswer { return savedBefore(completed) }
-        return Saved(outcome: RecordingOutcome(recording: completed.recording, job: completed.job))
+        if completed.isEarlierAnswer { return try savedBefore(completed) }
+        return Saved(outcome: try RecordingOutcome(recording: completed.recording, job: completed.job))
     }
 
-    private func savedBefore(_ earlier: CompletedRecording) -> Saved {
-        Saved(outcome: RecordingOutcome(recording: earlier.recording, job: earlier.job),
+    private func savedBefore(_ earlier: CompletedRecording) throws -> Saved {
+        Saved(outcome: try RecordingOutcome(recording: earlier.recording, job: earlier.job),
                notice: "this answer was saved before with the same idempotency key (\(idempotencyKey)): "
-                   + "recording \(earlier.recording.id ?? 0); nothing new was stored")
+                   + "recording \(try earlier.recording.storedId()); nothing new was stored")
     }
 
     /// "318.2 MB", "840 KB", "12 bytes".

@@ -150,7 +150,7 @@ final class LivePieces: Sendable {
             state.queued += 1
             logger.debug("live piece queued", metadata: ["job": "\(jobId)", "piece": "\(state.queued)",
                                                          "start": "\(planned.startSeconds)", "end": "\(planned.endSeconds ?? 0)"])
-            onPiece(job.id ?? 0)
+            onPiece(try job.storedId())
             return true
         } catch {
             ChunkFiles.remove(path: planned.path)

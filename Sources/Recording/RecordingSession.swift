@@ -57,8 +57,11 @@ public struct RecordingOutcome: Sendable {
     /// How the take's live pieces ended (nil: it had none).
     public var livePieces: LivePlanEnding?
 
+    /// Throws `StoreError.inconsistent` when the recording's or the job's row has no id.
     public init(recording: Recording, job: Job, stopReason: StopReason? = nil, overruns: Int = 0,
-                waitsForWriter: Int = 0, captureError: (any Error)? = nil, livePieces: LivePlanEnding? = nil) {
+                waitsForWriter: Int = 0, captureError: (any Error)? = nil, livePieces: LivePlanEnding? = nil) throws {
+        recordingId = try recording.storedId()
+        jobId = try job.storedId()
         self.livePieces = livePieces
         self.recording = recording
         self.job = job
@@ -68,8 +71,8 @@ public struct RecordingOutcome: Sendable {
         self.captureError = captureError
     }
 
-    public var recordingId: Int64 { recording.id ?? 0 }
-    public var jobId: Int64 { job.id ?? 0 }
+    public let recordingId: Int64
+    public let jobId: Int64
 }
 
 /// One take from the microphone into the journal: the device is opened first (so a wrong
@@ -135,7 +138,7 @@ public final class RecordingSession: Sendable {
         let capture = CaptureSession(device: device, writer: writer, limits: limits(request, format: format),
                                      tap: tap, logger: logger)
         capture.start()
-        logger.info("recording", metadata: ["id": "\(recording.id ?? 0)", "path": "\(writer.url.path)"])
+        logger.info("recording", metadata: ["id": "\(recording.id.map(String.init) ?? "-")", "path": "\(writer.url.path)"])
         return RecordingSession(recording: recording, capture: capture, format: format, writer: writer,
                                 store: store, pieces: pieces, logger: logger)
     }
@@ -148,8 +151,9 @@ public final class RecordingSession: Sendable {
         guard let id = recording.id else { return nil }
         var jobId: Int64?
         do {
-            jobId = try store.queue.beginLivePieces(recordingId: id, now: now).id
-            return try LivePieces(jobId: jobId ?? 0, recordingId: id, queue: store.queue, format: format, owner: LeaseOwner.current(),
+            let planned = try store.queue.beginLivePieces(recordingId: id, now: now).storedId()
+            jobId = planned
+            return try LivePieces(jobId: planned, recordingId: id, queue: store.queue, format: format, owner: LeaseOwner.current(),
                                   cutter: cutter, logger: logger, onPiece: onPiece)
         } catch {
             logger.warning("no live transcription for this take", metadata: ["error": "\(error)"])
@@ -189,7 +193,7 @@ public final class RecordingSession: Sendable {
     /// duration from frames, size, levels) with its queued transcription.
     public func finish() async throws -> RecordingOutcome {
         let result = await capture.result()
-        let id = recording.id ?? 0
+        let id = try recording.storedId()
         let writer = self.writer, url = self.url
         let durationSeconds = Double(result.frames) / Double(format.sampleRate)
         var ending: LivePlanEnding?
@@ -221,7 +225,7 @@ public final class RecordingSession: Sendable {
         guard let completed = try store.completeRecording(id: id, facts: facts) else {
             throw RecordingError(.completedElsewhere, "recording \(id) was completed by another process")
         }
-        return RecordingOutcome(recording: completed.recording, job: completed.job, stopReason: result.stopReason,
+        return try RecordingOutcome(recording: completed.recording, job: completed.job, stopReason: result.stopReason,
                                 overruns: result.overruns, waitsForWriter: result.waitsForWriter, captureError: result.error,
                                 livePieces: ending)
     }

@@ -122,7 +122,7 @@ struct AnswerRoutes: Sendable {
     private func earlierAnswer(_ id: Int64, _ client: ClientAddress, _ key: String) async -> Response? {
         do {
             guard let earlier = try await onThread({ try store.earlierAnswer(assignmentId: id, idempotencyKey: key) }) else { return nil }
-            return answered(id, earlier)
+            return try answered(id, earlier)
         } catch let error as StoreError where error.kind == .conflict {
             return refuse(id, client, .conflict, "This recording was already sent for another question.")
         } catch {
@@ -137,7 +137,7 @@ struct AnswerRoutes: Sendable {
             let attachment = try await onThread {
                 try AnswerAttachment(file: file, assignmentId: id, idempotencyKey: key, maxDurationSeconds: limit, store: store)
             }
-            return answered(id, try await attachment.attach())
+            return try answered(id, try await attachment.attach())
         } catch let error as RecordingError {
             return refuse(id, client, .badRequest, error.kind == .tooLong
                 ? "The recording is longer than \(AnswerPages.clock(configuration.maxAnswerSeconds)). Please record a shorter answer."
@@ -176,8 +176,8 @@ struct AnswerRoutes: Sendable {
         return found
     }
 
-    private func answered(_ id: Int64, _ completed: CompletedRecording) -> Response {
-        onEvent(.answered(assignmentId: id, recordingId: completed.recording.id ?? 0,
+    private func answered(_ id: Int64, _ completed: CompletedRecording) throws -> Response {
+        onEvent(.answered(assignmentId: id, recordingId: try completed.recording.storedId(),
                           seconds: completed.recording.durationSeconds, again: completed.isEarlierAnswer))
         return Responses.json(.ok, ["status": "answered", "message": "Thank you! Your answer was sent."])
     }

@@ -21,7 +21,7 @@ struct JournalCommand: AsyncParsableCommand {
 
         func run() async throws {
             let journal = try global.openStore().createJournal(name: name, description: description, dedicatedTo: person, now: Now.date())
-            try output.show(journal) { "Created journal \"\(TerminalText.escaped($0.name))\" (#\($0.id ?? 0))." }
+            try output.show(journal) { "Created journal \"\(TerminalText.escaped($0.name))\" (#\(try $0.storedId()))." }
         }
     }
 

@@ -23,7 +23,7 @@ struct PersonCommand: AsyncParsableCommand {
 
         func run() async throws {
             let person = try global.openStore().addPerson(name: name, relationship: relationship, email: email)
-            try output.show(person) { "Added \(TerminalText.escaped($0.name)) (#\($0.id ?? 0))." }
+            try output.show(person) { "Added \(TerminalText.escaped($0.name)) (#\(try $0.storedId()))." }
         }
     }
 

@@ -20,7 +20,7 @@ struct QuestionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let question = try global.openStore().addQuestion(journal: journal, text: text)
-            try output.show(question) { "Added question #\($0.id ?? 0). Give it to someone with: voicejournal assign \($0.id ?? 0) --person NAME" }
+            try output.show(question) { "Added question #\(try $0.storedId()). Give it to someone with: voicejournal assign \(try $0.storedId()) --person NAME" }
         }
     }
 
