@@ -131,10 +131,7 @@ public enum Recorder {
         let session = CaptureSession(device: captureDevice, writer: nil, limits: limits, logger: logger)
         session.start()
         progress(.started(file: nil))
-        let (ticks, feed) = AsyncStream.makeStream(of: Tick.self)
-        defer { feed.finish() }
-        var next = ticks.makeAsyncIterator()
-        await meter(session, stop: stop, feed: feed, next: &next, progress: progress)
+        await meter(session, stop: stop, progress: progress)
         return await session.result()
     }
 
@@ -144,13 +141,18 @@ public enum Recorder {
                                    progress: (TakeProgress) -> Void) async throws -> CaptureResult {
         let (session, writer) = try RecordingSession.captureOnly(request, to: url, logger: logger)
         progress(.started(file: url))
-        let (ticks, feed) = AsyncStream.makeStream(of: Tick.self)
-        defer { feed.finish() }
-        var next = ticks.makeAsyncIterator()
-        await meter(session, stop: stop, feed: feed, next: &next, progress: progress)
+        await meter(session, stop: stop, progress: progress)
         let result = await session.result()
         try writer.close()
         return result
+    }
+
+    /// The same for a capture with nothing else to report (no live transcription).
+    private static func meter(_ capture: CaptureSession, stop: StopButton, progress: (TakeProgress) -> Void) async {
+        let (ticks, feed) = AsyncStream.makeStream(of: Tick.self)
+        defer { feed.finish() }
+        var next = ticks.makeAsyncIterator()
+        await meter(capture, stop: stop, feed: feed, next: &next, progress: progress)
     }
 
     /// Gives `progress` the capture's level about twenty times a second until it ends, with
