@@ -8,12 +8,26 @@ public struct ChunkResult: Codable, Sendable, Equatable {
     public var language: String?
     public var model: String
     public var segments: [Transcript.Segment]
+    /// Speech in the chunk that no words came back for (recording's clock, like `segments`).
+    public var unheard: [Transcript.Gap]?
+    /// What the server answered that the transcript leaves out, and why.
+    public var leftOut: [Transcript.LeftOut]?
+    /// Seconds of audio uploaded for the chunk, re-sends included.
+    public var audioSentSeconds: Double?
+    /// Extra uploads made for the chunk's coverage.
+    public var resends: Int?
 
-    public init(text: String, language: String?, model: String, segments: [Transcript.Segment]) {
+    public init(text: String, language: String?, model: String, segments: [Transcript.Segment],
+                unheard: [Transcript.Gap]? = nil, leftOut: [Transcript.LeftOut]? = nil,
+                audioSentSeconds: Double? = nil, resends: Int? = nil) {
         self.text = text
         self.language = language
         self.model = model
         self.segments = segments
+        self.unheard = unheard
+        self.leftOut = leftOut
+        self.audioSentSeconds = audioSentSeconds
+        self.resends = resends
     }
 }
 

@@ -154,12 +154,17 @@ extension JobQueue {
     /// entry kept, correction dropped: the old text stood until this moment.
     static func storeTranscript(_ db: Database, recordingId: Int64, _ transcript: Transcript, now: Date) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO transcript (recordingId, text, language, model, segments, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO transcript (recordingId, text, language, model, segments, createdAt,
+                                    unheard, leftOut, audioSentSeconds, resends)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (recordingId) DO UPDATE SET text = excluded.text, language = excluded.language,
                 model = excluded.model, segments = excluded.segments, createdAt = excluded.createdAt,
+                unheard = excluded.unheard, leftOut = excluded.leftOut,
+                audioSentSeconds = excluded.audioSentSeconds, resends = excluded.resends,
                 originalText = NULL, originalSegments = NULL, correctedAt = NULL
             """).execute(arguments: [recordingId, transcript.text, transcript.language, transcript.model,
-                                     Transcript.Segment.json(transcript.segments), now])
+                                     Transcript.Segment.json(transcript.segments), now,
+                                     Transcript.jsonText(transcript.unheard), Transcript.jsonText(transcript.leftOut),
+                                     transcript.audioSentSeconds, transcript.resends])
     }
 }

@@ -23,6 +23,7 @@ public enum Migrations {
         (jobEndpoint, addJobEndpoint),
         (chunkSeams, addChunkSeams),
         (recordingPath, indexRecordingPath),
+        (transcriptReview, addTranscriptReview),
     ]
 
     /// The migrator with every migration registered.

@@ -17,10 +17,38 @@ public struct TranscriptionResult: Sendable, Equatable {
         public var start: Double
         public var end: Double
         public var text: String
-        public init(start: Double, end: Double, text: String) {
+        /// The model's mean log probability of the segment's tokens, when the server reports it
+        /// (`verbose_json`); Whisper treats below -1 as a failed decode.
+        public var avgLogprob: Double?
+        /// The model's probability that the segment's window held no speech, when reported.
+        public var noSpeechProb: Double?
+        /// gzip compression ratio of the segment's text, when reported: above ~2.4 the text
+        /// repeats itself (a loop).
+        public var compressionRatio: Double?
+        /// The segment's words with their times, when the server gave word timestamps.
+        public var words: [Word]?
+
+        public init(start: Double, end: Double, text: String, avgLogprob: Double? = nil, noSpeechProb: Double? = nil,
+                    compressionRatio: Double? = nil, words: [Word]? = nil) {
             self.start = start
             self.end = end
             self.text = text
+            self.avgLogprob = avgLogprob
+            self.noSpeechProb = noSpeechProb
+            self.compressionRatio = compressionRatio
+            self.words = words
+        }
+    }
+
+    /// One word with its time, in seconds from the start of the file.
+    public struct Word: Sendable, Equatable, Codable {
+        public var start: Double
+        public var end: Double
+        public var word: String
+        public init(start: Double, end: Double, word: String) {
+            self.start = start
+            self.end = end
+            self.word = word
         }
     }
 

@@ -75,21 +75,90 @@ public struct Transcript: Codable, Sendable, Equatable, FetchableRecord, Mutable
     /// Stored as JSON text.
     public var segments: [Segment]
     public var createdAt: Date
+    /// Stretches of speech that no words came back for, even when sent again on their own:
+    /// shown as `[unheard mm:ss–mm:ss]` rather than dropped silently. JSON text.
+    public var unheard: [Gap]
+    /// What the server answered that is not in `text`, with why (words over silence, a
+    /// repetition loop, a segment the model itself judged no speech): kept for audit. JSON text.
+    public var leftOut: [LeftOut]
+    /// Seconds of audio uploaded for this transcript, chunks, live pieces and re-sends
+    /// included; nil for transcripts stored before this was counted.
+    public var audioSentSeconds: Double?
+    /// How many extra uploads were made to check coverage (a stretch of speech or a loop
+    /// sent again on its own).
+    public var resends: Int
 
     /// One timed piece of a transcript, in seconds from the start of the recording.
     public struct Segment: Codable, Sendable, Equatable {
         public var start: Double
         public var end: Double
         public var text: String
-        public init(start: Double, end: Double, text: String) {
+        /// Mean log probability of its tokens, as the server reported it (nil: not reported).
+        public var avgLogprob: Double?
+        /// The model's probability that no one spoke here, as reported.
+        public var noSpeechProb: Double?
+        /// Its words with their times on the recording's clock, when the server gave them.
+        public var words: [Word]?
+
+        public init(start: Double, end: Double, text: String, avgLogprob: Double? = nil,
+                    noSpeechProb: Double? = nil, words: [Word]? = nil) {
             self.start = start
             self.end = end
             self.text = text
+            self.avgLogprob = avgLogprob
+            self.noSpeechProb = noSpeechProb
+            self.words = words
+        }
+
+        /// Below this mean log probability Whisper itself treats a decode as failed.
+        public static let lowConfidenceLogprob = -1.0
+
+        /// Whether the model was unsure of it (`avgLogprob` below -1): shown marked.
+        public var isLowConfidence: Bool { (avgLogprob ?? 0) < Self.lowConfidenceLogprob }
+    }
+
+    /// One word and when it was said, in seconds from the start of the recording.
+    public struct Word: Codable, Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var word: String
+        public init(start: Double, end: Double, word: String) {
+            self.start = start
+            self.end = end
+            self.word = word
+        }
+    }
+
+    /// A stretch of the recording, in seconds from its start.
+    public struct Gap: Codable, Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public init(start: Double, end: Double) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// Text the server answered that the transcript leaves out, and why.
+    public struct LeftOut: Codable, Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var text: String
+        /// `silence` (its time lies where no one spoke), `no-speech` (the model's own
+        /// no-speech probability and log probability say so), `repetition` (a phrase said
+        /// three or more times in a row, or a compression ratio above 2.4).
+        public var reason: String
+        public init(start: Double, end: Double, text: String, reason: String) {
+            self.start = start
+            self.end = end
+            self.text = text
+            self.reason = reason
         }
     }
 
     public init(id: Int64? = nil, recordingId: Int64, text: String, language: String? = nil, model: String,
-                segments: [Segment] = [], createdAt: Date = Date()) {
+                segments: [Segment] = [], createdAt: Date = Date(), unheard: [Gap] = [], leftOut: [LeftOut] = [],
+                audioSentSeconds: Double? = nil, resends: Int = 0) {
         self.id = id
         self.recordingId = recordingId
         self.text = text
@@ -97,6 +166,10 @@ public struct Transcript: Codable, Sendable, Equatable, FetchableRecord, Mutable
         self.model = model
         self.segments = segments
         self.createdAt = createdAt
+        self.unheard = unheard
+        self.leftOut = leftOut
+        self.audioSentSeconds = audioSentSeconds
+        self.resends = resends
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -112,12 +185,24 @@ extension Transcript.Segment {
             if index > 0 { json += "," }
             json += "{\"start\":\(number(segment.start)),\"end\":\(number(segment.end)),\"text\":"
             appendQuoted(segment.text, to: &json)
+            if let value = segment.avgLogprob, value.isFinite { json += ",\"avgLogprob\":\(value)" }
+            if let value = segment.noSpeechProb, value.isFinite { json += ",\"noSpeechProb\":\(value)" }
+            if let words = segment.words {
+                json += ",\"words\":["
+                for (index, word) in words.enumerated() {
+                    if index > 0 { json += "," }
+                    json += "{\"start\":\(number(word.start)),\"end\":\(number(word.end)),\"word\":"
+                    appendQuoted(word.word, to: &json)
+                    json += "}"
+                }
+                json += "]"
+            }
             json += "}"
         }
         return json + "]"
     }
 
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         value.isFinite ? "\(value)" : "0"
     }
 
@@ -136,5 +221,52 @@ extension Transcript.Segment {
             }
         }
         json += "\""
+    }
+}
+
+extension Transcript {
+    /// A list the way a JSON text column holds it (`unheard`, `leftOut`).
+    static func jsonText(_ value: some Encodable) -> String {
+        (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+}
+
+extension Transcript {
+    private enum CodingKeys: String, CodingKey {
+        case id, recordingId, text, language, model, segments, createdAt, unheard, leftOut, audioSentSeconds, resends
+    }
+
+    // The review's columns (v12) may be missing: in a row read by a query that names its
+    // columns, and in a journal being made at an older schema (tests, upgrades). Absent,
+    // they are empty; and they are written only when they hold something, so a transcript
+    // with none stores into any schema.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        recordingId = try container.decode(Int64.self, forKey: .recordingId)
+        text = try container.decode(String.self, forKey: .text)
+        language = try container.decodeIfPresent(String.self, forKey: .language)
+        model = try container.decode(String.self, forKey: .model)
+        segments = try container.decode([Segment].self, forKey: .segments)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        unheard = try container.decodeIfPresent([Gap].self, forKey: .unheard) ?? []
+        leftOut = try container.decodeIfPresent([LeftOut].self, forKey: .leftOut) ?? []
+        audioSentSeconds = try container.decodeIfPresent(Double.self, forKey: .audioSentSeconds)
+        resends = try container.decodeIfPresent(Int.self, forKey: .resends) ?? 0
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(recordingId, forKey: .recordingId)
+        try container.encode(text, forKey: .text)
+        try container.encodeIfPresent(language, forKey: .language)
+        try container.encode(model, forKey: .model)
+        try container.encode(segments, forKey: .segments)
+        try container.encode(createdAt, forKey: .createdAt)
+        if !unheard.isEmpty { try container.encode(unheard, forKey: .unheard) }
+        if !leftOut.isEmpty { try container.encode(leftOut, forKey: .leftOut) }
+        if let audioSentSeconds { try container.encode(audioSentSeconds, forKey: .audioSentSeconds) }
+        if resends != 0 { try container.encode(resends, forKey: .resends) }
     }
 }
