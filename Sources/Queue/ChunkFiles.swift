@@ -51,8 +51,9 @@ package struct ChunkFiles {
         }
     }
 
-    /// Encodes each chunk's stretch of the file (16 kHz mono, streamed: memory does not grow
-    /// with the file) into its own file. `shouldStop` is asked between blocks: a run told to
+    /// Encodes what each chunk's upload holds (its stretch, or the pieces of it that are
+    /// speech: `AudioChunk.uploadedRanges`) into its own file, 16 kHz mono, streamed: memory
+    /// does not grow with the file. `shouldStop` is asked between blocks: a run told to
     /// stop (Ctrl-C) does not wait for a long file's encoding to end; it throws
     /// `CancellationError` and the caller removes the files.
     package static func encode(_ url: URL, chunks: [AudioChunk], to paths: [URL], codec: UploadCodec,
@@ -65,14 +66,15 @@ package struct ChunkFiles {
             if shouldStop() { throw CancellationError() }
             let blockEnd = position + Int64(block.count)
             while index < chunks.count {
-                let chunk = chunks[index]
-                let from = max(chunk.startSample, position), to = min(chunk.endSample, blockEnd)
-                if from < to {
+                let ranges = chunks[index].uploadedRanges
+                for range in ranges {
+                    let from = max(range.lowerBound, position), to = min(range.upperBound, blockEnd)
+                    guard from < to else { continue }
                     let current = try encoder ?? ChunkEncoder(creating: paths[index], codec: codec, sampleRate: sampleRate)
                     encoder = current
                     try block[Int(from - position)..<Int(to - position)].withUnsafeBufferPointer { try current.write($0) }
                 }
-                guard chunk.endSample <= blockEnd else { break }
+                guard (ranges.last?.upperBound ?? chunks[index].endSample) <= blockEnd else { break }
                 try encoder?.close()
                 encoder = nil
                 index += 1

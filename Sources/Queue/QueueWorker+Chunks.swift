@@ -12,12 +12,18 @@ extension Worker {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: file, filename: "\(name).part\(chunk.index + 1).\(file.pathExtension)",
-                                           options: try options(for: job.recordingId), audioSeconds: chunk.seconds)
+                                           options: try options(for: job.recordingId),
+                                           audioSeconds: TimeMap(json: chunk.timeMap)?.sentSeconds ?? chunk.seconds)
         // Chunks are cut around measured speech (unless told to send everything).
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path, audioSeconds: nil,
                                       expectsSpeech: runner.options.upload.trim) else { return }
-        let stored = ChunkResult(text: result.text, language: result.language, model: result.model,
-                                 segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
+        let map = TimeMap(json: chunk.timeMap)
+        let reviewed = reviewed(result, source: file, map: map, sentSeconds: chunk.seconds ?? result.durationSeconds ?? 0,
+                                request: request, jobId: jobId, on: connection)
+        let stored = ChunkResult(text: reviewed.result.text, language: result.language, model: result.model,
+                                 segments: reviewed.result.segments.map(Transcript.Segment.init),
+                                 unheard: reviewed.storedUnheard, leftOut: reviewed.storedLeftOut,
+                                 audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends)
         let completion = try queue.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in
             Transcript.assembled(chunks, recordingId: job.recordingId, durationSeconds: recording?.durationSeconds)
         }

@@ -9,8 +9,9 @@ extension Worker {
     /// What preparing a recording's upload decided.
     enum Preparation: Equatable {
         /// Upload the file as it is; `speechHeard` when it was measured and holds speech
-        /// (an answer with no text is then suspect).
-        case asIs(speechHeard: Bool)
+        /// (an answer with no text is then suspect), `speech` where (seconds), to review the
+        /// answer against.
+        case asIs(speechHeard: Bool, speech: [Range<Double>]? = nil)
         /// Nothing more to do here: the job ended, was split into chunks, or went back.
         case handled
     }
@@ -34,14 +35,14 @@ extension Worker {
 
     /// Prepares a file that goes as it is by its row: a file with no speech at all (digital
     /// silence, a pocket recording of room noise) is not sent, since Whisper answers silence with
-    /// invented text. The measure runs at the file's own rate, with no resampling: a short
-    /// file costs a millisecond or two. With `--no-trim` the file is sent whatever it holds;
-    /// a file that cannot be measured is sent too (when in doubt, it is speech).
+    /// invented text, and a file whose pauses are worth leaving out is planned like a long one.
+    /// A short file costs a few milliseconds to measure. With `--no-trim` the file is sent
+    /// whatever it holds; a file that cannot be measured is sent too (when in doubt, it is speech).
     func prepareShortUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
         guard runner.options.upload.trim else { return .asIs(speechHeard: false) }
         let measured: SpeechMap?
         do {
-            measured = try measureSpeech(URL(fileURLWithPath: recording.path), sampleRate: nil)
+            measured = try measureSpeech(URL(fileURLWithPath: recording.path), sampleRate: ChunkFiles.sampleRate)
         } catch {
             runner.logger.debug("could not measure speech; sending as it is", metadata: ["job": "\(jobId)", "error": "\(error)"])
             return .asIs(speechHeard: false)
@@ -50,17 +51,13 @@ extension Worker {
             try queue.releaseJob(id: jobId, owner: owner)
             return .handled
         }
-        guard map.speechExtent == .silent else { return .asIs(speechHeard: true) }
-        runner.logger.info("no speech: nothing uploaded", metadata: ["job": "\(jobId)"])
-        try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
-        return .handled
+        return try plan(recording, jobId: jobId, map: map, sizeBytes: recording.sizeBytes)
     }
 
     /// Measures the recording's speech, plans its upload, and carries out every plan but
     /// `.asIs`: an empty transcript for silence, chunk files and child jobs otherwise.
     func prepareUpload(of recording: Recording, jobId: Int64) throws -> Preparation {
         let url = URL(fileURLWithPath: recording.path)
-        let settings = runner.options.upload
         let measured: SpeechMap?
         do {
             measured = try measureSpeech(url, sampleRate: ChunkFiles.sampleRate)
@@ -73,22 +70,38 @@ extension Worker {
             return .handled
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? recording.sizeBytes
+        return try plan(recording, jobId: jobId, map: map, sizeBytes: size)
+    }
+
+    /// Plans a measured recording's upload and carries out every plan but `.asIs`. With
+    /// trimming on, what is sent is the speech: pauses are shortened (`PauseShortening`) unless
+    /// that would leave out too little to be worth an encode.
+    private func plan(_ recording: Recording, jobId: Int64, map: SpeechMap, sizeBytes: Int64) throws -> Preparation {
+        let settings = runner.options.upload
+        let shortening = PauseShortening()
+        let speech = map.speechIntervals
         let plan = UploadPlan.make(
-            fileExtension: recording.format, sizeBytes: size, durationSeconds: map.durationSeconds,
+            fileExtension: recording.format, sizeBytes: sizeBytes, durationSeconds: map.durationSeconds,
             speech: map.speechExtent, model: runner.options.transcription.model, codec: settings.codec,
-            maxRequestBytes: settings.maxRequestBytes, maxChunkSeconds: settings.maxChunkSeconds, trim: settings.trim)
+            maxRequestBytes: settings.maxRequestBytes, maxChunkSeconds: settings.maxChunkSeconds, trim: settings.trim,
+            speechOnlyLeavesOut: settings.trim ? shortening.leftOutSeconds(durationSeconds: map.durationSeconds, speech: speech) : nil)
         runner.logger.debug("upload plan", metadata: ["job": "\(jobId)", "plan": "\(plan.decision)", "chunkSeconds": "\(plan.chunkSeconds)"])
         switch plan.decision {
         case .asIs:
-            return .asIs(speechHeard: map.speechExtent != .silent)
+            return .asIs(speechHeard: map.speechExtent != .silent, speech: settings.trim ? speech : nil)
         case .nothingToSend:
+            runner.logger.info("no speech: nothing uploaded", metadata: ["job": "\(jobId)"])
             try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
             return .handled
         case .transcode(let codec), .split(let codec):
-            let chunks = ChunkPlanner(maxChunkSeconds: plan.chunkSeconds, trim: settings.trim).chunks(for: map)
+            var chunks = ChunkPlanner(maxChunkSeconds: plan.chunkSeconds, trim: settings.trim).chunks(for: map)
             guard !chunks.isEmpty else {
                 try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)
                 return .handled
+            }
+            if settings.trim {
+                let ranges = map.speechRanges
+                chunks = chunks.map { shortening.shortened($0, speech: ranges) }
             }
             try split(recording, jobId: jobId, into: chunks, codec: codec, durationSeconds: map.durationSeconds)
             return .handled
@@ -112,7 +125,7 @@ extension Worker {
     /// measures as none), the user is told, with the way to send it anyway.
     private func storeSilence(of recording: Recording, jobId: Int64, peakDBFS: Double) throws {
         let transcript = Transcript(recordingId: try recording.storedId(), text: "", language: nil,
-                                    model: runner.options.transcription.model, segments: [])
+                                    model: runner.options.transcription.model, segments: [], audioSentSeconds: 0)
         guard try queue.completeJob(id: jobId, owner: owner, transcript: transcript) else { return }
         run.summary.withLock { $0.transcribed += 1 }
         run.onEvent(.transcribed(jobId: jobId, path: recording.path, seconds: 0))
@@ -150,7 +163,8 @@ extension Worker {
             return
         }
         let planned = zip(chunks, paths).map {
-            PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds, startsInSpeech: $0.startsInSpeech)
+            PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds, startsInSpeech: $0.startsInSpeech,
+                         timeMap: $0.speech == nil ? nil : $0.timeMap.json)
         }
         guard try queue.splitJob(id: jobId, owner: owner, chunks: planned, durationSeconds: durationSeconds) else {
             paths.forEach(ChunkFiles.remove)

@@ -140,7 +140,7 @@ struct Worker {
         let preparation = goesAsIsByItsRow(recording)
             ? try prepareShortUpload(of: recording, jobId: jobId)
             : try prepareUpload(of: recording, jobId: jobId)
-        guard case .asIs(let speechHeard) = preparation else { return }
+        guard case .asIs(let speechHeard, let speech) = preparation else { return }
         let started = ProcessInfo.processInfo.systemUptime
         let request = TranscriptionRequest(file: URL(fileURLWithPath: path),
                                            filename: UploadPlan.uploadFilename(for: URL(fileURLWithPath: path), format: recording.format),
@@ -149,10 +149,16 @@ struct Worker {
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path,
                                       audioSeconds: recording.durationSeconds, expectsSpeech: speechHeard) else { return }
         if try fileChangedDuringUpload(recording, since: stamp, job: job, jobId: jobId) { return }
+        let map = speech.map { speech in
+            TimeMap.whole(seconds: recording.durationSeconds, speech: speech.map { TimeMap.Span(start: $0.lowerBound, end: $0.upperBound) })
+        }
+        let reviewed = reviewed(result, source: request.file, map: map, sentSeconds: recording.durationSeconds,
+                                request: request, jobId: jobId, on: connection)
         let transcript = Transcript(
-            recordingId: job.recordingId, text: result.text.trimmingCharacters(in: .whitespacesAndNewlines),
-            language: result.language, model: result.model,
-            segments: result.segments.map { .init(start: $0.start, end: $0.end, text: $0.text) })
+            recordingId: job.recordingId, text: reviewed.result.text.trimmingCharacters(in: .whitespacesAndNewlines),
+            language: result.language, model: result.model, segments: reviewed.result.segments.map(Transcript.Segment.init),
+            unheard: reviewed.storedUnheard, leftOut: reviewed.storedLeftOut,
+            audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends)
         run.bookkeeper.store(.init(completion: .init(jobId: jobId, transcript: transcript), path: path, started: started))
     }
 

@@ -159,15 +159,19 @@ final class LivePieces: Sendable {
         }
     }
 
-    private func encode(_ piece: AudioChunk, index: Int, _ state: inout Cutting) -> PlannedChunk? {
+    /// Encodes a piece's speech (its long pauses shortened, `PauseShortening`) from the buffer.
+    private func encode(_ cut: AudioChunk, index: Int, _ state: inout Cutting) -> PlannedChunk? {
+        let piece = PauseShortening().shortened(cut, speech: state.map.speechRanges)
         let url = files.url(jobId: jobId, index: index, codec: .flac)
-        let from = Int(piece.startSample - state.bufferStart), to = Int(piece.endSample - state.bufferStart)
         do {
-            guard from >= 0, to <= state.buffer.count, from < to else {
-                throw RecordingError(.pieceOutsideBuffer, "piece \(piece.startSample)..<\(piece.endSample) is not in the buffer")
-            }
             let encoder = try ChunkEncoder(creating: url, codec: .flac, sampleRate: ChunkFiles.sampleRate)
-            try state.buffer[from..<to].withUnsafeBufferPointer { try encoder.write($0) }
+            for range in piece.uploadedRanges {
+                let from = Int(range.lowerBound - state.bufferStart), to = Int(range.upperBound - state.bufferStart)
+                guard from >= 0, to <= state.buffer.count, from < to else {
+                    throw RecordingError(.pieceOutsideBuffer, "piece \(range.lowerBound)..<\(range.upperBound) is not in the buffer")
+                }
+                try state.buffer[from..<to].withUnsafeBufferPointer { try encoder.write($0) }
+            }
             try encoder.close()
         } catch {
             ChunkFiles.remove(url)
@@ -175,7 +179,7 @@ final class LivePieces: Sendable {
             return nil
         }
         return PlannedChunk(startSeconds: piece.startSeconds, path: url.path, endSeconds: piece.endSeconds,
-                            startsInSpeech: piece.startsInSpeech)
+                            startsInSpeech: piece.startsInSpeech, timeMap: piece.timeMap.json)
     }
 
     private func stop(_ state: inout Cutting, because error: any Error) {

@@ -16,8 +16,9 @@ enum LiveTail {
         let stream = try MonoPCMStream(url: url, sampleRate: ChunkFiles.sampleRate)
         var map = SpeechMap(sampleRate: ChunkFiles.sampleRate)
         while let block = try stream.next() { map.append(block) }
-        let chunks = cutter.lastPieces(speech: map.speechRanges, cursor: cursor, sampleCount: map.sampleCount,
-                                       sampleRate: ChunkFiles.sampleRate)
+        let speech = map.speechRanges
+        let chunks = cutter.lastPieces(speech: speech, cursor: cursor, sampleCount: map.sampleCount,
+                                       sampleRate: ChunkFiles.sampleRate).map { PauseShortening().shortened($0, speech: speech) }
         let paths = chunks.indices.map { files.url(jobId: jobId, index: firstIndex + $0, codec: .flac) }
         do {
             try files.createFolder()
@@ -27,7 +28,8 @@ enum LiveTail {
             throw error
         }
         return zip(chunks, paths).map {
-            PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds, startsInSpeech: $0.startsInSpeech)
+            PlannedChunk(startSeconds: $0.startSeconds, path: $1.path, endSeconds: $0.endSeconds, startsInSpeech: $0.startsInSpeech,
+                         timeMap: $0.timeMap.json)
         }
     }
 

@@ -41,12 +41,17 @@ public struct PlannedChunk: Sendable, Equatable {
     public var endSeconds: Double?
     /// The cut before it went through speech (`AudioChunk.startsInSpeech`).
     public var startsInSpeech: Bool
+    /// What its upload holds and where its speech is, as JSON (the transcription module's
+    /// `TimeMap`, kept here as data); nil: the stretch whole, speech not measured.
+    public var timeMap: String?
 
-    public init(startSeconds: Double, path: String, endSeconds: Double? = nil, startsInSpeech: Bool = false) {
+    public init(startSeconds: Double, path: String, endSeconds: Double? = nil, startsInSpeech: Bool = false,
+                timeMap: String? = nil) {
         self.startSeconds = startSeconds
         self.path = path
         self.endSeconds = endSeconds
         self.startsInSpeech = startsInSpeech
+        self.timeMap = timeMap
     }
 }
 
@@ -62,6 +67,8 @@ public struct JobChunk: Sendable, Equatable {
     /// The cut before it went through speech; nil for plans that did not record it.
     public var startsInSpeech: Bool?
     public var path: String
+    /// Its upload's time map as JSON (`PlannedChunk.timeMap`); nil for older plans.
+    public var timeMap: String?
     /// Nil until the chunk is transcribed.
     public var result: ChunkResult?
 
@@ -76,6 +83,7 @@ public struct JobChunk: Sendable, Equatable {
         endSeconds = try row.decode(forColumn: "endSeconds")
         startsInSpeech = try row.decode(forColumn: "startsInSpeech")
         path = try row.decode(forColumn: "path")
+        timeMap = row.hasColumn("timeMap") ? try row.decode(forColumn: "timeMap") : nil
         let json: String? = try row.decode(forColumn: "result")
         result = try json.map { try JSONDecoder().decode(ChunkResult.self, from: Data($0.utf8)) }
     }
@@ -148,9 +156,10 @@ extension JobQueue {
                         maxAttempts: parent.maxAttempts, runAfter: now, createdAt: now, updatedAt: now)
         try child.insert(db)
         try db.execute(sql: """
-            INSERT INTO job_chunk (jobId, parentJobId, chunkIndex, startSeconds, endSeconds, startsInSpeech, path)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [child.id, parent.id, index, chunk.startSeconds, chunk.endSeconds, chunk.startsInSpeech, chunk.path])
+            INSERT INTO job_chunk (jobId, parentJobId, chunkIndex, startSeconds, endSeconds, startsInSpeech, path, timeMap)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [child.id, parent.id, index, chunk.startSeconds, chunk.endSeconds, chunk.startsInSpeech,
+                             chunk.path, chunk.timeMap])
         return child
     }
 

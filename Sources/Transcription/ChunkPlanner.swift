@@ -13,12 +13,21 @@ public struct AudioChunk: Sendable, Equatable, Codable {
     /// for a cut in a pause (and for the first stretch): nothing there is heard twice, and
     /// words repeated across it were spoken twice.
     public var startsInSpeech: Bool
+    /// The parts of the stretch its upload holds, back to back (sample ranges on the
+    /// recording's clock, in order): the speech with the middle of its long pauses left out
+    /// (see `PauseShortening`). Nil: the whole stretch.
+    public var pieces: [Range<Int64>]?
+    /// Where the stretch's speech is (sample ranges on the recording's clock), when measured.
+    public var speech: [Range<Int64>]?
 
-    public init(startSample: Int64, endSample: Int64, sampleRate: Int, startsInSpeech: Bool = false) {
+    public init(startSample: Int64, endSample: Int64, sampleRate: Int, startsInSpeech: Bool = false,
+                pieces: [Range<Int64>]? = nil, speech: [Range<Int64>]? = nil) {
         self.startSample = startSample
         self.endSample = endSample
         self.sampleRate = sampleRate
         self.startsInSpeech = startsInSpeech
+        self.pieces = pieces
+        self.speech = speech
     }
 
     /// Where the stretch starts, in seconds from the start of the recording: the offset its

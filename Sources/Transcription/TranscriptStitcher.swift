@@ -65,8 +65,12 @@ public enum TranscriptStitcher {
                 if dropped > 0 && segmentTokens.text.isEmpty { continue }
                 let text = dropped > 0 ? segmentTokens.text.leadingSpaceLike(segment.text) : segment.text
                 let floor = segments.last?.end ?? 0
-                let start = max(chunk.startSeconds + segment.start, floor)
-                segments.append(.init(start: start, end: max(chunk.startSeconds + segment.end, start), text: text))
+                var stitched = segment.shifted(by: chunk.startSeconds)
+                stitched.start = max(stitched.start, floor)
+                stitched.end = max(stitched.end, stitched.start)
+                stitched.text = text
+                if dropped > 0, let words = stitched.words { stitched.words = Array(words.dropFirst(dropped)) }
+                segments.append(stitched)
             }
         }
         let first = chunks.first { !$0.result.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }

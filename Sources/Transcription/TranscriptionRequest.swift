@@ -79,7 +79,12 @@ public struct TranscriptionRequest: Sendable, Equatable {
         var fields: [(String, String)] = [("model", options.model)]
         let format = options.responseFormat
         fields.append(("response_format", format.rawValue))
-        if format == .verboseJSON { fields.append(("timestamp_granularities[]", "segment")) }
+        if format == .verboseJSON {
+            // Segments carry the model's confidence; words say when each was said (playback
+            // and the review use them). Servers that time no words answer segments alone.
+            fields.append(("timestamp_granularities[]", "segment"))
+            fields.append(("timestamp_granularities[]", "word"))
+        }
         if let language = options.language, !language.isEmpty { fields.append(("language", language)) }
         if let prompt = options.prompt, !prompt.isEmpty { fields.append(("prompt", prompt)) }
         fields.append(("temperature", Self.format(options.temperature)))

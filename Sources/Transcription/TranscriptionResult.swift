@@ -69,17 +69,28 @@ enum WireFormat {
         let text: String
     }
 
-    /// `response_format=verbose_json`: text, language name, duration and segments.
+    /// `response_format=verbose_json`: text, language name, duration, segments (with the
+    /// model's confidence) and, when asked for, words.
     struct Verbose: Decodable {
         let text: String
         let language: String?
         let duration: Double?
         let segments: [Segment]?
+        let words: [Word]?
 
         struct Segment: Decodable {
             let start: Double
             let end: Double
             let text: String
+            let avg_logprob: Double?
+            let no_speech_prob: Double?
+            let compression_ratio: Double?
+        }
+
+        struct Word: Decodable {
+            let word: String
+            let start: Double
+            let end: Double
         }
     }
 
@@ -118,15 +129,40 @@ enum WireFormat {
             return TranscriptionResult(text: simple.text, model: model)
         case .verboseJSON:
             let verbose = try decoder.decode(Verbose.self, from: body)
+            let segments = (verbose.segments ?? []).map {
+                TranscriptionResult.Segment(start: $0.start, end: $0.end, text: $0.text, avgLogprob: $0.avg_logprob,
+                                            noSpeechProb: $0.no_speech_prob, compressionRatio: $0.compression_ratio)
+            }
+            let words = (verbose.words ?? []).map { TranscriptionResult.Word(start: $0.start, end: $0.end, word: $0.word) }
             return TranscriptionResult(
                 text: verbose.text, language: verbose.language, durationSeconds: verbose.duration,
-                segments: (verbose.segments ?? []).map { .init(start: $0.start, end: $0.end, text: $0.text) },
-                model: model)
+                segments: TranscriptionResult.Segment.attaching(words, to: segments), model: model)
         }
     }
 
     /// The error body, if the server sent one in the API's shape.
     static func decodeError(_ body: Data) -> ErrorEnvelope.Body? {
         try? JSONDecoder().decode(ErrorEnvelope.self, from: body).error
+    }
+}
+
+extension TranscriptionResult.Segment {
+    /// The segments with each word (the API lists them apart, for the whole file) given to
+    /// the segment its middle falls in, or else the nearest; finite times only.
+    static func attaching(_ words: [TranscriptionResult.Word], to segments: [TranscriptionResult.Segment]) -> [TranscriptionResult.Segment] {
+        guard !words.isEmpty, !segments.isEmpty else { return segments }
+        var segments = segments
+        for index in segments.indices { segments[index].words = [] }
+        for word in words where word.start.isFinite && word.end.isFinite {
+            let middle = (word.start + word.end) / 2
+            let index = segments.firstIndex { $0.start <= middle && middle <= $0.end }
+                ?? segments.indices.min { distance(middle, segments[$0]) < distance(middle, segments[$1]) } ?? 0
+            segments[index].words?.append(word)
+        }
+        return segments
+    }
+
+    private static func distance(_ time: Double, _ segment: TranscriptionResult.Segment) -> Double {
+        time < segment.start ? segment.start - time : max(time - segment.end, 0)
     }
 }

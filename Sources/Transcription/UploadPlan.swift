@@ -111,11 +111,15 @@ public struct UploadPlan: Sendable, Equatable {
     ///   - maxChunkSeconds: the longest audio in one request (`--max-chunk-seconds`).
     ///   - trim: leave out silence before and after the speech.
     ///   - paddingSeconds: silence kept around speech when trimming (as `ChunkPlanner`'s).
+    ///   - speechOnlyLeavesOut: with `trim`, the seconds an upload of the speech alone would
+    ///     leave out (`PauseShortening.leftOutSeconds`): the file goes as it is only when that
+    ///     is less than `PauseShortening.worthSeconds`.
     public static func make(fileExtension: String, sizeBytes: Int64, durationSeconds: Double,
                             speech: SpeechExtent, model: String, codec: UploadCodec = .flac,
                             maxRequestBytes: Int64 = defaultMaxRequestBytes,
                             maxChunkSeconds: Double = defaultMaxChunkSeconds,
-                            trim: Bool = true, paddingSeconds: Double = 0.25) -> UploadPlan {
+                            trim: Bool = true, paddingSeconds: Double = 0.25,
+                            speechOnlyLeavesOut: Double? = nil) -> UploadPlan {
         let durationLimit = min(maxChunkSeconds, durationCapSeconds(model: model) ?? .infinity)
         let chunkSeconds = min(durationLimit, Double(max(maxRequestBytes, 0)) / codec.worstCaseBytesPerSecond)
         func plan(_ decision: Decision) -> UploadPlan { UploadPlan(decision: decision, chunkSeconds: chunkSeconds) }
@@ -131,11 +135,16 @@ public struct UploadPlan: Sendable, Equatable {
                 sentSeconds = min(durationSeconds, max(last + paddingSeconds, 0) - max(first - paddingSeconds, 0))
             }
         }
+        var worthLeavingOut = trimWorthSeconds
+        if trim, let leftOut = speechOnlyLeavesOut {
+            sentSeconds = min(sentSeconds, max(durationSeconds - leftOut, 0))
+            worthLeavingOut = PauseShortening().worthSeconds
+        }
         let name = fileExtension.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
         let refusedByModel = durationCapSeconds(model: model) != nil && ["ogg", "oga"].contains(name)
         if acceptedExtensions.contains(name), !refusedByModel,
            sizeBytes <= maxRequestBytes, durationSeconds <= durationLimit,
-           durationSeconds - sentSeconds < trimWorthSeconds {
+           durationSeconds - sentSeconds < worthLeavingOut {
             return plan(.asIs)
         }
         return plan(sentSeconds <= chunkSeconds ? .transcode(codec) : .split(codec))

@@ -1,0 +1,164 @@
+import Audio
+import Foundation
+import Store
+import Transcription
+
+/// What one upload's answer becomes once checked against where the speech is: the segments
+/// kept (on the clock of the stretch uploaded), what was left out and why, the stretches of
+/// speech no words came back for, and what it cost.
+struct ReviewedAnswer {
+    var result: TranscriptionResult
+    var unheard: [TimeMap.Span] = []
+    var leftOut: [LeftOutSegment] = []
+    /// Seconds of audio uploaded, re-sends included.
+    var sentSeconds: Double
+    /// Uploads made again for coverage (a stretch or a loop sent on its own).
+    var resends = 0
+}
+
+extension Worker {
+    /// Checks an answer: its times go back to the stretch's clock through `map`; segments over
+    /// silence, judged no speech by the model, or looping are left out; each stretch of speech
+    /// no kept segment covers, and each loop's region, is sent again on its own, once, and
+    /// what comes back is merged in time order; a stretch still without words is unheard.
+    /// `source` is the file that was uploaded (its clock is the map's upload clock). Without
+    /// a map (`--no-trim`, or speech not measured) the answer is kept as the server gave it.
+    func reviewed(_ result: TranscriptionResult, source: URL, map: TimeMap?, sentSeconds: Double,
+                  request: TranscriptionRequest, jobId: Int64, on connection: WhisperConnection) -> ReviewedAnswer {
+        guard let map, !map.speech.isEmpty else { return ReviewedAnswer(result: result, sentSeconds: sentSeconds) }
+        let review = TranscriptReview()
+        let answered = result.mapped(through: map)
+        guard !answered.segments.isEmpty else {
+            return reviewedText(answered, source: source, map: map, request: request, jobId: jobId, on: connection)
+        }
+        let verdict = review.review(answered.segments, speech: map.speechRanges)
+        var reviewed = ReviewedAnswer(result: answered, leftOut: verdict.leftOut, sentSeconds: map.sentSeconds)
+        var kept = verdict.kept
+        let regions = verdict.uncovered.map { ($0, false) } + verdict.loops.map { ($0, true) }
+        for (index, (region, isLoop)) in regions.enumerated() where runner.stopReason == nil {
+            let padded = max(region.lowerBound - Self.resendEdgeSeconds, 0)..<(region.upperBound + Self.resendEdgeSeconds)
+            let upload = map.upload(padded.lowerBound)..<min(map.upload(padded.upperBound), map.sentSeconds)
+            guard upload.upperBound - upload.lowerBound >= 0.1,
+                  let again = resend(source, upload: upload, request: request, name: "resend\(index + 1)",
+                                     jobId: jobId, on: connection) else { continue }
+            reviewed.resends += 1
+            reviewed.sentSeconds += upload.upperBound - upload.lowerBound
+            let mapped = again.segments.map { $0.shifted(by: upload.lowerBound).mapped(through: map) }
+            let speech = map.speechRanges.compactMap { range -> Range<Double>? in
+                let clipped = range.clamped(to: padded)
+                return clipped.isEmpty ? nil : clipped
+            }
+            let second = review.review(mapped, speech: speech)
+            reviewed.leftOut += second.leftOut
+            if isLoop {
+                // The loop came back as words this time: they replace the cut loop.
+                if second.loops.isEmpty && !second.kept.isEmpty {
+                    kept = TranscriptReview.merged(kept, with: second.kept, replacing: region)
+                }
+            } else {
+                kept = TranscriptReview.merged(kept, with: second.kept, replacing: nil)
+            }
+        }
+        reviewed.unheard = review.review(kept, speech: map.speechRanges).uncovered.map { TimeMap.Span(start: $0.lowerBound, end: $0.upperBound) }
+        if kept != answered.segments {
+            reviewed.result.segments = kept
+            reviewed.result.text = kept.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        if reviewed.resends > 0 {
+            runner.logger.info("sent again for coverage", metadata: ["job": "\(jobId)", "uploads": "\(reviewed.resends)",
+                                                                     "unheard": "\(reviewed.unheard.count)"])
+        }
+        return reviewed
+    }
+
+    /// Audio kept around a stretch sent again on its own, so its first and last words are whole.
+    static let resendEdgeSeconds = 0.2
+
+    /// An answer with text only (the gpt-4o transcribe models' `json`): times cannot be
+    /// checked, but the number of words can. Far too few for the speech sent (against the
+    /// rate of typical speech) and the upload is sent again in two halves; their words are
+    /// kept when there are more of them.
+    private func reviewedText(_ result: TranscriptionResult, source: URL, map: TimeMap, request: TranscriptionRequest,
+                              jobId: Int64, on connection: WhisperConnection) -> ReviewedAnswer {
+        var reviewed = ReviewedAnswer(result: result, sentSeconds: map.sentSeconds)
+        let speechSeconds = map.speech.reduce(0) { $0 + $1.seconds }
+        let words = Self.wordCount(result.text)
+        guard TranscriptReview.tooFewWords(words: words, speechSeconds: speechSeconds, expectedWordsPerSecond: nil),
+              map.sentSeconds >= 2 * Self.shortestHalfSeconds else { return reviewed }
+        let middle = map.upload(Self.speechMiddle(map))
+        var texts: [String] = []
+        for (index, half) in [0..<middle, middle..<map.sentSeconds].enumerated() {
+            guard half.upperBound - half.lowerBound >= Self.shortestHalfSeconds,
+                  let again = resend(source, upload: half, request: request, name: "half\(index + 1)", jobId: jobId, on: connection)
+            else { continue }
+            reviewed.resends += 1
+            reviewed.sentSeconds += half.upperBound - half.lowerBound
+            texts.append(again.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let joined = texts.filter { !$0.isEmpty }.joined(separator: " ")
+        if Self.wordCount(joined) > words { reviewed.result.text = joined }
+        return reviewed
+    }
+
+    private static let shortestHalfSeconds = 1.0
+
+    /// The time on the map's clock by which half of its speech was said.
+    private static func speechMiddle(_ map: TimeMap) -> Double {
+        let half = map.speech.reduce(0) { $0 + $1.seconds } / 2
+        var heard = 0.0
+        for span in map.speech {
+            if heard + span.seconds >= half { return span.start + (half - heard) }
+            heard += span.seconds
+        }
+        return map.speech.last?.end ?? 0
+    }
+
+    static func wordCount(_ text: String) -> Int {
+        text.split { $0.isWhitespace }.count
+    }
+
+    /// Uploads `upload` (seconds of `source`'s clock) on its own, encoded as a short FLAC in
+    /// the journal's tmp/; nil when it could not be made or the server did not answer (the
+    /// stretch then stays as the first answer left it: a re-send never fails the job).
+    private func resend(_ source: URL, upload: Range<Double>, request: TranscriptionRequest, name: String,
+                        jobId: Int64, on connection: WhisperConnection) -> TranscriptionResult? {
+        let files = ChunkFiles(home: queue.home, owner: runner.owner)
+        let url = files.folder.appendingPathComponent("\(runner.owner.pid)-\(runner.owner.nonce)-job\(jobId)-\(name).flac")
+        defer { ChunkFiles.remove(url) }
+        do {
+            try files.createFolder()
+            let rate = Double(ChunkFiles.sampleRate)
+            let range = Int64((upload.lowerBound * rate).rounded())..<Int64((upload.upperBound * rate).rounded())
+            let chunk = AudioChunk(startSample: range.lowerBound, endSample: range.upperBound, sampleRate: ChunkFiles.sampleRate)
+            try ChunkFiles.encode(source, chunks: [chunk], to: [url], codec: .flac) { runner.stopReason != nil }
+            var again = request
+            again.file = url
+            again.filename = (request.filename as NSString).deletingPathExtension + ".\(name).flac"
+            again.audioSeconds = upload.upperBound - upload.lowerBound
+            return try connection.transcribe(again)
+        } catch {
+            runner.logger.debug("a re-send for coverage failed", metadata: ["job": "\(jobId)", "error": "\(error)"])
+            return nil
+        }
+    }
+}
+
+extension Transcript.Segment {
+    /// A reviewed segment as the store keeps it.
+    init(_ segment: TranscriptionResult.Segment) {
+        self.init(start: segment.start, end: segment.end, text: segment.text, avgLogprob: segment.avgLogprob,
+                  noSpeechProb: segment.noSpeechProb,
+                  words: segment.words.map { $0.map { Transcript.Word(start: $0.start, end: $0.end, word: $0.word) } })
+    }
+}
+
+extension ReviewedAnswer {
+    /// What the store keeps of the left-out text.
+    var storedLeftOut: [Transcript.LeftOut] {
+        leftOut.map { .init(start: $0.segment.start, end: $0.segment.end, text: $0.segment.text.trimmingCharacters(in: .whitespaces),
+                            reason: $0.reason.rawValue) }
+    }
+
+    var storedUnheard: [Transcript.Gap] { unheard.map { .init(start: $0.start, end: $0.end) } }
+}
