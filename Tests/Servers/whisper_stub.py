@@ -12,7 +12,7 @@ Fault injection: --plan takes a JSON list of rules, first match wins:
       "then": {"kind": "ok"}}]
 "match" is a substring of the uploaded filename ("*" matches all). Each distinct filename
 walks through its own copy of "responses"; afterwards it gets "then" (default: ok).
-Kinds: ok, error (status, code, type, message, retry_after, retry_after_ms), reset (close
+Kinds: ok (its last segment runs to the end of the audio when the WAV or FLAC header says how long it is), error (status, code, type, message, retry_after, retry_after_ms), reset (close
 the connection with a TCP reset mid-response), slow (answer after "seconds"), malformed
 (200 with broken JSON), echo_key (401 whose message repeats the key it was sent), echo_sha
 (a good answer whose text ends with the uploaded file's sha256, so a test can tell which
@@ -420,11 +420,15 @@ class Handler(BaseHTTPRequestHandler):
         if sha256:
             text += f" sha256:{sha256}"
             segments[-1]["text"] += f" sha256:{sha256}"
+        # The last segment runs to the end of the audio when its length is known (WAV, FLAC):
+        # every stretch of speech in the upload has words, as a real server's answer would.
+        if self.audio_seconds and self.audio_seconds > segments[-1]["end"]:
+            segments[-1]["end"] = round(self.audio_seconds, 3)
         response_format = fields.get("response_format", ["json"])[0]
         if response_format == "json":
             self.send_body(200, json.dumps({"text": text, "usage": {"type": "duration", "seconds": 3}}))
         elif response_format == "verbose_json":
-            body = {"task": "transcribe", "language": "english", "duration": 3.25, "text": text,
+            body = {"task": "transcribe", "language": "english", "duration": round(self.audio_seconds or 3.25, 3), "text": text,
                     "segments": segments}
             if "word" in fields.get("timestamp_granularities[]", []):
                 body["words"] = [{"word": w, "start": i * 1.0, "end": i * 1.0 + 0.9}

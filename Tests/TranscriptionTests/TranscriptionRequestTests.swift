@@ -3,10 +3,10 @@ import Testing
 @testable import Transcription
 
 @Suite struct TranscriptionRequestTests {
-    @Test func whisperGetsSegmentsAndOnlyTheHintsGiven() {
+    @Test func whisperGetsSegmentsAndWordsAndOnlyTheHintsGiven() {
         let request = TranscriptionRequest(file: URL(fileURLWithPath: "/a/b.mp3"), options: .init())
-        #expect(request.fields.map(\.name) == ["model", "response_format", "timestamp_granularities[]", "temperature"])
-        #expect(request.fields.map(\.value) == ["whisper-1", "verbose_json", "segment", "0"])
+        #expect(request.fields.map(\.name) == ["model", "response_format", "timestamp_granularities[]", "timestamp_granularities[]", "temperature"])
+        #expect(request.fields.map(\.value) == ["whisper-1", "verbose_json", "segment", "word", "0"])
         #expect(request.filename == "b.mp3")
         #expect(request.contentType == "audio/mpeg")
     }
@@ -23,7 +23,13 @@ import Testing
         let verbose = Data(#"{"task":"transcribe","language":"english","duration":2.5,"text":"Hi there.","segments":[{"id":0,"seek":0,"start":0.0,"end":2.5,"text":" Hi there.","tokens":[1],"temperature":0,"avg_logprob":-0.1,"compression_ratio":1,"no_speech_prob":0}]}"#.utf8)
         let result = try WireFormat.decodeResult(verbose, format: .verboseJSON, model: "whisper-1")
         #expect(result == TranscriptionResult(text: "Hi there.", language: "english", durationSeconds: 2.5,
-                                              segments: [.init(start: 0, end: 2.5, text: " Hi there.")], model: "whisper-1"))
+                                              segments: [.init(start: 0, end: 2.5, text: " Hi there.", avgLogprob: -0.1,
+                                                               noSpeechProb: 0, compressionRatio: 1)], model: "whisper-1"))
+        // Words are listed apart, for the whole file: each goes to the segment it was said in.
+        let worded = Data(#"{"text":"Hi there. Bye.","segments":[{"start":0.0,"end":2.5,"text":" Hi there."},{"start":2.5,"end":4.0,"text":" Bye."}],"words":[{"word":"Hi","start":0.1,"end":0.4},{"word":"there.","start":0.5,"end":1.0},{"word":"Bye.","start":2.9,"end":3.3}]}"#.utf8)
+        let split = try WireFormat.decodeResult(worded, format: .verboseJSON, model: "whisper-1").segments
+        #expect(split.map { $0.words?.map(\.word) ?? [] } == [["Hi", "there."], ["Bye."]])
+        #expect(split.last?.words?.first == TranscriptionResult.Word(start: 2.9, end: 3.3, word: "Bye."))
         let error = WireFormat.decodeError(Data(#"{"error":{"message":"Bad file","type":"invalid_request_error","param":null,"code":null}}"#.utf8))
         #expect(error?.message == "Bad file")
         #expect(WireFormat.decodeError(Data("<html>502</html>".utf8)) == nil)

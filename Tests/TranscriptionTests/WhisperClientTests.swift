@@ -42,7 +42,7 @@ import TestSupport
         #expect(request.file?.contentType == "audio/wav")
         #expect(request.file?.sha256 == (try sha256sum(audio)))
         #expect(request.fields == [
-            "model": ["whisper-1"], "response_format": ["verbose_json"], "timestamp_granularities[]": ["segment"],
+            "model": ["whisper-1"], "response_format": ["verbose_json"], "timestamp_granularities[]": ["segment", "word"],
             "language": ["de"], "prompt": ["Grüße aus Köln"], "temperature": ["0.2"],
         ])
     }
