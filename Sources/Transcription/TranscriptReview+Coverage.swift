@@ -1,10 +1,10 @@
 import Foundation
 
 extension TranscriptReview {
-    /// The stretches of speech at least `shortestCheckedSpeechSeconds` long that the kept
-    /// segments do not cover.
-    func uncovered(_ speech: SpeechStretches, by kept: [TranscriptionResult.Segment]) -> [Range<Double>] {
-        let heard = SpeechStretches(Self.joined(kept.flatMap { heardSpans(of: $0) }))
+    /// The stretches of speech at least `shortestCheckedSpeechSeconds` long that neither the
+    /// kept segments nor the loops' regions (to be sent again anyway) cover.
+    func uncovered(_ speech: SpeechStretches, by kept: [TranscriptionResult.Segment], loops: [Range<Double>]) -> [Range<Double>] {
+        let heard = SpeechStretches(Self.joined(kept.flatMap { heardSpans(of: $0) } + loops))
         return speech.ranges.filter { stretch in
             let length = stretch.upperBound - stretch.lowerBound
             guard length >= settings.shortestCheckedSpeechSeconds else { return false }

@@ -29,7 +29,9 @@ import Foundation
 /// the kept segments overlap it by at least `coveredFraction` of its length or
 /// `coveredSeconds`, whichever is less. A segment with words covers only where its words are
 /// (words closer than `pauseAllowanceSeconds` join into one span), so a segment whose words jump
-/// from one stretch over a skipped one to a third does not cover the skipped one.
+/// from one stretch over a skipped one to a third does not cover the skipped one. A loop's
+/// region counts as covering what it overlaps: sending the loop again hears that speech, and
+/// it is not sent twice.
 ///
 /// All times are on one clock (the recording's); `speech` is expected in order and not
 /// overlapping (it is sorted here anyway). With no speech stretches at all every segment is
@@ -113,9 +115,14 @@ public struct TranscriptReview: Sendable {
         let speech = SpeechStretches(speech)
         var verdict = Verdict()
         var candidates: [TranscriptionResult.Segment] = []
-        for segment in segments {
+        for var segment in segments {
             guard !SegmentTokens.keys(segment.text).isEmpty else { continue }
-            if isNoSpeech(segment) {
+            // A time that is not a number cannot be placed: a segment with one keeps its text
+            // without word timings; a segment whose own times are such is left out as if over silence.
+            if segment.words?.contains(where: { !$0.start.isFinite || !$0.end.isFinite }) == true { segment.words = nil }
+            if !segment.start.isFinite || !segment.end.isFinite {
+                verdict.leftOut.append(LeftOutSegment(segment: segment, reason: .silence))
+            } else if isNoSpeech(segment) {
                 verdict.leftOut.append(LeftOutSegment(segment: segment, reason: .noSpeech))
             } else if isOverSilence(segment, speech: speech) {
                 verdict.leftOut.append(LeftOutSegment(segment: segment, reason: .silence))
@@ -131,7 +138,7 @@ public struct TranscriptReview: Sendable {
         verdict.kept = loops.kept
         verdict.leftOut += loops.leftOut
         verdict.loops = Self.joined(loops.regions)
-        verdict.uncovered = uncovered(speech, by: verdict.kept)
+        verdict.uncovered = uncovered(speech, by: verdict.kept, loops: verdict.loops)
         return verdict
     }
 

@@ -189,7 +189,8 @@ import Testing
         #expect(verdict.kept.count == (kept ? 1 : 0))
         #expect(verdict.leftOut == (kept ? [] : [LeftOutSegment(segment: segment, reason: .repetition)]))
         #expect(verdict.loops == (kept ? [] : [2..<6]))
-        #expect(verdict.uncovered == (kept ? [] : [2..<6]))
+        // The stretch goes again as the loop's region, not a second time as uncovered.
+        #expect(verdict.uncovered.isEmpty)
     }
 
     @Test func textAndWordsThatDoNotLineUpAreCutByTheWords() {
@@ -200,6 +201,16 @@ import Testing
         #expect(Self.texts(verdict.kept) == [" uh um I went home"])
         #expect(verdict.kept.first?.words?.map(\.word) == ["uh", "um", "I", "went", "home"])
         #expect(verdict.leftOut.first?.segment.text == " I went home I went home")
+    }
+
+    @Test func timesThatAreNotNumbersLoseTheirWordsOrTheirSegment() {
+        var segment = Self.segment(0, 2, "One two.", timed: true)
+        segment.words?[1].end = .nan
+        let broken = Self.segment(.infinity, .infinity, "Three.")
+        let verdict = review.review([segment, broken], speech: [0..<2])
+        #expect(verdict.kept.first?.text == " One two.")
+        #expect(verdict.kept.first?.words == nil)
+        #expect(verdict.leftOut == [LeftOutSegment(segment: broken, reason: .silence)])
     }
 
     // MARK: - Coverage
