@@ -87,7 +87,7 @@ public struct TranscriptReview: Sendable {
     public struct Verdict: Sendable, Equatable {
         /// The segments the stored text is made of, in the answer's order.
         public var kept: [TranscriptionResult.Segment]
-        /// Segments, or the parts of segments, left out, each with why.
+        /// Segments, or the parts of segments, left out, each with why, in time order.
         public var leftOut: [LeftOutSegment]
         /// Stretches of speech (at least `shortestCheckedSpeechSeconds`) no kept segment covers.
         public var uncovered: [Range<Double>]
@@ -136,7 +136,10 @@ public struct TranscriptReview: Sendable {
         }
         let loops = cutLoops(candidates)
         verdict.kept = loops.kept
-        verdict.leftOut += loops.leftOut
+        // In time order for the audit record (at equal starts, in the order found).
+        verdict.leftOut = (verdict.leftOut + loops.leftOut).enumerated().sorted {
+            ($0.element.segment.start, $0.offset) < ($1.element.segment.start, $1.offset)
+        }.map(\.element)
         verdict.loops = Self.joined(loops.regions)
         verdict.uncovered = uncovered(speech, by: verdict.kept, loops: verdict.loops)
         return verdict

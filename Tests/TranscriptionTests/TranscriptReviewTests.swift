@@ -47,6 +47,15 @@ import Testing
 
     // MARK: - Silence
 
+    @Test func whatIsLeftOutIsListedInTimeOrder() {
+        let loop = Self.segment(0, 3, "go go go")
+        let phrase = Self.segment(5, 6, "Thank you.")
+        let unsure = Self.segment(8, 9, "Um.", noSpeech: 0.9, logprob: -2)
+        let verdict = review.review([loop, phrase, unsure], speech: [0..<3, 8..<9])
+        #expect(verdict.leftOut.map(\.reason) == [.repetition, .silence, .noSpeech])
+        #expect(verdict.leftOut.map(\.segment.text) == [" go go", " Thank you.", " Um."])
+    }
+
     @Test func aSegmentOverAPauseIsLeftOutAsSilence() {
         let speech: [Range<Double>] = [2..<7, 14..<19]
         let answer = [Self.segment(2, 7, "I grew up by the sea."), Self.segment(10, 11, "Thanks for watching!"),
