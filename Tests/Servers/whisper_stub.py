@@ -22,20 +22,45 @@ whose text is empty, whatever the audio holds), says (a good answer whose text i
 in one segment). --per-audio-second makes every good answer take time in
 proportion to the audio it was sent (read from a WAV or FLAC header), as a real server does.
 
+Kinds that answer where the speech in the uploaded audio is (for tests of coverage, words over
+silence and time mapping): the upload is kept (in memory, only for these kinds), decoded with
+sox (ffmpeg for what sox cannot read) to 16 kHz mono, and its regions of speech found by energy:
+20 ms frames over -40 dBFS and 15 dB above the quietest tenth of the frames, gaps under 0.3 s
+bridged, regions under 0.1 s dropped. Times are the upload's own. Region i of the k-th such
+upload says "region <i> of upload <k>" in words ("region two of upload three"), so no two
+regions a run hears say the same. Every segment has avg_logprob -0.2, no_speech_prob 0.01,
+compression_ratio 1.3; with timestamp_granularities[]=word the words (OpenAI's shape: a
+top-level list, no punctuation) are spread evenly over their segment.
+    timed         one segment per region, exactly at its start and end.
+    first_half    only the first ceil(n/2) of the upload's n regions (a 1-region upload is answered).
+    drop_last     every region but the last (a 1-region upload gets text "" and no segments).
+    pause_phrase  timed, plus " Thanks for watching!" in the middle of the longest pause between
+                  regions (after the last region when there is one), 1 s long or 80 % of the
+                  pause when that is shorter, so it never overlaps speech in the upload.
+    loop          timed, but with 2 or more regions the last one says "I went home." five times
+                  over, with compression_ratio 2.8.
+The request's log line holds the regions found ("regions": [[start, end], ...]) and, when the
+header does not say, audio_seconds from the decoded audio.
+
 Every request is appended to --log as one JSON line (timings, fields, file size and sha256,
 the client's connection, the names of its headers, problems found, what was answered), just
 before its answer is sent. The port is printed on stdout
 first thing (--port 0 lets the OS choose).
 """
 import argparse
+import array
 import base64
 import hashlib
 import json
+import math
 import os
+import shutil
 import signal
 import socket
 import struct
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -45,6 +70,13 @@ KNOWN_FIELDS = {"file", "model", "language", "prompt", "response_format", "tempe
 RESPONSE_FORMATS = {"json", "text", "srt", "verbose_json", "vtt"}
 # Enough of a file's start to read a WAV or FLAC header for its length.
 HEAD_BYTES = 1 << 16
+# Kinds that decode the upload and answer where its speech is.
+REGION_KINDS = {"timed", "first_half", "drop_last", "pause_phrase", "loop"}
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+                "eighteen", "nineteen", "twenty"]
+RATE = 16000
+FRAME = RATE // 50  # 20 ms
 
 
 def audio_seconds(head):
@@ -70,11 +102,125 @@ def audio_seconds(head):
     return None
 
 
+def number_words(number):
+    """1 → "one"; past twenty, digits (still one word)."""
+    return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
+
+
+def decode(body, filename):
+    """The upload as 16 kHz mono signed 16-bit samples: sox by the file's extension, then sox
+    through libsndfile, then ffmpeg (for containers sox does not read); None if none can."""
+    extension = (filename or "").rsplit(".", 1)[-1].lower() if "." in (filename or "") else "wav"
+    if not extension.isalnum():
+        extension = "wav"
+    with tempfile.TemporaryDirectory(prefix="whisper-stub-") as folder:
+        path = os.path.join(folder, "upload." + extension)
+        with open(path, "wb") as upload:
+            upload.write(body)
+        raw = ["-t", "raw", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", "-"]
+        attempts = [["sox", "-q", path] + raw, ["sox", "-q", "-t", "sndfile", path] + raw]
+        if shutil.which("ffmpeg"):
+            attempts.append(["ffmpeg", "-v", "quiet", "-i", path, "-f", "s16le", "-ac", "1", "-ar", str(RATE), "-"])
+        for command in attempts:
+            try:
+                done = subprocess.run(command, capture_output=True, timeout=120)
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            if done.returncode == 0 and done.stdout:
+                samples = array.array("h")
+                samples.frombytes(done.stdout[:len(done.stdout) // 2 * 2])
+                if sys.byteorder == "big":
+                    samples.byteswap()
+                return samples
+    return None
+
+
+def speech_regions(samples):
+    """Where the speech is, in seconds: 20 ms frames over -40 dBFS and 15 dB above the quietest
+    tenth of the frames; gaps under 0.3 s bridged, regions under 0.1 s dropped."""
+    levels = []
+    for start in range(0, len(samples) - FRAME + 1, FRAME):
+        frame = samples[start:start + FRAME]
+        power = sum(value * value for value in frame) / FRAME
+        levels.append(10 * math.log10(power / (32768.0 * 32768.0)) if power > 0 else -120.0)
+    if not levels:
+        return []
+    floor = sorted(levels)[len(levels) // 10]
+    threshold = max(-40.0, floor + 15.0)
+    regions = []
+    for index, level in enumerate(levels):
+        if level <= threshold:
+            continue
+        start, end = index * FRAME / RATE, (index + 1) * FRAME / RATE
+        if regions and start - regions[-1][1] < 0.3:
+            regions[-1][1] = end
+        else:
+            regions.append([start, end])
+    return [(round(a, 3), round(b, 3)) for a, b in regions if b - a >= 0.1]
+
+
+def region_answer(kind, regions, seconds, upload):
+    """(text, segments) for a region kind, given the upload's regions and its length."""
+    def segment(start, end, text, ratio=1.3):
+        return {"id": 0, "seek": 0, "start": round(start, 3), "end": round(end, 3), "text": " " + text,
+                "tokens": [1], "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": ratio,
+                "no_speech_prob": 0.01}
+    said = [segment(a, b, f"region {number_words(i + 1)} of upload {number_words(upload)}.")
+            for i, (a, b) in enumerate(regions)]
+    count = len(regions)
+    if kind == "first_half":
+        said = said[:math.ceil(count / 2)]
+    elif kind == "drop_last":
+        said = said[:-1]
+    elif kind == "loop" and count >= 2:
+        a, b = regions[-1]
+        said[-1] = segment(a, b, " ".join(["I went home."] * 5), ratio=2.8)
+    elif kind == "pause_phrase":
+        if count >= 2:
+            pause = max(range(count - 1), key=lambda i: regions[i + 1][0] - regions[i][1])
+            gap_start, gap_end = regions[pause][1], regions[pause + 1][0]
+        elif count == 1:
+            gap_start, gap_end = regions[0][1], max(seconds, regions[0][1] + 0.1)
+            gap_end = gap_start + min(2.0, gap_end - gap_start)
+        else:
+            gap_start, gap_end = 0.0, max(seconds, 0.1)
+        length = min(1.0, 0.8 * (gap_end - gap_start))
+        middle = (gap_start + gap_end) / 2
+        said.append(segment(middle - length / 2, middle + length / 2, "Thanks for watching!"))
+        said.sort(key=lambda s: s["start"])
+    for index, item in enumerate(said):
+        item["id"] = index
+    return " ".join(item["text"].strip() for item in said), said
+
+
+def spread_words(segments):
+    """The segments' words (letters, digits and apostrophes only), spread evenly over each."""
+    words = []
+    for item in segments:
+        parts = ["".join(c for c in part if c.isalnum() or c == "'") for part in item["text"].split()]
+        parts = [part for part in parts if part]
+        step = (item["end"] - item["start"]) / max(len(parts), 1)
+        words += [{"word": part, "start": round(item["start"] + i * step, 3),
+                   "end": round(item["start"] + (i + 1) * step, 3)} for i, part in enumerate(parts)]
+    return words
+
+
 class Plan:
     def __init__(self, rules):
         self.rules = rules
         self.counts = {}
         self.lock = threading.Lock()
+
+    def needs_audio(self, filename):
+        """Whether the rule a file would get answers from its audio (a region kind), so its
+        upload must be kept while it streams in."""
+        for rule in self.rules:
+            match = rule.get("match", "*")
+            if match != "*" and match not in (filename or ""):
+                continue
+            kinds = [r.get("kind") for r in rule.get("responses", [])] + [rule.get("then", {}).get("kind")]
+            return any(kind in REGION_KINDS for kind in kinds)
+        return False
 
     def behaviour_for(self, filename):
         with self.lock:
@@ -94,17 +240,21 @@ class Plan:
 class Sink:
     """Where a part's bytes go: files are hashed and counted, fields kept (small)."""
 
-    def __init__(self, is_file):
+    def __init__(self, is_file, keep=False):
         self.is_file = is_file
         self.size = 0
         self.sha = hashlib.sha256()
         self.head = b""
         self.data = bytearray()
+        # The whole upload, only for kinds that answer from the audio.
+        self.body = bytearray() if keep else None
 
     def write(self, chunk):
         self.size += len(chunk)
         if self.is_file:
             self.sha.update(chunk)
+            if self.body is not None:
+                self.body += chunk
             if len(self.head) < HEAD_BYTES:
                 self.head += chunk[:HEAD_BYTES - len(self.head)]
         elif len(self.data) < (1 << 20):
@@ -128,8 +278,9 @@ def parse_part_headers(raw):
     return headers, params
 
 
-def parse_multipart(rfile, length, boundary):
-    """Streams the body; returns a list of (name, filename, content_type, sink)."""
+def parse_multipart(rfile, length, boundary, keep_file=lambda filename: False):
+    """Streams the body; returns a list of (name, filename, content_type, sink). A file part
+    for which keep_file(filename) is true is kept whole in its sink's body."""
     remaining = length
     buffer = b""
 
@@ -159,7 +310,7 @@ def parse_multipart(rfile, length, boundary):
         end = buffer.index(b"\r\n\r\n")
         headers, params = parse_part_headers(buffer[:end])
         buffer = buffer[end + 4:]
-        sink = Sink("filename" in params)
+        sink = Sink("filename" in params, keep="filename" in params and keep_file(params.get("filename")))
         while True:
             at = buffer.find(separator)
             if at >= 0:
@@ -319,7 +470,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if not content_type.startswith("multipart/form-data") or not boundary:
                 raise ValueError(f"Content-Type {content_type!r} is not multipart/form-data with a boundary")
-            parts = parse_multipart(self.rfile, int(length), boundary)
+            parts = parse_multipart(self.rfile, int(length), boundary, self.server.plan.needs_audio)
         except ValueError as error:
             self.close_connection = True
             record.update(problems=[f"unparseable body: {error}"], answer="400")
@@ -340,6 +491,20 @@ class Handler(BaseHTTPRequestHandler):
             behaviour = {"kind": "error", "status": 400, "message": "; ".join(problems)} if problems \
                 else self.server.plan.behaviour_for(filename)
         self.audio_seconds = (file_info or {}).get("audio_seconds")
+        self.regions = None
+        if behaviour.get("kind") in REGION_KINDS:
+            body = next((sink.body for name, _, _, sink in parts if name == "file" and sink.body is not None), None)
+            samples = decode(bytes(body), filename) if body is not None else None
+            if samples is None:
+                behaviour = {"kind": "error", "status": 400, "message": "the stub could not decode the audio"}
+            else:
+                self.decoded_seconds = len(samples) / RATE
+                self.regions = speech_regions(samples)
+                self.upload_number = self.server.next_upload()
+                record["regions"] = [list(region) for region in self.regions]
+                if file_info is not None and file_info.get("audio_seconds") is None:
+                    file_info["audio_seconds"] = round(self.decoded_seconds, 3)
+                    self.audio_seconds = file_info["audio_seconds"]
         record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
         if behaviour.get("kind") == "hang":
             # Logged when the upload is in: the answer never comes. Held until the client
@@ -397,6 +562,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(200, json.dumps(body))
         elif kind == "says":
             self.answer_ok(fields, filename, text=behaviour.get("text", ""))
+        elif kind in REGION_KINDS:
+            text, segments = region_answer(kind, self.regions, self.decoded_seconds, self.upload_number)
+            self.send_transcript(fields, text, segments, spread_words(segments), round(self.decoded_seconds, 3))
         else:
             self.answer_ok(fields, filename, sha256 if kind == "echo_sha" else None)
 
@@ -424,15 +592,21 @@ class Handler(BaseHTTPRequestHandler):
         # every stretch of speech in the upload has words, as a real server's answer would.
         if self.audio_seconds and self.audio_seconds > segments[-1]["end"]:
             segments[-1]["end"] = round(self.audio_seconds, 3)
+        words = [{"word": w, "start": i * 1.0, "end": i * 1.0 + 0.9} for i, w in enumerate(text.split())]
+        self.send_transcript(fields, text, segments, words, round(self.audio_seconds or 3.25, 3), billed=3)
+
+    def send_transcript(self, fields, text, segments, words, duration, billed=None):
+        """A good answer in the format asked for; `billed`: the usage's seconds (default: the
+        duration rounded up)."""
         response_format = fields.get("response_format", ["json"])[0]
         if response_format == "json":
-            self.send_body(200, json.dumps({"text": text, "usage": {"type": "duration", "seconds": 3}}))
+            seconds = billed if billed is not None else math.ceil(duration)
+            self.send_body(200, json.dumps({"text": text, "usage": {"type": "duration", "seconds": seconds}}))
         elif response_format == "verbose_json":
-            body = {"task": "transcribe", "language": "english", "duration": round(self.audio_seconds or 3.25, 3), "text": text,
+            body = {"task": "transcribe", "language": "english", "duration": duration, "text": text,
                     "segments": segments}
             if "word" in fields.get("timestamp_granularities[]", []):
-                body["words"] = [{"word": w, "start": i * 1.0, "end": i * 1.0 + 0.9}
-                                 for i, w in enumerate(text.split())]
+                body["words"] = words
             self.send_body(200, json.dumps(body))
         elif response_format == "text":
             self.send_body(200, text + "\n", "text/plain; charset=utf-8")
@@ -464,11 +638,18 @@ class StubServer(ThreadingHTTPServer):
         self.log_path = log_path
         self.lock = threading.Lock()
         self.counter = 0
+        self.uploads = 0
 
     def next_id(self):
         with self.lock:
             self.counter += 1
             return self.counter
+
+    def next_upload(self):
+        """Numbers the uploads answered from their audio, 1, 2, …"""
+        with self.lock:
+            self.uploads += 1
+            return self.uploads
 
     def log(self, record):
         if not self.log_path:

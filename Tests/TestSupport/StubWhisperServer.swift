@@ -34,6 +34,18 @@ public final class StubWhisperServer: @unchecked Sendable {
         case empty
         /// A good answer whose text is this (one segment over its first 1.5 s).
         case says(String)
+        /// Answers from the upload's audio: one segment per region of speech the server finds
+        /// in it (by energy), at the region's start and end, in the upload's time.
+        case timed
+        /// `timed`, but only the first half (rounded up) of the upload's regions.
+        case firstHalf
+        /// `timed`, but without the last region (a one-region upload gets an empty answer).
+        case dropLast
+        /// `timed`, plus " Thanks for watching!" in the middle of the longest pause.
+        case pausePhrase
+        /// `timed`, but with two or more regions the last says "I went home." five times over
+        /// (compression ratio 2.8).
+        case loop
 
         var json: [String: Any] {
             switch self {
@@ -53,6 +65,11 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .hang: return ["kind": "hang"]
             case .empty: return ["kind": "empty"]
             case .says(let text): return ["kind": "says", "text": text]
+            case .timed: return ["kind": "timed"]
+            case .firstHalf: return ["kind": "first_half"]
+            case .dropLast: return ["kind": "drop_last"]
+            case .pausePhrase: return ["kind": "pause_phrase"]
+            case .loop: return ["kind": "loop"]
             }
         }
     }
@@ -174,13 +191,17 @@ public struct StubRequest: Decodable, Sendable {
     public let headerNames: [String]?
     /// What the server answered: "ok", "reset", "slow", "malformed", "echo_key" or a status.
     public let answer: String
+    /// For the kinds that answer from the audio (`timed`, …): the regions of speech found in
+    /// the upload, in seconds of the upload's own time.
+    public let regions: [[Double]]?
 
     public struct File: Decodable, Sendable {
         public let filename: String?
         public let contentType: String?
         public let bytes: Int64
         public let sha256: String
-        /// The audio's length, read by the server from a WAV or FLAC header; nil for other containers.
+        /// The audio's length, read by the server from a WAV or FLAC header (for the kinds that
+    /// answer from the audio, from the decoded audio when the header does not say); nil otherwise.
         public let audioSeconds: Double?
     }
 
@@ -189,7 +210,7 @@ public struct StubRequest: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case receivedAt = "received_at", respondedAt = "responded_at", connection, fields, file, problems
-        case authorizationOk = "authorization_ok", headerNames = "header_names", answer
+        case authorizationOk = "authorization_ok", headerNames = "header_names", answer, regions
     }
 }
 
