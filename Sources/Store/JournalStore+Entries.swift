@@ -55,6 +55,16 @@ public struct EntryDetails: Codable, Sendable, Equatable, FetchableRecord {
     public var transcript: String?
     /// Where the recording's transcription job stands (`queued`, `running`, `done`, `failed`, …).
     public var transcriptionState: JobState?
+    /// The transcript's timed segments, with confidence and words; nil without a transcript.
+    public var segments: [Transcript.Segment]?
+    /// Stretches of speech no words came back for; nil without a transcript.
+    public var unheard: [Transcript.Gap]?
+    /// What the server answered that the transcript leaves out, and why; nil without a transcript.
+    public var leftOut: [Transcript.LeftOut]?
+    /// Seconds of audio sent for the transcript; nil without one, or before it was counted.
+    public var audioSentSeconds: Double?
+    /// Extra uploads made to check the transcript's coverage; nil without a transcript.
+    public var resends: Int?
 
     /// What the entry says: its typed text, else its transcript.
     public var text: String { content.isEmpty ? (transcript ?? "") : content }
@@ -101,7 +111,7 @@ extension JournalStore {
         return try EntryDetails.fetchAll(db, sql: """
             SELECT e.id, j.name AS journal, e.kind, e.title, e.content, e.mood, e.theme, e.createdAt,
                    r.id AS recordingId, r.path AS audioPath, r.durationSeconds,
-                   t.text AS transcript,
+                   t.text AS transcript, t.segments, t.unheard, t.leftOut, t.audioSentSeconds, t.resends,
                    (SELECT state FROM job WHERE job.recordingId = r.id ORDER BY id DESC LIMIT 1) AS transcriptionState
             FROM entry e
             JOIN journal j ON j.id = e.journalId
