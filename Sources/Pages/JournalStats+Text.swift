@@ -62,7 +62,7 @@ extension JournalStats {
 
     /// Seconds under two minutes as seconds (`42 s`), else as minutes (`12.5 min`).
     static func amount(_ seconds: Double) -> String {
-        seconds < 120 ? String(format: "%.0f s", seconds) : String(format: "%.1f min", seconds / 60)
+        seconds < 120 ? String(format: "%.1f s", seconds) : String(format: "%.1f min", seconds / 60)
     }
 
     private static func days(_ count: Int) -> String { "\(count) day\(count == 1 ? "" : "s")" }

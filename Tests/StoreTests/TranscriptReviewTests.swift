@@ -36,7 +36,7 @@ import TestSupport
         #expect(stats.resends == 3)
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(stats)) as? [String: Any])
         #expect(json["audioSentSeconds"] as? Double == 85 && json["audioLeftOutSeconds"] as? Double == 60 && json["resends"] as? Int == 3)
-        #expect(stats.lines(now: Date(), charset: .ascii).contains("Audio sent:     85 s (60 s of pauses and silence left out; 3 re-sends)"))
+        #expect(stats.lines(now: Date(), charset: .ascii).contains("Audio sent:     85.0 s (60.0 s of pauses and silence left out; 3 re-sends)"))
         #expect(try journal.store.stats(journal: "Personal").audioSentSeconds == 85)
     }
 
