@@ -49,7 +49,7 @@ import TestSupport
         #expect(raw.contains("[01:00–01:03] silence: \"Thanks for watching!\""), "\(raw)")
         #expect(raw.contains("Audio sent: 12.5 s (1 re-send)"))
         let help = try cli.expectSuccess(["entry", "show", "--help"]).stdout
-        #expect(help.contains("(?)") && help.contains("--raw"))
+        #expect(help.contains("(?)") && help.contains("START-END]") && help.contains("--raw"))
     }
 
     @Test func entryShowAndListJSONCarryConfidenceWordsAndTheAudit() throws {

@@ -59,8 +59,9 @@ struct EntryCommand: AsyncParsableCommand {
             discussion: """
                 A transcript shows one segment a line with its time ([02:10] words). A line \
                 ending in (?) is a segment the model was unsure of (its mean log probability \
-                below -1): worth checking against the audio. [unheard 02:14–02:17] marks \
-                speech that no words came back for, even when sent again on its own. \
+                below -1): worth checking against the audio. A line [unheard START-END] (mm:ss, \
+                an en dash between) marks speech that no words came back for, even when sent \
+                again on its own. \
                 --raw adds what the model answered that the transcript leaves out (words over \
                 silence, repetition loops, segments the model judged no speech), each with its \
                 time and reason, and the seconds of audio sent with the re-sends made. --json \
