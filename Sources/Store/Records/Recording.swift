@@ -277,7 +277,8 @@ extension Transcript {
         let storing = Self.storageKey.map { encoder.userInfo[$0] != nil } ?? false
         if !storing || !unheard.isEmpty { try container.encode(unheard, forKey: .unheard) }
         if !storing || !leftOut.isEmpty { try container.encode(leftOut, forKey: .leftOut) }
-        if storing { try container.encodeIfPresent(audioSentSeconds, forKey: .audioSentSeconds) } else { try container.encode(audioSentSeconds, forKey: .audioSentSeconds) }
+        // Not `encodeIfPresent`: GRDB's row encoder writes its nil as NULL, naming the column.
+        if !storing || audioSentSeconds != nil { try container.encode(audioSentSeconds, forKey: .audioSentSeconds) }
         if !storing || resends != 0 { try container.encode(resends, forKey: .resends) }
     }
 }
