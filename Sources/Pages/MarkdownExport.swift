@@ -37,7 +37,7 @@ struct MarkdownExport {
             return since.map { at >= $0 } ?? true && until.map { at < $0 } ?? true
         }
         return try journals.map { summary in
-            let entries = try store.entries(EntryFilter(journal: summary.name, since: since, until: until)).reversed()
+            let entries = try store.entries(EntryFilter(journal: summary.name, since: since, until: until), review: true).reversed()
             var copies: [AudioCopy] = []
             var leftOut: [LeftOut] = []
             var text = "# \(summary.name)\n\n"

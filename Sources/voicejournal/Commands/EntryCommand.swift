@@ -49,7 +49,10 @@ struct EntryCommand: AsyncParsableCommand {
 
         func validate() throws { try validateLimit(limit) }
 
-        func run() async throws { try output.show(try global.openStoreForReading().entries(filters.filter(kind: kind, limit: limit)), JournalTables.entryList) }
+        func run() async throws {
+            let entries = try global.openStoreForReading().entries(filters.filter(kind: kind, limit: limit), review: output.json)
+            try output.show(entries, JournalTables.entryList)
+        }
     }
 
     /// `voicejournal entry show ID [--original]`.
