@@ -298,14 +298,16 @@ extension Transcript.Segment {
     }
 
     /// Every key, `null` when the server did not report it, and `lowConfidence` (derived from
-    /// `avgLogprob`, never read back) so a reader need not know the threshold.
+    /// `avgLogprob`, never read back) so a reader need not know the threshold. Written the
+    /// same everywhere, a chunk's stored result included: readers skip the derived key.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(start, forKey: .start)
         try container.encode(end, forKey: .end)
         try container.encode(text, forKey: .text)
-        try container.encode(avgLogprob, forKey: .avgLogprob)
-        try container.encode(noSpeechProb, forKey: .noSpeechProb)
+        // A number JSON cannot hold (NaN, infinity) is as good as not reported.
+        try container.encode(avgLogprob.flatMap { $0.isFinite ? $0 : nil }, forKey: .avgLogprob)
+        try container.encode(noSpeechProb.flatMap { $0.isFinite ? $0 : nil }, forKey: .noSpeechProb)
         try container.encode(isLowConfidence, forKey: .lowConfidence)
         try container.encode(words, forKey: .words)
     }
