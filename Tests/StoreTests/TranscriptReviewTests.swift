@@ -88,4 +88,20 @@ import TestSupport
         #expect(transcript.audioSentSeconds == 9.5 && transcript.resends == 1)
         #expect(try journal.store.original(ofEntry: 1)?.segments.first?.avgLogprob == -1.5, "the original keeps the model's confidence")
     }
+
+    @Test func unheardStretchesGoWhereTheyAreInTimeWhateverTheTextHolds() {
+        let segments: [Transcript.Segment] = [.init(start: 3, end: 4, text: " One."), .init(start: 9, end: 10, text: " Two.")]
+        let before = Transcript.Gap(start: 0.5, end: 2.2), between = Transcript.Gap(start: 5, end: 7), after = Transcript.Gap(start: 3700, end: 3702.5)
+        #expect(TranscriptReading.text("One. Two.", segments: segments, unheard: [after, between, before])
+                == "[unheard 00:00–00:03] One. [unheard 00:05–00:07] Two. [unheard 1:01:40–1:01:43]")
+        #expect(TranscriptReading.text("One. Two.", segments: segments, unheard: []) == "One. Two.", "nothing unheard: the text as stored")
+        #expect(TranscriptReading.text("Just text.", segments: [], unheard: [between, before])
+                == "Just text. [unheard 00:00–00:03] [unheard 00:05–00:07]", "no segments: at the end, in time order")
+        #expect(TranscriptReading.text("", segments: [], unheard: [between]) == "[unheard 00:05–00:07]")
+        let lines = TranscriptReading.lines(Transcript(recordingId: 1, text: "One. Two.", model: "m", segments: [
+            segments[0], .init(start: 9, end: 10, text: " Two.", avgLogprob: -1.01)], unheard: [after, between]))
+        #expect(lines == "[00:03] One.\n[unheard 00:05–00:07]\n[00:09] Two. (?)\n[unheard 1:01:40–1:01:43]")
+        #expect(TranscriptReading.lines(Transcript(recordingId: 1, text: "Plain.", model: "m", unheard: [between]))
+                == "Plain.\n[unheard 00:05–00:07]")
+    }
 }
