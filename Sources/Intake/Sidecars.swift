@@ -1,4 +1,5 @@
 import Foundation
+import Pages
 import Store
 import Terminal
 
@@ -50,7 +51,7 @@ public enum Sidecar {
         let cues = cues(transcript, durationSeconds: durationSeconds)
         switch format {
         case .txt:
-            return transcript.text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
+            return TranscriptReading.text(transcript).trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
         case .srt:
             return cues.enumerated().map { index, cue in
                 "\(index + 1)\n\(timestamp(cue.start, ",")) --> \(timestamp(cue.end, ","))\n\(cue.text)\n"
@@ -60,18 +61,38 @@ public enum Sidecar {
                 "\(timestamp(cue.start, ".")) --> \(timestamp(cue.end, "."))\n\(cue.text)\n"
             }.joined(separator: "\n")
         case .json:
+            let segments = spoken(transcript, durationSeconds: durationSeconds)
             let document = JSONDocument(text: transcript.text, language: transcript.language, model: transcript.model,
-                                        segments: cues.map { .init(start: $0.start, end: $0.end, text: $0.text) })
+                                        segments: segments, unheard: transcript.unheard, leftOut: transcript.leftOut,
+                                        audioSentSeconds: transcript.audioSentSeconds, resends: transcript.resends)
             return ((try? JSONText.encode(document)) ?? "{}") + "\n"
         }
     }
 
     /// The timed cues: the stored segments with their text trimmed (Whisper starts each with
-    /// a space) and empty ones dropped; one cue for the whole file when the model gave none.
+    /// a space) and empty ones dropped, one cue for the whole file when the model gave none;
+    /// and each unheard stretch as its own cue, `[unheard 02:14–02:17]`, in time order.
     static func cues(_ transcript: Transcript, durationSeconds: Double) -> [Transcript.Segment] {
+        let spoken = spoken(transcript, durationSeconds: durationSeconds)
+        guard !transcript.unheard.isEmpty else { return spoken }
+        let gaps = transcript.unheard.map { gap in
+            Transcript.Segment(start: gap.start, end: max(gap.start, gap.end), text: TranscriptReading.unheard(gap))
+        }
+        // Stable: a gap starting where a segment starts goes first, as in `entry show`.
+        return (gaps.map { (0, $0) } + spoken.map { (1, $0) })
+            .enumerated().sorted { ($0.element.1.start, $0.element.0, $0.offset) < ($1.element.1.start, $1.element.0, $1.offset) }
+            .map(\.element.1)
+    }
+
+    /// The segments that hold words, trimmed, with their confidence and words kept.
+    private static func spoken(_ transcript: Transcript, durationSeconds: Double) -> [Transcript.Segment] {
         let cues = transcript.segments.compactMap { segment -> Transcript.Segment? in
             let text = segment.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            return text.isEmpty ? nil : Transcript.Segment(start: segment.start, end: max(segment.start, segment.end), text: text)
+            guard !text.isEmpty else { return nil }
+            var cue = segment
+            cue.text = text
+            cue.end = max(segment.start, segment.end)
+            return cue
         }
         let text = transcript.text.trimmingCharacters(in: .whitespacesAndNewlines)
         if cues.isEmpty && !text.isEmpty {
@@ -85,10 +106,32 @@ public enum Sidecar {
         Clock.text(seconds, .subtitle(separator: separator))
     }
 
+    /// The `.json` sidecar: the text, its segments (with confidence and words) and the
+    /// review's findings, every key written (`null` or empty when there is nothing).
     private struct JSONDocument: Encodable {
         let text: String
         let language: String?
         let model: String
         let segments: [Transcript.Segment]
+        let unheard: [Transcript.Gap]
+        let leftOut: [Transcript.LeftOut]
+        let audioSentSeconds: Double?
+        let resends: Int
+
+        enum CodingKeys: String, CodingKey {
+            case text, language, model, segments, unheard, leftOut, audioSentSeconds, resends
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(text, forKey: .text)
+            try container.encodeIfPresent(language, forKey: .language)
+            try container.encode(model, forKey: .model)
+            try container.encode(segments, forKey: .segments)
+            try container.encode(unheard, forKey: .unheard)
+            try container.encode(leftOut, forKey: .leftOut)
+            try container.encode(audioSentSeconds, forKey: .audioSentSeconds)
+            try container.encode(resends, forKey: .resends)
+        }
     }
 }

@@ -30,9 +30,10 @@ public struct EntryPage: Encodable, Sendable {
         try container.encode(view.original, forKey: .original)
     }
 
-    /// The page; `color` draws the waveform in colour. Everything quoted was typed or heard:
-    /// escaped, and only a text's own line breaks stay.
-    public func text(color: Bool) -> String {
+    /// The page; `color` draws the waveform in colour; `raw` adds the transcript's audit
+    /// (what was left out of it and why, the audio sent). Everything quoted was typed or
+    /// heard: escaped, and only a text's own line breaks stay.
+    public func text(color: Bool, raw: Bool = false) -> String {
         let entry = view.entry
         var lines = ["#\(entry.id)  \(LocalDate.short(entry.createdAt))  \(TerminalText.escaped(entry.journal))  \(entry.kind.rawValue)"]
         if let title = entry.title { lines.append("Title: \(TerminalText.escaped(title))") }
@@ -44,6 +45,7 @@ public struct EntryPage: Encodable, Sendable {
         if !entry.content.isEmpty { lines.append(TerminalText.escapedLines(entry.content)) }
         if let transcript = view.recording?.transcript {
             lines.append(RecordingLines.transcript(transcript))
+            if raw { lines += [""] + TranscriptReading.audit(transcript) }
         } else if entry.recordingId != nil {
             lines.append("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
         }
@@ -83,15 +85,15 @@ public enum RecordingLines {
         return lines
     }
 
-    /// A transcript one segment a line with its time, or its text when it has no segments.
+    /// A transcript one segment a line with its time, or its text when it has no segments;
+    /// unheard stretches and low-confidence segments marked (see `TranscriptReading.lines`).
     public static func transcript(_ transcript: Transcript) -> String {
-        transcript.segments.isEmpty ? TerminalText.escapedLines(transcript.text) : timed(transcript.segments)
+        TranscriptReading.lines(transcript)
     }
 
-    /// One line per segment: `[00:01] text`.
+    /// One line per segment: `[00:01] text`, ` (?)` after a low-confidence one.
     public static func timed(_ segments: [Transcript.Segment]) -> String {
-        segments.map { "[\(Clock.text($0.start, .position))] " + TerminalText.escaped($0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            .joined(separator: "\n")
+        TranscriptReading.lines(Transcript(recordingId: 0, text: "", model: "", segments: segments))
     }
 }
 

@@ -17,6 +17,10 @@ extension JournalStats {
         lines += ["This week:      \(entriesThisWeek)", "Current streak: \(Self.days(currentStreak))",
                   "Longest streak: \(Self.days(longestStreak))",
                   String(format: "Recorded:       %.1f min (%.1f min transcribed)", minutesRecorded, minutesTranscribed)]
+        if audioSentSeconds > 0 || audioLeftOutSeconds > 0 || resends > 0 {
+            lines.append("Audio sent:     \(Self.amount(audioSentSeconds)) (\(Self.amount(audioLeftOutSeconds)) of pauses and silence "
+                         + "left out; \(resends) re-send\(resends == 1 ? "" : "s"))")
+        }
         if let averageMoodScore {
             lines.append(String(format: "Mood average:   %.1f of 5", averageMoodScore))
             let present = Mood.allCases.filter { (moods[$0.rawValue] ?? 0) > 0 }
@@ -54,6 +58,11 @@ extension JournalStats {
         let index = month.month - 1
         let name = names.standaloneMonthSymbols.indices.contains(index) ? names.standaloneMonthSymbols[index] : "Month \(month.month)"
         return "\(name) \(month.year)"
+    }
+
+    /// Seconds under two minutes as seconds (`42 s`), else as minutes (`12.5 min`).
+    static func amount(_ seconds: Double) -> String {
+        seconds < 120 ? String(format: "%.1f s", seconds) : String(format: "%.1f min", seconds / 60)
     }
 
     private static func days(_ count: Int) -> String { "\(count) day\(count == 1 ? "" : "s")" }

@@ -37,7 +37,7 @@ struct MarkdownExport {
             return since.map { at >= $0 } ?? true && until.map { at < $0 } ?? true
         }
         return try journals.map { summary in
-            let entries = try store.entries(EntryFilter(journal: summary.name, since: since, until: until)).reversed()
+            let entries = try store.entries(EntryFilter(journal: summary.name, since: since, until: until), review: true).reversed()
             var copies: [AudioCopy] = []
             var leftOut: [LeftOut] = []
             var text = "# \(summary.name)\n\n"
@@ -50,7 +50,7 @@ struct MarkdownExport {
                    let recording = try store.recording(id: recordingId) {
                     text += try audioLine(recording, at: entry.createdAt, copies: &copies, leftOut: &leftOut)
                 }
-                text += (entry.text.isEmpty ? "_(not transcribed yet)_" : entry.text) + "\n\n"
+                text += (entry.text.isEmpty && (entry.unheard ?? []).isEmpty ? "_(not transcribed yet)_" : Self.reading(entry)) + "\n\n"
             }
             let answered = answers.filter { $0.journal == summary.name }.sorted { ($0.answeredAt ?? .distantPast) < ($1.answeredAt ?? .distantPast) }
             if !answered.isEmpty { text += "## Answered questions\n\n" }
@@ -59,10 +59,20 @@ struct MarkdownExport {
                 if let recordingId = answer.recordingId, let recording = try store.recording(id: recordingId) {
                     text += try audioLine(recording, at: answer.answeredAt ?? recording.createdAt, copies: &copies, leftOut: &leftOut)
                 }
-                text += (answer.transcript.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
+                // The stored transcript, for its unheard stretches; the listing's text otherwise.
+                let stored = try answer.recordingId.flatMap { try store.transcript(recordingId: $0) }
+                let said = stored.map(TranscriptReading.text) ?? answer.transcript
+                text += (said.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
             }
             return Document(journal: summary.name, text: text, audioCopies: copies, leftOut: leftOut)
         }
+    }
+
+    /// What the entry says: its typed text, else its transcript with each unheard stretch
+    /// marked in its place (`[unheard 02:14–02:17]`).
+    static func reading(_ entry: EntryDetails) -> String {
+        guard entry.content.isEmpty, let transcript = entry.transcript else { return entry.text }
+        return TranscriptReading.text(transcript, segments: entry.segments ?? [], unheard: entry.unheard ?? [])
     }
 
     /// "Audio: [name](link) (12.5 s)": to a copy under `audio/` (noted in `copies`), or to

@@ -65,7 +65,7 @@ struct ArchiveRowCheck {
     /// The longest time in seconds a row may hold (about 116 days): every time is shown and
     /// cut into whole numbers, and a number past any recording's length is no time at all.
     static let maxSeconds = 10_000_000.0
-    private static let secondsColumns: Set<String> = ["durationSeconds", "startSeconds", "endSeconds"]
+    private static let secondsColumns: Set<String> = ["durationSeconds", "startSeconds", "endSeconds", "audioSentSeconds"]
 
     /// The rules beyond the type: times, closed sets, JSON, file paths.
     private func checkMeaning(_ value: JournalArchive.Value, table: String, column: String, item: String) throws {
@@ -77,6 +77,11 @@ struct ArchiveRowCheck {
             }
             guard seconds >= 0, seconds <= Self.maxSeconds else {
                 throw refusal(item, column, "is \(Self.shown(value)), which is not a time in seconds between 0 and \(Int(Self.maxSeconds))")
+            }
+        }
+        if table == Transcript.databaseTableName, column == "resends" {
+            guard case .integer(let count) = value, count >= 0, count <= TranscriptCheck.maxCount else {
+                throw refusal(item, column, "is \(Self.shown(value)), which is not a count between 0 and \(TranscriptCheck.maxCount)")
             }
         }
         guard case .text(let text) = value else { return }
@@ -102,10 +107,22 @@ struct ArchiveRowCheck {
                   Self.timesFit(segments) else {
                 throw refusal(item, column, "is not a list of segments ({\"start\": seconds, \"end\": seconds, \"text\": words})")
             }
+            if let problem = TranscriptCheck.problem(segments) { throw refusal(item, column, problem) }
+        case (Transcript.databaseTableName, "unheard"):
+            guard let gaps = try? JSONDecoder().decode([Transcript.Gap].self, from: Data(text.utf8)) else {
+                throw refusal(item, column, "is not a list of stretches ({\"start\": seconds, \"end\": seconds})")
+            }
+            if let problem = TranscriptCheck.problem(gaps) { throw refusal(item, column, problem) }
+        case (Transcript.databaseTableName, "leftOut"):
+            guard let leftOut = try? JSONDecoder().decode([Transcript.LeftOut].self, from: Data(text.utf8)) else {
+                throw refusal(item, column, "is not a list of left-out text ({\"start\", \"end\", \"text\", \"reason\"})")
+            }
+            if let problem = TranscriptCheck.problem(leftOut) { throw refusal(item, column, problem) }
         case ("job_chunk", "result"):
             guard let result = try? JSONDecoder().decode(ChunkResult.self, from: Data(text.utf8)), Self.timesFit(result.segments) else {
                 throw refusal(item, column, "is not a chunk's transcription result")
             }
+            if let problem = TranscriptCheck.problem(result) { throw refusal(item, column, problem) }
         case (Recording.databaseTableName, "path"):
             try checkFile(text, allowed: .audio, item: item, column: column)
         case ("job_chunk", "path"):

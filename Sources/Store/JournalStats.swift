@@ -27,6 +27,15 @@ public struct JournalStats: Codable, Sendable, Equatable {
     /// Length of the recordings, in minutes, and of those with a transcript.
     public var minutesRecorded: Double = 0
     public var minutesTranscribed: Double = 0
+    /// Seconds of audio uploaded (chunks, live pieces and re-sends included), summed over
+    /// the transcripts that counted it (not those stored before it was counted).
+    public var audioSentSeconds: Double = 0
+    /// Seconds of those transcripts' recordings that were not sent (pauses cut out,
+    /// silence): each recording's length less what was sent for it, never below 0 (a
+    /// re-send can make what was sent longer than the recording).
+    public var audioLeftOutSeconds: Double = 0
+    /// Extra uploads made to check coverage, over every transcript.
+    public var resends: Int = 0
     /// Entries made on today's month and day in earlier years, newest first.
     public var onThisDay: [EntryDetails] = []
 
@@ -112,9 +121,39 @@ extension JournalStore {
             stats.onThisDay = earlier.isEmpty ? [] : try Self.entryDetails(
                 db, where: ["e.id IN (\(earlier.map { _ in "?" }.joined(separator: ",")))"], StatementArguments(earlier))
             (stats.minutesRecorded, stats.minutesTranscribed) = try Self.minutes(db, journalName: journal)
+            (stats.audioSentSeconds, stats.audioLeftOutSeconds, stats.resends) = try Self.audioSent(db, journalName: journal)
             return stats
         }
     }
+
+    /// Audio sent and left out over the transcripts that counted what they sent, and the
+    /// re-sends over all (of one journal's entries and answers, or all).
+    private static func audioSent(_ db: Database, journalName: String?) throws -> (sent: Double, leftOut: Double, resends: Int) {
+        var sql = """
+            SELECT coalesce(sum(t.audioSentSeconds), 0) AS sent,
+                   coalesce(sum(CASE WHEN t.audioSentSeconds IS NULL THEN 0
+                                     ELSE max(r.durationSeconds - t.audioSentSeconds, 0) END), 0) AS leftOut,
+                   coalesce(sum(t.resends), 0) AS resends
+            FROM transcript t JOIN recording r ON r.id = t.recordingId
+            WHERE r.state = 'complete'
+            """
+        var arguments: StatementArguments = []
+        if let journalName {
+            sql += " AND " + recordingOfJournal
+            let id = try journal(db, named: journalName).id
+            arguments = [id, id]
+        }
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return (0, 0, 0) }
+        return (try row.decode(Double.self, forColumn: "sent"), try row.decode(Double.self, forColumn: "leftOut"),
+                try row.decode(Int.self, forColumn: "resends"))
+    }
+
+    /// A recording `r` of one journal's entries or answers (two `?`: the journal's id).
+    private static let recordingOfJournal = """
+        (r.entryId IN (SELECT id FROM entry WHERE journalId = ?)
+         OR r.assignmentId IN (SELECT a.id FROM assignment a JOIN question q ON q.id = a.questionId
+                               WHERE q.journalId = ?))
+        """
 
     /// Minutes of complete recordings (of one journal's entries and answers, or all), and of
     /// those transcribed.
@@ -127,11 +166,7 @@ extension JournalStore {
             """
         var arguments: StatementArguments = []
         if let journalName {
-            sql += """
-                 AND (r.entryId IN (SELECT id FROM entry WHERE journalId = ?)
-                      OR r.assignmentId IN (SELECT a.id FROM assignment a JOIN question q ON q.id = a.questionId
-                                            WHERE q.journalId = ?))
-                """
+            sql += " AND " + recordingOfJournal
             let id = try journal(db, named: journalName).id
             arguments = [id, id]
         }

@@ -42,7 +42,10 @@ extension JournalStore {
     /// Replaces the entry's typed text, or its transcript, with `text`; the search index
     /// follows by trigger. The first correction keeps the original. A transcript's segments
     /// follow the words: one line per segment when the line count is unchanged, else each
-    /// kept word stays at its time (`TranscriptTimeline.realigned`).
+    /// kept word stays at its time (`TranscriptTimeline.realigned`); a segment keeps the
+    /// model's confidence and word times only where its words survive
+    /// (`TranscriptTimeline.corrected`). What was left out and went unheard stays as it was:
+    /// a correction changes the words, not what the audio held.
     @discardableResult
     public func correctEntry(id: Int64, text: String, now: Date = Date()) throws -> EntryCorrection {
         let text = try Self.correction(text, ofEntry: id)
@@ -76,7 +79,7 @@ extension JournalStore {
             .filter { !$0.isEmpty }
         let segments: [Transcript.Segment]
         if lines.count == transcript.segments.count {
-            segments = zip(transcript.segments, lines).map { .init(start: $0.start, end: $0.end, text: " " + $1) }
+            segments = zip(transcript.segments, lines).map { TranscriptTimeline.corrected($0, to: " " + $1) }
         } else {
             segments = TranscriptTimeline.realigned(transcript.segments, to: text)
         }

@@ -55,6 +55,17 @@ public struct EntryDetails: Codable, Sendable, Equatable, FetchableRecord {
     public var transcript: String?
     /// Where the recording's transcription job stands (`queued`, `running`, `done`, `failed`, …).
     public var transcriptionState: JobState?
+    /// The transcript's timed segments, with confidence and words; nil without a transcript
+    /// (and in listings that do not ask for them, see `entries(_:review:)`).
+    public var segments: [Transcript.Segment]?
+    /// Stretches of speech no words came back for; nil without a transcript.
+    public var unheard: [Transcript.Gap]?
+    /// What the server answered that the transcript leaves out, and why; nil without a transcript.
+    public var leftOut: [Transcript.LeftOut]?
+    /// Seconds of audio sent for the transcript; nil without one, or before it was counted.
+    public var audioSentSeconds: Double?
+    /// Extra uploads made to check the transcript's coverage; nil without a transcript.
+    public var resends: Int?
 
     /// What the entry says: its typed text, else its transcript.
     public var text: String { content.isEmpty ? (transcript ?? "") : content }
@@ -75,19 +86,21 @@ extension JournalStore {
         }
     }
 
-    /// Entries matching the filter, newest first.
-    public func entries(_ filter: EntryFilter = EntryFilter()) throws -> [EntryDetails] {
+    /// Entries matching the filter, newest first; with `review`, each transcript's segments
+    /// and review (`--json`, exports), else those are nil: a listing in words does not read
+    /// every word's time of every entry.
+    public func entries(_ filter: EntryFilter = EntryFilter(), review: Bool = false) throws -> [EntryDetails] {
         try pool.read { db in
             if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
             let (conditions, arguments) = filter.conditions()
-            return try Self.entryDetails(db, where: conditions, arguments, limit: filter.limit)
+            return try Self.entryDetails(db, where: conditions, arguments, limit: filter.limit, review: review)
         }
     }
 
     /// One entry by id.
     public func entry(id: Int64) throws -> EntryDetails {
         try pool.read { db in
-            guard let entry = try Self.entryDetails(db, where: ["e.id = ?"], [id]).first else {
+            guard let entry = try Self.entryDetails(db, where: ["e.id = ?"], [id], review: true).first else {
                 throw StoreError.notFound("no entry #\(id); see: voicejournal entry list")
             }
             return entry
@@ -95,13 +108,15 @@ extension JournalStore {
     }
 
     static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,
-                             limit: Int? = nil) throws -> [EntryDetails] {
+                             limit: Int? = nil, review: Bool = false) throws -> [EntryDetails] {
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        let reviewColumns = review ? "t.segments, t.unheard, t.leftOut, t.audioSentSeconds, t.resends"
+            : "NULL AS segments, NULL AS unheard, NULL AS leftOut, NULL AS audioSentSeconds, NULL AS resends"
         // One recording per entry in practice; take the latest if several were attached.
         return try EntryDetails.fetchAll(db, sql: """
             SELECT e.id, j.name AS journal, e.kind, e.title, e.content, e.mood, e.theme, e.createdAt,
                    r.id AS recordingId, r.path AS audioPath, r.durationSeconds,
-                   t.text AS transcript,
+                   t.text AS transcript, \(reviewColumns),
                    (SELECT state FROM job WHERE job.recordingId = r.id ORDER BY id DESC LIMIT 1) AS transcriptionState
             FROM entry e
             JOIN journal j ON j.id = e.journalId

@@ -91,11 +91,95 @@ public enum TranscriptTimeline {
         var texts = [[String]](repeating: [], count: segments.count)
         for (word, segment) in zip(newWords, assigned) { texts[segment].append(word) }
         return zip(segments, texts).compactMap { segment, words in
-            words.isEmpty ? nil : Transcript.Segment(start: segment.start, end: segment.end, text: " " + words.joined(separator: " "))
+            words.isEmpty ? nil : Self.corrected(segment, to: " " + words.joined(separator: " "))
         }
+    }
+
+    /// `segment` with its text replaced by `text` (a correction), at the same time. Its
+    /// confidence stays only while its words do: a segment whose words are unchanged (case,
+    /// punctuation and spacing aside) keeps `avgLogprob`, `noSpeechProb` and its timed
+    /// words; one whose words changed is now the user's, not the model's guess, so it loses
+    /// the model's confidence (and with it the low-confidence mark), and its `words` keep a
+    /// time only for the words still there: a kept word keeps its time, a word replaced one
+    /// for one takes the time of the word it replaces (a misheard name put right), and a
+    /// word the correction added has no time and is not listed.
+    public static func corrected(_ segment: Transcript.Segment, to text: String) -> Transcript.Segment {
+        let newWords = words(of: text)
+        let oldKeys = words(of: segment.text).map(key)
+        let newKeys = newWords.map(key)
+        var result = segment
+        result.text = text
+        guard oldKeys != newKeys else { return result }
+        result.avgLogprob = nil
+        result.noSpeechProb = nil
+        guard let timed = segment.words else { return result }
+        let timedKeys = timed.map { key($0.word) }
+        var removed = Set<Int>()
+        var inserted = Set<Int>()
+        for change in newKeys.difference(from: timedKeys) {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
+            }
+        }
+        var kept: [Transcript.Word] = []
+        var old = 0
+        for (index, word) in newWords.enumerated() {
+            if inserted.contains(index) {
+                // A word in place of a removed one takes its time; one only added has none.
+                if old < timed.count, removed.contains(old) {
+                    kept.append(Transcript.Word(start: timed[old].start, end: timed[old].end, word: " " + word))
+                    old += 1
+                }
+                continue
+            }
+            while old < timed.count, removed.contains(old) { old += 1 }
+            if old < timed.count { kept.append(Transcript.Word(start: timed[old].start, end: timed[old].end, word: " " + word)) }
+            old += 1
+        }
+        result.words = kept.isEmpty ? nil : kept
+        return result
+    }
+
+    /// A word as corrections compare it: lower case, without the punctuation around it.
+    private static func key(_ word: String) -> String {
+        word.trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespacesAndNewlines)).lowercased()
     }
 
     private static func words(of text: String) -> [String] {
         text.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+}
+
+extension TranscriptTimeline {
+    /// `text` with each mark put in its place in time: before the first segment (found in
+    /// the text, as `scalarRanges` finds them) that starts at or after the mark, else at the
+    /// end; the text itself is left as it is. Without segments (or a place to find) every
+    /// mark goes at the end, in time order. Marks and words are separated by one space, or
+    /// by the line break already there.
+    public static func inserting(_ marks: [(at: Double, text: String)], into text: String,
+                                 segments: [Transcript.Segment]) -> String {
+        guard !marks.isEmpty else { return text }
+        let ordered = marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        let ranges = scalarRanges(of: segments, in: text)
+        var scalars = Array(text.unicodeScalars)
+        // From the last place to the first, so the offsets found stay true.
+        var places: [(offset: Int, text: String)] = ordered.map { mark in
+            let index = segments.indices.first { segments[$0].start >= mark.at && !ranges[$0].isEmpty }
+            return (index.map { ranges[$0].lowerBound } ?? scalars.count, mark.text)
+        }
+        // Several marks at one place keep their time order.
+        places = places.enumerated().sorted { ($0.element.offset, $0.offset) > ($1.element.offset, $1.offset) }.map(\.element)
+        for place in places {
+            var piece = Array(place.text.unicodeScalars)
+            let before = place.offset > 0 ? scalars[place.offset - 1] : nil
+            let after = place.offset < scalars.count ? scalars[place.offset] : nil
+            if let before, !before.properties.isWhitespace { piece.insert(" ", at: 0) }
+            if let after, !after.properties.isWhitespace { piece.append(" ") }
+            scalars.insert(contentsOf: piece, at: place.offset)
+        }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars)
+        return String(result)
     }
 }

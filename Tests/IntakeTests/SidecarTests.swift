@@ -68,3 +68,56 @@ import TestSupport
         #expect(error.name == "docx")
     }
 }
+
+/// Sidecars of a transcript the review marked: each unheard stretch in its place, the
+/// confidence and left-out text in the JSON only.
+@Suite struct ReviewedSidecarTests {
+    let transcript = Transcript(
+        recordingId: 1, text: "I went down to the harbour. The ferry was late again.", language: "english", model: "whisper-1",
+        segments: [.init(start: 2, end: 5.5, text: " I went down to the harbour.", avgLogprob: -0.3, noSpeechProb: 0.02,
+                         words: [.init(start: 2, end: 2.2, word: " I"), .init(start: 2.2, end: 2.6, word: " went")]),
+                   .init(start: 140, end: 143, text: " The ferry was late again.", avgLogprob: -1.3)],
+        unheard: [.init(start: 134.2, end: 137.1)],
+        leftOut: [.init(start: 60, end: 63, text: " Thanks for watching!", reason: "silence")],
+        audioSentSeconds: 12.5, resends: 1)
+
+    @Test func theTextMarksAnUnheardStretchBetweenTheWordsAroundIt() {
+        #expect(Sidecar.render(.txt, transcript: transcript, durationSeconds: 150)
+                == "I went down to the harbour. [unheard 02:14–02:18] The ferry was late again.\n")
+    }
+
+    @Test func subtitlesGiveAnUnheardStretchACueOfItsOwnInTimeOrder() {
+        #expect(Sidecar.render(.srt, transcript: transcript, durationSeconds: 150) == """
+            1
+            00:00:02,000 --> 00:00:05,500
+            I went down to the harbour.
+
+            2
+            00:02:14,200 --> 00:02:17,100
+            [unheard 02:14–02:18]
+
+            3
+            00:02:20,000 --> 00:02:23,000
+            The ferry was late again.
+
+            """)
+        #expect(Sidecar.render(.vtt, transcript: transcript, durationSeconds: 150).contains("""
+            00:02:14.200 --> 00:02:17.100
+            [unheard 02:14–02:18]
+            """))
+    }
+
+    @Test func theJSONCarriesConfidenceWordsAndTheAudit() throws {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(Sidecar.render(.json, transcript: transcript,
+                                                                                           durationSeconds: 150).utf8)) as? [String: Any])
+        let segments = try #require(json["segments"] as? [[String: Any]])
+        #expect(segments.count == 2, "an unheard stretch is not a segment")
+        #expect(segments.map { $0["lowConfidence"] as? Bool } == [false, true])
+        #expect(segments[0]["avgLogprob"] as? Double == -0.3 && segments[1]["noSpeechProb"] is NSNull)
+        #expect((segments[0]["words"] as? [[String: Any]])?.count == 2 && segments[1]["words"] is NSNull)
+        #expect((json["unheard"] as? [[String: Any]])?.first?["end"] as? Double == 137.1)
+        #expect((json["leftOut"] as? [[String: Any]])?.first?["reason"] as? String == "silence")
+        #expect(json["audioSentSeconds"] as? Double == 12.5 && json["resends"] as? Int == 1)
+        #expect(!Sidecar.render(.txt, transcript: transcript, durationSeconds: 150).contains("watching"))
+    }
+}

@@ -62,7 +62,13 @@ import TestSupport
         #expect(claimed.recordingId == answer.recording.id)
         try store.queue.completeJob(id: claimed.id!, owner: "host:1:abc", transcript: Transcript(
             recordingId: claimed.recordingId, text: "By the harbour, in a blue house.", language: "english", model: "whisper-1",
-            segments: [.init(start: 0, end: 2.5, text: "By the harbour,"), .init(start: 2.5, end: 12.3, text: " in a blue house.")]),
+            segments: [.init(start: 0, end: 2.5, text: "By the harbour,", avgLogprob: -0.25, noSpeechProb: 0.01,
+                             words: [.init(start: 0, end: 0.4, word: " By"), .init(start: 0.4, end: 0.6, word: " the"),
+                                     .init(start: 0.6, end: 2.5, word: " harbour,")]),
+                       .init(start: 2.5, end: 12.3, text: " in a blue house.", avgLogprob: -1.4, noSpeechProb: 0.2)],
+            unheard: [.init(start: 7.25, end: 9.5)],
+            leftOut: [.init(start: 10, end: 12, text: " Thanks for watching!", reason: "silence")],
+            audioSentSeconds: 11.5, resends: 1),
                               now: start.addingTimeInterval(400))
         let podcastJob = try #require(try store.queue.claimNextJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(500)))
         #expect(try store.queue.splitJob(id: podcastJob.id!, owner: "host:1:abc",
@@ -100,6 +106,13 @@ import TestSupport
         }
         #expect(try target.store.search("harbour").count == 1)
         #expect(try target.store.transcript(recordingId: 1)?.segments.count == 2)
+        // The review's fields come back as they were stored, and left-out text stays unsearchable.
+        let transcript = try #require(try target.store.transcript(recordingId: 1))
+        #expect(transcript == (try source.store.transcript(recordingId: 1)))
+        #expect(transcript.segments.map(\.isLowConfidence) == [false, true])
+        #expect(transcript.segments[0].words?.count == 3 && transcript.unheard == [.init(start: 7.25, end: 9.5)])
+        #expect(transcript.leftOut.first?.reason == "silence" && transcript.audioSentSeconds == 11.5 && transcript.resends == 1)
+        #expect(try target.store.search("watching").isEmpty)
     }
 
     /// Rows per table of an archive.

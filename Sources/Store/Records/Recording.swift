@@ -255,6 +255,16 @@ extension Transcript {
         resends = try container.decodeIfPresent(Int.self, forKey: .resends) ?? 0
     }
 
+    /// Marks the encoder that writes a row: only there are the review's empty values left out.
+    private static let storageKey = CodingUserInfoKey(rawValue: "voicejournal.transcript.storage")
+
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] {
+        storageKey.map { [$0: true] } ?? [:]
+    }
+
+    /// Into a row, the review's values only when they hold something (see above). Anywhere
+    /// else (`--json`, exports, sidecars) every key is written, `null` or empty when there is
+    /// nothing, so a reader finds the same keys on every transcript.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(id, forKey: .id)
@@ -264,9 +274,41 @@ extension Transcript {
         try container.encode(model, forKey: .model)
         try container.encode(segments, forKey: .segments)
         try container.encode(createdAt, forKey: .createdAt)
-        if !unheard.isEmpty { try container.encode(unheard, forKey: .unheard) }
-        if !leftOut.isEmpty { try container.encode(leftOut, forKey: .leftOut) }
-        if let audioSentSeconds { try container.encode(audioSentSeconds, forKey: .audioSentSeconds) }
-        if resends != 0 { try container.encode(resends, forKey: .resends) }
+        let storing = Self.storageKey.map { encoder.userInfo[$0] != nil } ?? false
+        if !storing || !unheard.isEmpty { try container.encode(unheard, forKey: .unheard) }
+        if !storing || !leftOut.isEmpty { try container.encode(leftOut, forKey: .leftOut) }
+        // Not `encodeIfPresent`: GRDB's row encoder writes its nil as NULL, naming the column.
+        if !storing || audioSentSeconds != nil { try container.encode(audioSentSeconds, forKey: .audioSentSeconds) }
+        if !storing || resends != 0 { try container.encode(resends, forKey: .resends) }
+    }
+}
+
+extension Transcript.Segment {
+    private enum CodingKeys: String, CodingKey {
+        case start, end, text, avgLogprob, noSpeechProb, lowConfidence, words
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(start: try container.decode(Double.self, forKey: .start), end: try container.decode(Double.self, forKey: .end),
+                  text: try container.decode(String.self, forKey: .text),
+                  avgLogprob: try container.decodeIfPresent(Double.self, forKey: .avgLogprob),
+                  noSpeechProb: try container.decodeIfPresent(Double.self, forKey: .noSpeechProb),
+                  words: try container.decodeIfPresent([Transcript.Word].self, forKey: .words))
+    }
+
+    /// Every key, `null` when the server did not report it, and `lowConfidence` (derived from
+    /// `avgLogprob`, never read back) so a reader need not know the threshold. Written the
+    /// same everywhere, a chunk's stored result included: readers skip the derived key.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(start, forKey: .start)
+        try container.encode(end, forKey: .end)
+        try container.encode(text, forKey: .text)
+        // A number JSON cannot hold (NaN, infinity) is as good as not reported.
+        try container.encode(avgLogprob.flatMap { $0.isFinite ? $0 : nil }, forKey: .avgLogprob)
+        try container.encode(noSpeechProb.flatMap { $0.isFinite ? $0 : nil }, forKey: .noSpeechProb)
+        try container.encode(isLowConfidence, forKey: .lowConfidence)
+        try container.encode(words, forKey: .words)
     }
 }

@@ -49,24 +49,40 @@ struct EntryCommand: AsyncParsableCommand {
 
         func validate() throws { try validateLimit(limit) }
 
-        func run() async throws { try output.show(try global.openStoreForReading().entries(filters.filter(kind: kind, limit: limit)), JournalTables.entryList) }
+        func run() async throws {
+            let entries = try global.openStoreForReading().entries(filters.filter(kind: kind, limit: limit), review: output.json)
+            try output.show(entries, JournalTables.entryList)
+        }
     }
 
     /// `voicejournal entry show ID [--original]`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show one entry in full: text or timed transcript, mood, theme, recording and waveform.",
-            discussion: "--original shows what a corrected entry said before its first correction.")
+            discussion: """
+                A transcript shows one segment a line with its time ([02:10] words). A line \
+                ending in (?) is a segment the model was unsure of (its mean log probability \
+                below -1): worth checking against the audio. A line [unheard START-END] (mm:ss, \
+                an en dash between) marks speech that no words came back for, even when sent \
+                again on its own. \
+                --raw adds what the model answered that the transcript leaves out (words over \
+                silence, repetition loops, segments the model judged no speech), each with its \
+                time and reason, and the seconds of audio sent with the re-sends made. --json \
+                carries all of it: per segment avgLogprob, noSpeechProb, lowConfidence and \
+                words; per transcript unheard, leftOut, audioSentSeconds and resends. \
+                --original shows what a corrected entry said before its first correction.
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The entry's id (see 'entry list').") var id: Int64
         @Flag(help: "Show the text as it was before it was corrected.") var original = false
+        @Flag(help: "Also show what the transcript leaves out (with when and why) and the audio sent.") var raw = false
 
         func run() async throws {
             let view = try global.openStoreForReading().entryView(id: id)
             // The waveform reads the whole file: only for what shows it.
             let page = EntryPage(view, waveform: original ? nil : RecordingLines.waveform(of: view.recording))
-            try output.show(page) { original ? $0.originalText() : $0.text(color: output.color) }
+            try output.show(page) { original ? $0.originalText() : $0.text(color: output.color, raw: raw) }
         }
     }
 

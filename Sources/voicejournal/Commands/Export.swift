@@ -14,18 +14,21 @@ struct Export: AsyncParsableCommand {
         abstract: "Export journals as Markdown, the whole journal as JSON, or a recording as subtitles.",
         discussion: """
             md (the default): one document per journal, each entry with its date, mood, theme, text \
-            or transcript and a relative link to its audio; answered questions follow. With --out \
+            or transcript (speech no words came back for marked where it is: [unheard START-END]) \
+            and a relative link to its audio; answered questions follow. With --out \
             DIR, one file per journal (DIR/<journal>.md, mode 0600); --with-audio copies the audio \
             into DIR/audio/ and links to the copies: only files that still are their recording \
             (size and SHA-256 as recorded); any other is left out and named on stderr.
 
             json: everything (journals, people, questions, assignments, entries, recordings, \
-            transcripts with segments, jobs), table by table; 'voicejournal import FILE' reads it \
+            transcripts with segments, confidence, words, unheard stretches, left-out text, audio \
+            sent and re-sends, jobs), table by table; 'voicejournal import FILE' reads it \
             back into an empty data folder. --journal, --since and --until keep a part of it that \
             imports on its own (rows that refer to rows left out are left out too). With --out DIR \
             it is written to DIR/voicejournal.json.
 
-            srt, vtt: the transcript of one recording (--recording ID) as subtitles.
+            srt, vtt: the transcript of one recording (--recording ID) as subtitles; an unheard \
+            stretch is a cue of its own.
 
             Files already in DIR are left alone unless --force is given.
             """)

@@ -13,7 +13,11 @@ struct Stats: AsyncParsableCommand {
         discussion: """
             Days are counted in your local time zone; a streak still counts today if yesterday had \
             an entry. The calendar and the mood sparkline use Unicode blocks when the locale is \
-            UTF-8 (LC_ALL, LC_CTYPE, LANG), plain ASCII otherwise.
+            UTF-8 (LC_ALL, LC_CTYPE, LANG), plain ASCII otherwise. Audio sent is what was \
+            uploaded for transcription (chunks, live pieces and re-sends included), summed over \
+            the transcripts that counted it; left out is those recordings' length less what was \
+            sent for them (pauses shortened, silence never sent), never below 0. --json: \
+            audioSentSeconds, audioLeftOutSeconds and resends.
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
