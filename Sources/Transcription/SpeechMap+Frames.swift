@@ -93,7 +93,7 @@ struct SpeechRunBuilder: Sendable {
     mutating func add(frame: Int, isLoud: Bool, levelDBFS: Double, reading: VoicingMeter.Reading) {
         guard isLoud else { return }
         if let run = open, frame - run.upperBound < bridgeFrames {
-            if frame > run.upperBound { evidence.addDip() }
+            if frame > run.upperBound { evidence.addGap() }
             open = run.lowerBound..<(frame + 1)
         } else {
             close()

@@ -2,17 +2,24 @@ import Foundation
 
 /// Where a recording holds speech and where it pauses, measured while its samples stream past.
 ///
-/// The samples (mono Float, full scale ±1, usually 16 kHz) are cut into short frames (20 ms);
-/// a frame is speech when its RMS level stands `marginDB` above the local noise floor and above
+/// The samples (mono Float, full scale ±1, usually 16 kHz) are cut into short frames (20 ms).
+/// A frame is loud when its RMS level stands `marginDB` above the local noise floor and above
 /// `quietestSpeechDBFS`. The noise floor adapts: it is a low percentile of the frame levels in
 /// a window centred on the frame, so a fan that starts halfway through, or a room that gets
-/// louder, still leaves the pauses between phrases visible. Gaps shorter than the hangover
-/// (the closures inside and between words) are bridged, and blips shorter than
-/// `shortestSpeechSeconds` (clicks) are dropped.
+/// louder, still leaves the pauses between phrases visible. Loud frames make stretches: gaps
+/// shorter than the hangover (the closures inside and between words) are bridged, and blips
+/// shorter than `shortestSpeechSeconds` (clicks) are dropped.
 ///
-/// Memory stays small on any length: only the floor window's frame levels (one byte each) and
-/// the speech ranges found so far are kept. Where it cannot tell, it says speech: sending a
-/// little noise costs a few bytes, dropping a quiet word loses it.
+/// Loudness alone would also hear a cough, a click cluster, a fan turned up, a hummed chord or
+/// a test tone, so a stretch is speech only when it sounds like a voice (`requiresVoice`):
+/// enough of its frames are periodic at a speaking pitch (`VoicingMeter`), and it moves, in
+/// loudness or in pitch, as syllables do (`VoiceEvidence`). Uploads then hold speech only.
+///
+/// Memory stays small on any length: only the floor window's frames (a level byte and a
+/// voicing reading each), a few running sums for the stretch being built and the speech
+/// ranges found so far are kept. Where it cannot tell, it says speech: a short voiced stretch
+/// is too short to call steady, and a stretch that is loud and voiced enough is kept whole,
+/// since sending a little noise costs a few bytes and dropping a quiet word loses it.
 public struct SpeechMap: Sendable {
     /// How frames are measured and judged; the defaults suit speech at 16 kHz.
     public struct Settings: Sendable, Equatable {
@@ -44,11 +51,14 @@ public struct SpeechMap: Sendable {
         public var shortestVoicedSeconds: Double
         /// A stretch whose voiced frames are fewer than this share of its loud ones is not a voice.
         public var smallestVoicedShare: Double
-        /// A stretch with more voiced audio than `steadinessSeconds`, no dip, a loudness that
-        /// varies less than `steadyLevelDB` and a pitch that moves less than
-        /// `steadyPitchSemitones` per frame is a held note (a hum, a chord, a tone), not speech.
+        /// A stretch with more voiced audio than `steadinessSeconds` whose loudness varies
+        /// less than `steadyLevelDB` (standard deviation of its loud frames) and whose pitch
+        /// moves less than `steadyPitchSemitones` from frame to frame (on average) is a held
+        /// note (a hum, a chord, a tone), not speech.
         public var steadinessSeconds: Double
+        /// See `steadinessSeconds`.
         public var steadyLevelDB: Double
+        /// See `steadinessSeconds`.
         public var steadyPitchSemitones: Double
 
         public init(frameSeconds: Double = 0.02, marginDB: Double = 10, quietestSpeechDBFS: Double = -55,

@@ -33,8 +33,6 @@ struct VoiceEvidence: Sendable, Equatable {
     private(set) var voicedFrames = 0
     private var levelSum = 0.0
     private var levelSquares = 0.0
-    /// Gaps below the threshold inside the stretch (dips between syllables).
-    private(set) var dips = 0
     private var pitchSteps = 0.0
     private var pitchStepCount = 0
     private var lastSemitone: Double?
@@ -59,26 +57,27 @@ struct VoiceEvidence: Sendable, Equatable {
         lastSemitone = semitone
     }
 
-    /// Notes a bridged gap inside the stretch.
-    mutating func addDip() {
-        dips += 1
-        lastSemitone = nil
-    }
+    /// Notes a bridged gap inside the stretch: the pitch track starts again after it.
+    mutating func addGap() { lastSemitone = nil }
 
+    /// How much the loudness of the loud frames varies: their levels' standard deviation, in dB.
     var levelSpreadDB: Double {
         guard loudFrames > 1 else { return 0 }
         let mean = levelSum / Double(loudFrames)
         return max(levelSquares / Double(loudFrames) - mean * mean, 0).squareRoot()
     }
 
+    /// How far the pitch moves from one voiced frame to the next, on average, in semitones.
     var meanPitchStep: Double { pitchStepCount > 0 ? pitchSteps / Double(pitchStepCount) : 0 }
 
+    /// The share of the loud frames that are voiced.
     var voicedShare: Double { loudFrames > 0 ? Double(voicedFrames) / Double(loudFrames) : 0 }
 
     /// Whether the stretch is a voice by `rules`.
     func isVoice(_ rules: Rules) -> Bool {
         guard voicedFrames >= rules.fewestVoicedFrames, voicedShare >= rules.smallestVoicedShare else { return false }
-        // Dips are not asked about: a click in the room during a hum bridges into it.
+        // Gaps inside the stretch are not asked about: a click in the room during a hum
+        // bridges into it.
         let steady = voicedFrames >= rules.steadinessFrames
             && levelSpreadDB < rules.steadyLevelDB && meanPitchStep < rules.steadyPitchSemitones
         return !steady
