@@ -60,14 +60,18 @@ public struct SpeechMap: Sendable {
         public var steadyLevelDB: Double
         /// See `steadinessSeconds`.
         public var steadyPitchSemitones: Double
+        /// A stretch as in `steadinessSeconds` whose pitch stands still (moves less than 0.06
+        /// semitones) in at least this share of its frame-to-frame steps is a held note too,
+        /// however far its reading now and then jumps.
+        public var stillPitchShare: Double
 
         public init(frameSeconds: Double = 0.02, marginDB: Double = 10, quietestSpeechDBFS: Double = -55,
                     noiseFloorCeilingDBFS: Double = -40, floorWindowSeconds: Double = 20,
                     floorQuantile: Double = 0.1, hangoverSeconds: Double = 0.15,
                     shortestSpeechSeconds: Double = 0.08, requiresVoice: Bool = true,
                     voicedPeriodicity: Double = 0.65, shortestVoicedSeconds: Double = 0.1,
-                    smallestVoicedShare: Double = 0.2, steadinessSeconds: Double = 0.16,
-                    steadyLevelDB: Double = 4, steadyPitchSemitones: Double = 0.12) {
+                    smallestVoicedShare: Double = 0.2, steadinessSeconds: Double = 0.1,
+                    steadyLevelDB: Double = 4, steadyPitchSemitones: Double = 0.12, stillPitchShare: Double = 0.5) {
             self.frameSeconds = frameSeconds
             self.marginDB = marginDB
             self.quietestSpeechDBFS = quietestSpeechDBFS
@@ -83,6 +87,7 @@ public struct SpeechMap: Sendable {
             self.steadinessSeconds = steadinessSeconds
             self.steadyLevelDB = steadyLevelDB
             self.steadyPitchSemitones = steadyPitchSemitones
+            self.stillPitchShare = stillPitchShare
         }
     }
 
@@ -120,7 +125,8 @@ public struct SpeechMap: Sendable {
         let rules = VoiceEvidence.Rules(
             voicedPeriodicity: Float(settings.voicedPeriodicity), fewestVoicedFrames: max(frames(settings.shortestVoicedSeconds), 1),
             smallestVoicedShare: settings.smallestVoicedShare, steadyLevelDB: settings.steadyLevelDB,
-            steadyPitchSemitones: settings.steadyPitchSemitones, steadinessFrames: frames(settings.steadinessSeconds))
+            steadyPitchSemitones: settings.steadyPitchSemitones, stillShare: settings.stillPitchShare,
+            steadinessFrames: frames(settings.steadinessSeconds))
         classifier = SpeechRunBuilder(bridgeFrames: frames(settings.hangoverSeconds),
                                       shortestFrames: max(frames(settings.shortestSpeechSeconds), 1),
                                       rules: settings.requiresVoice ? rules : nil)

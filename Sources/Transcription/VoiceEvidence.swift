@@ -22,8 +22,10 @@ struct VoiceEvidence: Sendable, Equatable {
         /// frames' levels, dB) ...
         var steadyLevelDB: Double
         /// ... and whose pitch moves less than this (mean change between voiced frames, in
-        /// semitones) is a held note, not speech.
+        /// semitones), or stands still in at least `stillShare` of its steps (a note whose
+        /// pitch reading now and then jumps to a multiple), is a held note, not speech.
         var steadyPitchSemitones: Double
+        var stillShare: Double
         /// Stretches with fewer voiced frames than this are too short to call steady: a short
         /// word can be a single held vowel.
         var steadinessFrames: Int
@@ -35,6 +37,11 @@ struct VoiceEvidence: Sendable, Equatable {
     private var levelSquares = 0.0
     private var pitchSteps = 0.0
     private var pitchStepCount = 0
+    /// Steps smaller than `stillStep`: a held note's pitch, read well, does not move at all.
+    private var stillSteps = 0
+    /// A pitch step smaller than this (in semitones) is no movement; a voice's glides and
+    /// jitter move it more from one 20 ms frame to the next in most frames.
+    static let stillStep = 0.06
     private var lastSemitone: Double?
 
     /// Takes one loud frame of the stretch.
@@ -53,6 +60,7 @@ struct VoiceEvidence: Sendable, Equatable {
         if let last = lastSemitone, abs(semitone - last) < 2 {
             pitchSteps += abs(semitone - last)
             pitchStepCount += 1
+            if abs(semitone - last) < Self.stillStep { stillSteps += 1 }
         }
         lastSemitone = semitone
     }
@@ -70,6 +78,9 @@ struct VoiceEvidence: Sendable, Equatable {
     /// How far the pitch moves from one voiced frame to the next, on average, in semitones.
     var meanPitchStep: Double { pitchStepCount > 0 ? pitchSteps / Double(pitchStepCount) : 0 }
 
+    /// The share of pitch steps that do not move (see `stillStep`).
+    var stillShare: Double { pitchStepCount > 0 ? Double(stillSteps) / Double(pitchStepCount) : 0 }
+
     /// The share of the loud frames that are voiced.
     var voicedShare: Double { loudFrames > 0 ? Double(voicedFrames) / Double(loudFrames) : 0 }
 
@@ -78,8 +89,8 @@ struct VoiceEvidence: Sendable, Equatable {
         guard voicedFrames >= rules.fewestVoicedFrames, voicedShare >= rules.smallestVoicedShare else { return false }
         // Gaps inside the stretch are not asked about: a click in the room during a hum
         // bridges into it.
-        let steady = voicedFrames >= rules.steadinessFrames
-            && levelSpreadDB < rules.steadyLevelDB && meanPitchStep < rules.steadyPitchSemitones
+        let steady = voicedFrames >= rules.steadinessFrames && levelSpreadDB < rules.steadyLevelDB
+            && (meanPitchStep < rules.steadyPitchSemitones || stillShare >= rules.stillShare)
         return !steady
     }
 }
