@@ -171,6 +171,16 @@ import TestSupport
         #expect(!Self.map(take.samples, settings: SpeechMap.Settings(requiresVoice: false)).speechIntervals.isEmpty)
     }
 
+    @Test(arguments: [1_000.0, 440])
+    func aTestToneInALoudRoomIsNotSpeech(frequency: Double) {
+        // Near the noise, the tone's loudness flickers about the threshold and its pitch
+        // reading jumps between multiples of its period: only its standing still tells.
+        var take = Take(seconds: 30, roomDBFS: -40)
+        let tone = (0..<(2 * Self.rate)).map { Float(sin(2 * Double.pi * frequency * Double($0) / Double(Self.rate))) }
+        for start in [3.0, 13, 23] { take.add(tone, at: start, dbfs: -31) }
+        #expect(Self.map(take.samples).speechIntervals.isEmpty)
+    }
+
     @Test func aTakeWithNoVoiceInItHoldsNoSpeech() {
         var take = Take(seconds: 45, roomDBFS: -48)
         take.clicks(at: 2)
