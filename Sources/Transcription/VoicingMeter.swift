@@ -4,7 +4,7 @@ import Foundation
 /// vibrating that tells a voice from noise, a cough or a click.
 ///
 /// The samples are decimated to about 4 kHz (a mean of `factor` samples, then a low-pass at
-/// 900 Hz, where a voice's strongest harmonics lie, and a high-pass near 10 Hz against a DC
+/// 900 Hz, where a voice's strongest harmonics lie, and a high-pass near 30 Hz against a DC
 /// offset), and each frame's normalised autocorrelation is taken over the pitch periods of
 /// 70–400 Hz. Room noise stays below about 0.6, a voice's vowels above 0.7 (measured on
 /// espeak-ng and recorded speech over room noise). Only frames loud enough to be speech are
@@ -14,7 +14,7 @@ struct VoicingMeter: Sendable {
     /// One frame's measurement.
     struct Reading: Sendable, Equatable {
         /// The highest normalised autocorrelation over the pitch lags, 0...1 (1: a perfect
-        /// repetition; noise stays well below 0.5).
+        /// repetition; room noise mostly stays below 0.6).
         var periodicity: Float
         /// The pitch at that peak, in Hz (0 when not measured).
         var pitchHz: Float
