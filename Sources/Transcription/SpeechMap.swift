@@ -2,17 +2,24 @@ import Foundation
 
 /// Where a recording holds speech and where it pauses, measured while its samples stream past.
 ///
-/// The samples (mono Float, full scale ±1, usually 16 kHz) are cut into short frames (20 ms);
-/// a frame is speech when its RMS level stands `marginDB` above the local noise floor and above
+/// The samples (mono Float, full scale ±1, usually 16 kHz) are cut into short frames (20 ms).
+/// A frame is loud when its RMS level stands `marginDB` above the local noise floor and above
 /// `quietestSpeechDBFS`. The noise floor adapts: it is a low percentile of the frame levels in
 /// a window centred on the frame, so a fan that starts halfway through, or a room that gets
-/// louder, still leaves the pauses between phrases visible. Gaps shorter than the hangover
-/// (the closures inside and between words) are bridged, and blips shorter than
-/// `shortestSpeechSeconds` (clicks) are dropped.
+/// louder, still leaves the pauses between phrases visible. Loud frames make stretches: gaps
+/// shorter than the hangover (the closures inside and between words) are bridged, and blips
+/// shorter than `shortestSpeechSeconds` (clicks) are dropped.
 ///
-/// Memory stays small on any length: only the floor window's frame levels (one byte each) and
-/// the speech ranges found so far are kept. Where it cannot tell, it says speech: sending a
-/// little noise costs a few bytes, dropping a quiet word loses it.
+/// Loudness alone would also hear a cough, a click cluster, a fan turned up, a hummed chord or
+/// a test tone, so a stretch is speech only when it sounds like a voice (`requiresVoice`):
+/// enough of its frames are periodic at a speaking pitch (`VoicingMeter`), and it moves, in
+/// loudness or in pitch, as syllables do (`VoiceEvidence`). Uploads then hold speech only.
+///
+/// Memory stays small on any length: only the floor window's frames (a level byte and a
+/// voicing reading each), a few running sums for the stretch being built and the speech
+/// ranges found so far are kept. Where it cannot tell, it says speech: a short voiced stretch
+/// is too short to call steady, and a stretch that is loud and voiced enough is kept whole,
+/// since sending a little noise costs a few bytes and dropping a quiet word loses it.
 public struct SpeechMap: Sendable {
     /// How frames are measured and judged; the defaults suit speech at 16 kHz.
     public struct Settings: Sendable, Equatable {
@@ -34,11 +41,37 @@ public struct SpeechMap: Sendable {
         public var hangoverSeconds: Double
         /// Speech shorter than this is a click, not a word.
         public var shortestSpeechSeconds: Double
+        /// Whether a loud stretch must also sound like a voice (periodic, and moving) to be
+        /// speech; false judges by loudness alone.
+        public var requiresVoice: Bool
+        /// A frame is voiced when its normalised autocorrelation at some pitch of 70–400 Hz
+        /// reaches this.
+        public var voicedPeriodicity: Double
+        /// A stretch with less voiced audio than this is not a voice.
+        public var shortestVoicedSeconds: Double
+        /// A stretch whose voiced frames are fewer than this share of its loud ones is not a voice.
+        public var smallestVoicedShare: Double
+        /// A stretch with more voiced audio than `steadinessSeconds` whose loudness varies
+        /// less than `steadyLevelDB` (standard deviation of its loud frames) and whose pitch
+        /// moves less than `steadyPitchSemitones` from frame to frame (on average) is a held
+        /// note (a hum, a chord, a tone), not speech.
+        public var steadinessSeconds: Double
+        /// See `steadinessSeconds`.
+        public var steadyLevelDB: Double
+        /// See `steadinessSeconds`.
+        public var steadyPitchSemitones: Double
+        /// A stretch as in `steadinessSeconds` whose pitch stands still (moves less than 0.06
+        /// semitones) in at least this share of its frame-to-frame steps is a held note too,
+        /// however far its reading now and then jumps.
+        public var stillPitchShare: Double
 
         public init(frameSeconds: Double = 0.02, marginDB: Double = 10, quietestSpeechDBFS: Double = -55,
                     noiseFloorCeilingDBFS: Double = -40, floorWindowSeconds: Double = 20,
                     floorQuantile: Double = 0.1, hangoverSeconds: Double = 0.15,
-                    shortestSpeechSeconds: Double = 0.06) {
+                    shortestSpeechSeconds: Double = 0.08, requiresVoice: Bool = true,
+                    voicedPeriodicity: Double = 0.65, shortestVoicedSeconds: Double = 0.1,
+                    smallestVoicedShare: Double = 0.2, steadinessSeconds: Double = 0.1,
+                    steadyLevelDB: Double = 4, steadyPitchSemitones: Double = 0.12, stillPitchShare: Double = 0.5) {
             self.frameSeconds = frameSeconds
             self.marginDB = marginDB
             self.quietestSpeechDBFS = quietestSpeechDBFS
@@ -47,6 +80,14 @@ public struct SpeechMap: Sendable {
             self.floorQuantile = floorQuantile
             self.hangoverSeconds = hangoverSeconds
             self.shortestSpeechSeconds = shortestSpeechSeconds
+            self.requiresVoice = requiresVoice
+            self.voicedPeriodicity = voicedPeriodicity
+            self.shortestVoicedSeconds = shortestVoicedSeconds
+            self.smallestVoicedShare = smallestVoicedShare
+            self.steadinessSeconds = steadinessSeconds
+            self.steadyLevelDB = steadyLevelDB
+            self.steadyPitchSemitones = steadyPitchSemitones
+            self.stillPitchShare = stillPitchShare
         }
     }
 
@@ -55,12 +96,18 @@ public struct SpeechMap: Sendable {
     public let settings: Settings
     /// Samples measured so far.
     public private(set) var sampleCount: Int64 = 0
+    /// Keep every stretch's judgement for `judgedStretches` (tuning only: grows with length).
+    var keepsJudgements: Bool {
+        get { classifier.keepsJudgements }
+        set { classifier.keepsJudgements = newValue }
+    }
 
     let samplesPerFrame: Int
     private var partial = (squares: 0.0, count: 0)
     private var peak: Float = 0
     private var levels = FrameLevelWindow()
     private var classifier: SpeechRunBuilder
+    private var voicing: VoicingMeter
     private var frameCount = 0
     /// The next block of frames to judge; blocks share one noise floor.
     private var nextBlock = 0
@@ -74,9 +121,16 @@ public struct SpeechMap: Sendable {
         samplesPerFrame = max(Int((settings.frameSeconds * Double(max(sampleRate, 1))).rounded()), 1)
         let frameSeconds = Double(samplesPerFrame) / Double(max(sampleRate, 1))
         halfWindowFrames = max(Int((settings.floorWindowSeconds / 2 / frameSeconds).rounded()), 1)
-        classifier = SpeechRunBuilder(
-            bridgeFrames: Int((settings.hangoverSeconds / frameSeconds).rounded()),
-            shortestFrames: max(Int((settings.shortestSpeechSeconds / frameSeconds).rounded()), 1))
+        func frames(_ seconds: Double) -> Int { Int((seconds / frameSeconds).rounded()) }
+        let rules = VoiceEvidence.Rules(
+            voicedPeriodicity: Float(settings.voicedPeriodicity), fewestVoicedFrames: max(frames(settings.shortestVoicedSeconds), 1),
+            smallestVoicedShare: settings.smallestVoicedShare, steadyLevelDB: settings.steadyLevelDB,
+            steadyPitchSemitones: settings.steadyPitchSemitones, stillShare: settings.stillPitchShare,
+            steadinessFrames: frames(settings.steadinessSeconds))
+        classifier = SpeechRunBuilder(bridgeFrames: frames(settings.hangoverSeconds),
+                                      shortestFrames: max(frames(settings.shortestSpeechSeconds), 1),
+                                      rules: settings.requiresVoice ? rules : nil)
+        voicing = VoicingMeter(sampleRate: self.sampleRate, samplesPerFrame: samplesPerFrame)
     }
 
     /// Measures the next stretch of mono samples.
@@ -88,6 +142,7 @@ public struct SpeechMap: Sendable {
             for sample in samples[index..<(index + take)] {
                 squares += Double(sample) * Double(sample)
                 peak = max(peak, abs(sample))
+                voicing.add(sample)
             }
             partial.squares += squares
             partial.count += take
@@ -148,6 +203,20 @@ public struct SpeechMap: Sendable {
         return .spans(firstSeconds: seconds(first.lowerBound), lastSeconds: seconds(last.upperBound))
     }
 
+    /// The rules stretches are judged by (nil: loudness alone).
+    var voiceRules: VoiceEvidence.Rules? { classifier.rules }
+
+    /// Every loud stretch found so far with its voice evidence (for tuning and tests).
+    var judgedStretches: [(seconds: Range<Double>, evidence: VoiceEvidence)] {
+        var finished = self
+        if finished.partial.count > 0 { finished.closeFrame() }
+        finished.judgeReadyBlocks(final: true)
+        let frameSeconds = Double(samplesPerFrame) / Double(sampleRate)
+        return finished.classifier.finishedJudgements().map {
+            (Double($0.0.lowerBound) * frameSeconds..<Double($0.0.upperBound) * frameSeconds, $0.1)
+        }
+    }
+
     /// How many frame levels the map holds now (for tests: memory must not grow with length).
     var storedFrameCount: Int { levels.storedCount }
 
@@ -155,7 +224,10 @@ public struct SpeechMap: Sendable {
 
     private mutating func closeFrame() {
         let meanSquare = partial.count > 0 ? partial.squares / Double(partial.count) : 0
-        levels.append(FrameLevelWindow.code(dbfs: meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity))
+        let dbfs = meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity
+        // Only a frame that could be speech is worth the autocorrelation.
+        let reading = voicing.closeFrame(measure: settings.requiresVoice && dbfs >= settings.quietestSpeechDBFS)
+        levels.append(FrameLevelWindow.code(dbfs: dbfs), reading: reading)
         partial = (0, 0)
         frameCount += 1
     }
@@ -171,7 +243,8 @@ public struct SpeechMap: Sendable {
             let threshold = max(min(floor, settings.noiseFloorCeilingDBFS) + settings.marginDB,
                                 settings.quietestSpeechDBFS)
             for frame in first..<min(first + blockFrames, frameCount) {
-                classifier.add(frame: frame, isSpeech: levels.dbfs(frame: frame) >= threshold)
+                let level = levels.dbfs(frame: frame)
+                classifier.add(frame: frame, isLoud: level >= threshold, levelDBFS: level, reading: levels.reading(frame: frame))
             }
             nextBlock += 1
             // Frames before the next block and before its window are never read again.

@@ -21,7 +21,8 @@ import TestSupport
         let harness = try TranscribeHarness(rules: [.init(responses: [], then: .says("Okay."))])
         let dir = try LongAudioTests.inputFolder(harness)
         let file = dir.appendingPathComponent("hum.wav")
-        try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", file.path, "synth", "14", "sine", "300"])
+        // Unbroken voice: no pause to cut in.
+        try SyntheticVoice.writeWAV(SyntheticVoice.pcm16(seconds: 14, dbfs: -12, pitchHz: 150), to: file)
 
         try harness.succeed(["transcribe", dir.path, "--max-chunk-seconds", "6"])
         #expect(try harness.server.requests().count >= 3)

@@ -65,11 +65,14 @@ struct InputFormat: Sendable {
 /// own (`onOwnThread`): these runs take long, and must not hold the test pool's few threads
 /// from suites that await in the same process.
 @Suite struct FormatTests {
-    /// The source every format is made from: 2 s of a 440 Hz tone at 0.6 of full scale (peak
-    /// -4.4 dBFS), then 1 s of digital silence (no dither); 44.1 kHz stereo, as a phone records.
+    /// The source every format is made from: 2 s of a synthetic voice held at one loudness (a
+    /// steady sine would be a hum, never sent) peaking at 0.6 of full scale (-4.4 dBFS), then
+    /// 1 s of digital silence (no dither); 44.1 kHz stereo, as a phone records.
     static func toneThenSilence(at url: URL) throws -> URL {
-        try runTool("sox", ["-D", "-n", "-r", "44100", "-c", "2", "-b", "16", url.path,
-                            "synth", "2", "sine", "440", "vol", "0.6", "pad", "0", "1"])
+        let voice = SyntheticVoice.samples(seconds: 2, sampleRate: 44100, pitchHz: 150, syllables: false)
+        let peak = voice.map(abs).max() ?? 1
+        let samples = voice.map { Int16(($0 / peak * 0.6 * 32767).rounded()) } + [Int16](repeating: 0, count: 44100)
+        try SyntheticVoice.writeWAV(SyntheticVoice.interleaved(samples, channels: 2), sampleRate: 44100, channels: 2, to: url)
         return url
     }
 

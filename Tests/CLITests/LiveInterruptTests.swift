@@ -10,7 +10,7 @@ import TestSupport
     static func interruptedWhileWaiting(json: Bool) throws -> (result: CommandResult, home: URL, folder: TemporaryFolder) {
         let folder = try TemporaryFolder()
         let stub = try StubWhisperServer(rules: [.init(responses: [], then: .hang)])
-        let tone = CaptureFixtures.sine(sampleRate: 16000, seconds: 3, dbfs: -20, frequency: 440)
+        let tone = SyntheticVoice.pcm16(seconds: 3, dbfs: -20, pitchHz: 220)
         let microphone = try VirtualMicrophone(in: folder.url, samples: tone)
         let home = folder.path("home")
         let binary = VoicejournalBinary(home: home, environment: microphone.environment.merging(

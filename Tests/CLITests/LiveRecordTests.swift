@@ -6,11 +6,12 @@ import TestSupport
 /// server that goes away costs nothing but waiting for `queue run`, and a killed recorder's
 /// pieces are finished without uploading any twice.
 @Suite struct LiveRecordTests {
-    /// Tone bursts like phrases: 3 s of sound (every sample different, see `PacedSignal`) then
-    /// 0.8 s of silence, so the recorder finds a pause to cut at every 3.8 s.
+    /// Phrases: 3 s of a synthetic voice (with `PacedSignal`'s ramp added, so every sample
+    /// differs from its neighbours) then 0.8 s of silence, so the recorder finds a pause to
+    /// cut at every 3.8 s.
     static func phrases(seconds: Int) -> [Int16] {
-        let tone = PacedSignal.samples(seconds: seconds)
-        return tone.indices.map { index in index % 60_800 < 48_000 ? tone[index] : 0 }
+        let voice = SyntheticVoice.pcm16(seconds: Double(seconds), dbfs: -16, pitchHz: 160)
+        return voice.indices.map { index in index % 60_800 < 48_000 ? voice[index] &+ Int16(index % 1000) : 0 }
     }
 
     /// The piece number in a piece's upload name (`…wav.part3.flac` is 3).

@@ -6,12 +6,17 @@ import TestSupport
 /// jobs, and stitched into one transcript (against the stub server, which records every
 /// request's file size and name).
 @Suite struct LongAudioTests {
-    /// A WAV of `cycles` times `tone` seconds of a tone then `pause` seconds of silence, made with sox.
+    /// A WAV of `cycles` times `tone` seconds of a (synthetic) voice then `pause` seconds of silence.
     @discardableResult
     static func tonesWithPauses(at url: URL, cycles: Int, tone: Double, pause: Double,
                                 rate: Int = 16000, channels: Int = 1) throws -> URL {
-        try runTool("sox", ["-n", "-r", String(rate), "-c", String(channels), "-b", "16", url.path,
-                            "synth", String(tone), "sine", "300", "pad", "0", String(pause), "repeat", String(cycles - 1)])
+        let cycle = SyntheticVoice.pcm16(seconds: tone, sampleRate: rate, dbfs: -16, pitchHz: 150)
+            + [Int16](repeating: 0, count: Int((pause * Double(rate)).rounded()))
+        let folder = try TemporaryFolder("vj-cycle")
+        let one = folder.path("cycle.wav")
+        try SyntheticVoice.writeWAV(cycle, sampleRate: rate, to: one)
+        // sox repeats it and copies it to every channel, quickly even for long files.
+        try runTool("sox", [one.path, "-c", String(channels), "-b", "16", url.path, "repeat", String(cycles - 1)])
         return url
     }
 

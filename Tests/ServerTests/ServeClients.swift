@@ -111,10 +111,8 @@ extension ServeHarness {
         return (questionId, try #require(json["id"] as? Int), try #require(json["linkToken"] as? String))
     }
 
-    /// A sine tone as 16 kHz mono WAV (32 kB a second).
+    /// An answer's speech (`makeTone`'s synthetic voice) as 16 kHz mono WAV (32 kB a second).
     func tone(seconds: Double, name: String = "tone", frequency: Int = 330) throws -> URL {
-        let url = folder.path("\(name).wav")
-        try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", url.path, "synth", "\(seconds)", "sine", "\(frequency)", "vol", "0.4"])
-        return url
+        try makeTone(at: folder.path("\(name).wav"), seconds: seconds, frequency: frequency)
     }
 }

@@ -32,9 +32,7 @@ import TestSupport
     }
 
     private func wav(_ serve: ServeHarness, seconds: Int) throws -> URL {
-        let url = serve.folder.path("answer-\(seconds).wav")
-        try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", url.path, "synth", "\(seconds)", "sine", "330", "vol", "0.4"])
-        return url
+        try makeTone(at: serve.folder.path("answer-\(seconds).wav"), seconds: Double(seconds), frequency: 330)
     }
 
     @Test func killedDuringAnUploadItLinksNoHalfFileAndTheNextUploadSucceeds() throws {

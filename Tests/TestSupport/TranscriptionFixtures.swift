@@ -35,10 +35,25 @@ public final class StartedThread<T: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Makes a short 16 kHz mono WAV tone with sox (different `frequency` → different bytes).
+/// Makes a short 16 kHz mono WAV of "somebody speaking": a `SyntheticVoice` (a steady sine
+/// would be a hum to the speech map, and a hum is never sent) whose pitch moves around one
+/// that `frequency` stands for. Like sox's dither, a random least significant bit makes
+/// every file different, even two of the same `frequency` (the journal takes files of equal
+/// content for one recording).
 @discardableResult
 public func makeTone(at url: URL, seconds: Double = 0.5, frequency: Int = 440) throws -> URL {
-    try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", url.path, "synth", String(seconds), "sine", String(frequency)])
+    var generator = SystemRandomNumberGenerator()
+    let voice = SyntheticVoice.pcm16(seconds: seconds, dbfs: -16, pitchHz: SyntheticVoice.pitch(standingFor: Double(frequency)))
+        .map { $0 &+ Int16.random(in: -1...1, using: &generator) }
+    guard url.pathExtension.lowercased() != "wav" else {
+        try SyntheticVoice.writeWAV(voice, to: url)
+        return url
+    }
+    // Another container (FLAC, OGG…): sox converts by the name's extension.
+    let wav = FileManager.default.temporaryDirectory.appendingPathComponent("vj-voice-\(UUID().uuidString).wav")
+    defer { try? FileManager.default.removeItem(at: wav) }
+    try SyntheticVoice.writeWAV(voice, to: wav)
+    try runTool("sox", [wav.path, url.path])
     return url
 }
 

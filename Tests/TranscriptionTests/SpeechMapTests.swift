@@ -3,7 +3,7 @@ import Testing
 @testable import Transcription
 
 @Suite struct SpeechMapTests {
-    /// Tone bursts of `burst` seconds separated by `gap` seconds of noise, after `lead` seconds of it.
+    /// Bursts of voice of `burst` seconds separated by `gap` seconds of noise, after `lead` seconds of it.
     static func bursts(count: Int, burst: Double, gap: Double, lead: Double,
                        noise: (Double, Double) = (-70, -70)) -> (signal: SyntheticSignal, starts: [Double]) {
         var signal = SyntheticSignal()
@@ -13,7 +13,7 @@ import Testing
         signal.noise(seconds: lead, from: noiseLevel(at: 0), to: noiseLevel(at: lead))
         for _ in 0..<count {
             starts.append(signal.seconds)
-            signal.tone(seconds: burst, noiseDBFS: noiseLevel(at: signal.seconds))
+            signal.voice(seconds: burst, noiseDBFS: noiseLevel(at: signal.seconds))
             signal.noise(seconds: gap, from: noiseLevel(at: signal.seconds), to: noiseLevel(at: signal.seconds + gap))
         }
         return (signal, starts)
@@ -25,7 +25,7 @@ import Testing
         return map
     }
 
-    @Test func findsToneBurstsBetweenQuietNoise() {
+    @Test func findsVoiceBurstsBetweenQuietNoise() {
         let (signal, starts) = Self.bursts(count: 5, burst: 2, gap: 1, lead: 3)
         let map = Self.map(signal.samples)
         let speech = map.speechIntervals
@@ -58,7 +58,7 @@ import Testing
         var signal = SyntheticSignal()
         signal.silence(seconds: 1)
         for _ in 0..<6 {
-            signal.tone(seconds: 0.3)
+            signal.voice(seconds: 0.3)
             signal.noise(seconds: 0.08, from: -70)
         }
         signal.silence(seconds: 1)
@@ -77,6 +77,18 @@ import Testing
         #expect(map.speechExtent == .silent)
     }
 
+    @Test func aSteadyToneIsAHumNotSpeech() {
+        var signal = SyntheticSignal()
+        signal.noise(seconds: 2, from: -70)
+        signal.tone(seconds: 5, dbfs: -20, noiseDBFS: -70)
+        signal.noise(seconds: 2, from: -70)
+        #expect(Self.map(signal.samples).speechIntervals.isEmpty)
+        // Judged by loudness alone it would be speech.
+        var energyOnly = SpeechMap(sampleRate: SyntheticSignal.rate, settings: SpeechMap.Settings(requiresVoice: false))
+        energyOnly.append(signal.samples)
+        #expect(energyOnly.speechIntervals.count == 1)
+    }
+
     @Test func silenceAndQuietNoiseHoldNoSpeech() {
         var signal = SyntheticSignal()
         signal.silence(seconds: 5)
@@ -86,10 +98,10 @@ import Testing
         #expect(map.firstSpeechSeconds == nil && map.lastSpeechSeconds == nil)
     }
 
-    @Test func unbrokenLoudSoundIsSpeechNotNoise() {
+    @Test func unbrokenLoudVoiceIsSpeechNotNoise() {
         // Nothing quieter to compare with: the floor's ceiling keeps it speech.
         var signal = SyntheticSignal()
-        signal.tone(seconds: 30, dbfs: -25)
+        signal.voice(seconds: 30, dbfs: -25)
         let speech = Self.map(signal.samples).speechIntervals
         #expect(speech.count == 1)
         #expect(abs((speech.first?.upperBound ?? 0) - 30) < 0.05)

@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 
-/// Test signals at 16 kHz: tone bursts standing in for speech, white noise at a chosen level,
-/// silence; with a seeded generator so every run hears the same noise.
+/// Test signals at 16 kHz: a synthetic voice standing in for speech, tones, white noise at a
+/// chosen level, silence; with a seeded generator so every run hears the same noise.
 struct SyntheticSignal {
     static let rate = 16_000
     private(set) var samples: [Float] = []
@@ -9,7 +10,15 @@ struct SyntheticSignal {
 
     var seconds: Double { Double(samples.count) / Double(Self.rate) }
 
-    /// A 440 Hz tone whose RMS is `dbfs`, over noise at `noiseDBFS` (nil: none).
+    /// A synthetic voice (`SyntheticVoice`) whose RMS is `dbfs`, over noise at `noiseDBFS` (nil: none).
+    mutating func voice(seconds: Double, dbfs: Double = -20, noiseDBFS: Double? = nil) {
+        for sample in SyntheticVoice.samples(seconds: seconds, sampleRate: Self.rate, dbfs: dbfs) {
+            samples.append(sample + (noiseDBFS.map { noiseSample(dbfs: $0) } ?? 0))
+        }
+    }
+
+    /// A steady 440 Hz tone (a hum to the map, not speech) whose RMS is `dbfs`, over noise at
+    /// `noiseDBFS` (nil: none).
     mutating func tone(seconds: Double, dbfs: Double = -20, noiseDBFS: Double? = nil) {
         let amplitude = pow(10, dbfs / 20) * 2.squareRoot()
         let count = Int(seconds * Double(Self.rate))
