@@ -35,36 +35,39 @@ RATE = 16000
 
 # Each take: what is said, in order. ("espeak", voice, rate, text) | ("alsa", [names], text)
 # | ("ktub", [names], text) | ("gap",) — a take of no speech has only its length.
-# Texts write numbers as words and avoid words with two usual spellings.
+# Texts write numbers as words and avoid words with two usual spellings. The espeak-ng sentences
+# and voices are ones tiny.en transcribes word for word alone (clean, and at -29 dBFS over
+# -46 dBFS room noise), so the word error rate measures what pauses, noise and the path cost,
+# not espeak-ng's diction; the human recordings are taken as they are.
 TAKES = [
     [("espeak", "en+m3", 150, "This morning I walked down to the river before breakfast."),
      ("alsa", ["Front_Left"], "front left"),
-     ("espeak", "en-us", 160, "I keep thinking about the conversation with my sister last night.")],
-    [("espeak", "en+f3", 145, "Work was slow today, so I finally cleaned out the garage."),
-     ("espeak", "en+m3", 150, "five five"),
-     ("espeak", "en-us", 165, "I should call the garage about the car on Monday.")],
+     ("espeak", "en+f3", 150, "I keep thinking about the conversation with my sister last night.")],
+    [("espeak", "en-us", 145, "Tomorrow I have to remember to call the plumber."),
+     ("espeak", "en-us", 140, "five, five"),
+     ("espeak", "en+m3", 150, "I need to call the garage on Monday about the car.")],
     [("ktub", ["pizzeria_pepperoni", "pizzeria_mushroom", "pizzeria_onion"], "pepperoni mushroom onion"),
-     ("espeak", "en+m3", 155, "That is what we ordered, and it was far too much food."),
-     ("espeak", "en+f3", 140, "Next time we will get one pizza and a big salad.")],
+     ("espeak", "en-us", 150, "That is what we ordered, and it was far too much food."),
+     ("espeak", "en-us", 155, "Next time we will get one pizza and a big salad.")],
     [("espeak", "en-us", 150, "My knee hurt again after the run, but only a little."),
-     ("espeak", "en+m3", 160, "okay then"),
-     ("espeak", "en+m3", 145, "I think the new shoes are helping more than the stretching."),
-     ("alsa", ["Rear_Right"], "rear right")],
-    [("espeak", "en+f3", 155, "The meeting with the new team went better than I expected."),
-     ("espeak", "en-us", 170, "They asked good questions and nobody looked at their phone."),
-     ("espeak", "en+f3", 150, "not yet")],
+     ("espeak", "en+m3", 140, "okay, then"),
+     ("espeak", "en+f3", 150, "I think the new shoes are helping more than the stretching."),
+     ("alsa", ["Rear_Left"], "rear left")],
+    [("espeak", "en+m3", 150, "The meeting with the new team went better than I expected."),
+     ("espeak", "en-us", 145, "The train to the city was twenty minutes late."),
+     ("espeak", "en+f3", 140, "not yet")],
     [("ktub", ["moon_rocket", "moon_satellite", "moon_planet"], "rocket satellite planet"),
-     ("espeak", "en+m3", 150, "My son drew those on the wall of his room with a blue pencil."),
-     ("espeak", "en-us", 145, "I was not even angry, the drawing is actually quite good.")],
-    [("espeak", "en-us", 155, "Today I want to remember how quiet the house was at six."),
-     ("espeak", "en+m3", 150, "five five"),
-     ("espeak", "en+f3", 160, "Everyone was asleep and the light was grey and soft.")],
+     ("espeak", "en+f3", 165, "The children built a tower out of wooden blocks."),
+     ("espeak", "en-us", 150, "I am not even angry, the drawing is actually quite good.")],
+    [("espeak", "en+f3", 150, "Today I want to remember how quiet the house is in the morning."),
+     ("espeak", "en+m3", 150, "five, five"),
+     ("espeak", "en+m3", 150, "Everyone is still asleep and the light is soft.")],
     [("alsa", ["Side_Left"], "side left"),
-     ("espeak", "en+m3", 165, "I finished the book about the lighthouse keeper last night."),
-     ("espeak", "en+f3", 145, "The ending was sad, but I liked the way it was written.")],
-    [("espeak", "en-us", 150, "Money is tight this month because of the dentist."),
+     ("espeak", "en-us", 145, "I would like to learn to play the piano this winter."),
+     ("espeak", "en+f3", 150, "The ending is sad, but I like the way it is written.")],
+    [("espeak", "en+f3", 150, "I need to plan the garden before the rain comes back."),
      ("ktub", ["egypt_camel", "egypt_pyramid", "egypt_palmtree"], "camel pyramid palm tree"),
-     ("espeak", "en+m3", 155, "Those are the pictures on the postcard from my aunt.")],
+     ("espeak", "en-us", 150, "all right")],
     [], [], [],  # no speech: room noise with clicks, a cough and a hum
 ]
 SPEECHLESS_SECONDS = (38.0, 48.0)
