@@ -8,44 +8,6 @@ import TestSupport
 /// server put over a pause, a loop is cut and its region sent again once, and every stored
 /// time is on the recording's own clock however the upload was cut.
 @Suite struct TrustedWordsTests {
-    /// Speech (espeak-ng, its own leading and trailing silence trimmed) placed at known
-    /// offsets over quiet noise (about -55 dBFS): long pauses between the utterances.
-    struct PlacedSpeech {
-        let url: URL
-        /// Where each utterance is, in seconds of the file.
-        let stretches: [Range<Double>]
-        let seconds: Double
-
-        static let sentences = ["I grew up in a small house by the sea", "We kept a little boat in the harbour",
-                                "My father mended nets every winter", "Then we moved inland to the city"]
-        static let offsets = [2.0, 14.0, 27.5, 38.0]
-
-        static func make(in folder: URL, name: String = "pauses.wav", seconds: Double = 45) throws -> PlacedSpeech {
-            let work = folder.appendingPathComponent("fixture-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: work) }
-            let base = work.appendingPathComponent("base.wav")
-            try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", base.path, "synth", String(seconds), "whitenoise", "vol", "0.003"])
-            var mix = ["-m", "-v", "1", base.path]
-            var stretches: [Range<Double>] = []
-            for (index, (sentence, offset)) in zip(sentences, offsets).enumerated() {
-                let spoken = work.appendingPathComponent("spoken\(index).wav")
-                let trimmed = work.appendingPathComponent("trimmed\(index).wav")
-                let placed = work.appendingPathComponent("placed\(index).wav")
-                try runTool("espeak-ng", ["-v", "en-us", "-s", "150", "-w", spoken.path, sentence])
-                try runTool("sox", [spoken.path, "-r", "16000", "-c", "1", "-b", "16", trimmed.path,
-                                    "silence", "1", "0.02", "1%", "reverse", "silence", "1", "0.02", "1%", "reverse"])
-                let length = try #require(Double(try runTool("soxi", ["-D", trimmed.path]).trimmingCharacters(in: .whitespacesAndNewlines)))
-                try runTool("sox", [trimmed.path, placed.path, "pad", String(offset), "0"])
-                mix += ["-v", "1", placed.path]
-                stretches.append(offset..<(offset + length))
-            }
-            let url = folder.appendingPathComponent(name)
-            try runTool("sox", mix + ["-b", "16", url.path, "trim", "0", String(seconds)])
-            return PlacedSpeech(url: url, stretches: stretches, seconds: seconds)
-        }
-    }
-
     /// A harness whose server answers every upload with `kind`, a journal, and the fixture in
     /// a folder of its own.
     static func setUp(_ kind: StubWhisperServer.Behaviour) throws -> (TranscribeHarness, PlacedSpeech) {
@@ -241,6 +203,22 @@ import TestSupport
         #expect(abs((transcript["audioSentSeconds"] as? Double ?? -1) - sent) < 0.05)
     }
 
+    @Test func aLiveRecordingsTimesAreWhereItsSpeechIs() throws {
+        let (harness, speech) = try Self.setUp(.timed)
+        let microphone = try VirtualMicrophone(in: harness.folder.url, samples: try WAVContents(url: speech.url).samples)
+        let result = try harness.binary.run(["record", "--device", microphone.name, "--live", "--no-meter", "--journal", "Days",
+                                             "--max-duration", String(Int(speech.seconds))], environment: microphone.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let requests = try harness.server.requests()
+        #expect(requests.count >= 2, "pieces cut while recording: \(requests.count)")
+        let path = try #require(try queryDatabase(harness.database, "SELECT path FROM recording").first?.first as? String)
+        let (_, transcript) = try Self.storedTranscript(harness, URL(fileURLWithPath: path))
+        Self.expectTimesMatch(transcript, speech)
+        let sent = requests.compactMap { $0.file?.audioSeconds }.reduce(0, +)
+        #expect(sent > 0 && sent < speech.seconds / 2, "\(sent) s sent of \(speech.seconds) s")
+        #expect(abs((transcript["audioSentSeconds"] as? Double ?? -1) - sent) < 0.05)
+    }
+
     @Test func withoutTrimmingTheWholeFileIsSentOnceAndTimesStillMatch() throws {
         let (harness, speech) = try Self.setUp(.timed)
         try harness.succeed(["transcribe", speech.url.path, "--journal", "Days", "--no-trim"])
@@ -258,7 +236,6 @@ import TestSupport
 /// the regions it finds are where the fixture placed its speech, and each kind answers as
 /// its tests expect.
 @Suite struct StubSpeechKindsTests {
-    typealias PlacedSpeech = TrustedWordsTests.PlacedSpeech
 
     /// The stub's verbose_json answer (with word timings) to `file`, and the regions it logged.
     static func ask(_ behaviour: StubWhisperServer.Behaviour, _ file: URL) throws -> (answer: [String: Any], regions: [[Double]]) {
