@@ -1,48 +1,48 @@
 import Foundation
 
 /// Lowers the sample rate of mono audio by a whole factor (48 kHz → 16 kHz is 3, 32 kHz → 16 kHz
-/// is 2): a low-pass FIR filter evaluated only at the kept samples, so each output sample costs
-/// one dot product and the samples thrown away cost nothing.
+/// is 2): a low-pass FIR filter evaluated only at the kept samples, so the samples thrown away
+/// cost nothing.
 ///
-/// The filter is a Kaiser-windowed sinc: flat (within 0.01 dB) to 7/8 of the new Nyquist
-/// frequency (7 kHz at 16 kHz) and at least 60 dB down from the new Nyquist frequency on
-/// (8 kHz), so nothing that folds back lands in the band a speech model hears. It is centred on
-/// each kept sample: output sample `k` stands where input sample `k × factor` stood (no delay),
-/// and `n` input samples give exactly `⌈n / factor⌉` output samples, however they are split into
-/// blocks. Both ends are taken as silence beyond the audio. Use from one thread.
+/// The filter is a Kaiser-windowed sinc: flat (within 0.03 dB) to 7/8 of the new Nyquist
+/// frequency (7 kHz at 16 kHz) and at least 50 dB down from the new Nyquist frequency on
+/// (8 kHz), so what folds back lands far below the speech a model hears. It is centred on each
+/// kept sample: output sample `k` stands where input sample `k × factor` stood (no delay), and
+/// `n` input samples give exactly `⌈n / factor⌉` output samples, however they are split into
+/// blocks (and the same samples). Both ends are taken as silence beyond the audio.
+///
+/// Work is polyphase: the input is split into its `factor` phases (every `factor`-th sample),
+/// so eight neighbouring outputs take each tap from eight neighbouring samples of one phase — one
+/// vector load — and the filter's symmetry halves the multiplications. Use from one thread.
 public final class Decimator {
     /// Input samples per output sample.
     public let factor: Int
-    /// The filter, one side longer than the other only by the zeros that round it up to whole
-    /// vectors: tap `j` weighs input sample `k × factor - halfLength + j` for output sample `k`.
-    private let taps: [SIMD8<Float>]
+    /// Tap `e` weighs input sample `k × factor - halfLength + e` for output `k`; symmetric.
+    private let taps: [Float]
     private let halfLength: Int
-    /// Input samples from absolute index `bufferStart` on (negative indices are the silence
-    /// before the audio).
+    /// Input samples from absolute index `produced × factor - halfLength` on (negative indices
+    /// are the silence before the audio).
     private var buffer: [Float]
-    private var bufferStart: Int64
     private var received: Int64 = 0
     private var produced: Int64 = 0
     private var finished = false
+    /// The buffer split into phases, reused from block to block.
+    private var phases: [Float] = []
 
     /// A decimator by `factor` (1 passes the audio through untouched; less than 1 counts as 1).
     public init(factor: Int) {
         self.factor = max(factor, 1)
-        let filter = Self.lowPass(factor: self.factor)
-        halfLength = filter.count / 2
-        let vectors = (filter.count + 7) / 8
-        let padded = filter + [Float](repeating: 0, count: vectors * 8 - filter.count)
-        taps = (0..<vectors).map { SIMD8<Float>(padded[($0 * 8)..<($0 * 8 + 8)]) }
+        taps = Self.lowPass(factor: self.factor)
+        halfLength = taps.count / 2
         buffer = [Float](repeating: 0, count: halfLength)
-        bufferStart = -Int64(halfLength)
     }
 
     /// The number of filter taps (odd; 1 for a factor of 1).
-    public var filterLength: Int { 2 * halfLength + 1 }
+    public var filterLength: Int { taps.count }
 
-    /// Takes one block of mono samples and returns the output samples it completes (the last
-    /// `filterLength / 2` input samples wait for what follows them). With `endOfInput`, the
-    /// rest is flushed against silence and the decimator is finished.
+    /// Takes one block of mono samples and returns the output samples it completes (an output
+    /// waits for the `filterLength / 2` input samples after it). With `endOfInput`, the rest is
+    /// flushed against silence and the decimator is finished.
     public func process(_ input: UnsafeBufferPointer<Float>, endOfInput: Bool = false) -> [Float] {
         guard !finished else { return [] }
         if factor == 1 {
@@ -51,44 +51,21 @@ public final class Decimator {
         }
         buffer.append(contentsOf: input)
         received += Int64(input.count)
-        let span = taps.count * 8
         let step = Int64(factor)
-        // The last output that may be made: all of them at the end, else those whose whole
-        // window (vector padding included) has arrived.
         let limit: Int64
         if endOfInput {
             limit = (received + step - 1) / step
-            let needed = (limit - 1) * step - Int64(halfLength) + Int64(span)
-            let missing = needed - (bufferStart + Int64(buffer.count))
-            if missing > 0 { buffer.append(contentsOf: repeatElement(0, count: Int(missing))) }
             finished = true
         } else {
-            // Output k reads inputs k·factor − halfLength ..< k·factor − halfLength + span (the
-            // vector padding reads samples it weighs by zero, but they must be there): it is
-            // ready once input k·factor − halfLength + span − 1 has arrived.
-            let last = received + Int64(halfLength) - Int64(span)
-            limit = last < 0 ? produced : max(last / step + 1, produced)
+            // Output k is ready once input k·factor + halfLength has arrived.
+            let newest = received - 1 - Int64(halfLength)
+            limit = newest < 0 ? produced : max(newest / step + 1, produced)
         }
-        var output = [Float](repeating: 0, count: Int(limit - produced))
-        buffer.withUnsafeBufferPointer { samples in
-            taps.withUnsafeBufferPointer { taps in
-                output.withUnsafeMutableBufferPointer { out in
-                    guard let base = samples.baseAddress, let tapBase = taps.baseAddress else { return }
-                    for index in 0..<out.count {
-                        let first = (produced + Int64(index)) * step - Int64(halfLength) - bufferStart
-                        out[index] = Self.dot(UnsafeRawPointer(base + Int(first)), tapBase, vectors: taps.count)
-                    }
-                }
-            }
-        }
+        let output = filter(count: Int(limit - produced))
+        // Keep what the next output's window starts at.
+        let drop = min(Int(limit - produced) * factor, buffer.count)
+        buffer.removeFirst(drop)
         produced = limit
-        // Keep only what the next output's window starts at.
-        let keepFrom = produced * step - Int64(halfLength)
-        let drop = Int(min(max(keepFrom - bufferStart, 0), Int64(buffer.count)))
-        if drop > 0 {
-            buffer.removeFirst(drop)
-            bufferStart += Int64(drop)
-        }
         return output
     }
 
@@ -97,27 +74,74 @@ public final class Decimator {
         input.withUnsafeBufferPointer { process($0, endOfInput: endOfInput) }
     }
 
-    /// Σ samples × taps over `vectors` × 8 samples from `samples` (any alignment).
-    @inline(__always)
-    private static func dot(_ samples: UnsafeRawPointer, _ taps: UnsafePointer<SIMD8<Float>>, vectors: Int) -> Float {
-        // Two sums, so that one addition need not wait for the other.
-        var even = SIMD8<Float>(), odd = SIMD8<Float>()
-        var vector = 0
-        let stride = MemoryLayout<SIMD8<Float>>.size
-        while vector + 1 < vectors {
-            even += samples.loadUnaligned(fromByteOffset: vector * stride, as: SIMD8<Float>.self) * taps[vector]
-            odd += samples.loadUnaligned(fromByteOffset: (vector + 1) * stride, as: SIMD8<Float>.self) * taps[vector + 1]
-            vector += 2
+    /// The next `count` outputs, from the buffer (silence past its end).
+    private func filter(count: Int) -> [Float] {
+        guard count > 0 else { return [] }
+        let groups = (count + 7) / 8
+        // Output i (from the first not yet made) weighs buffer[i·factor + e] by taps[e]; with
+        // e = factor·s + r that is phase r's sample i + s.
+        let phaseLength = groups * 8 + (taps.count - 1) / factor + 1
+        let needed = phaseLength * factor
+        if phases.count < needed { phases = [Float](repeating: 0, count: needed) }
+        let factor = self.factor, half = halfLength, taps = self.taps
+        var output = [Float](repeating: 0, count: count)
+        buffer.withUnsafeBufferPointer { samples in
+            phases.withUnsafeMutableBufferPointer { phases in
+                guard let phaseBase = phases.baseAddress, let sampleBase = samples.baseAddress else { return }
+                // Indices below are bounded by the buffer and phase lengths: wrapping arithmetic
+                // spares the overflow checks in the innermost loops.
+                for r in 0..<factor {
+                    let phase = phaseBase + r &* phaseLength
+                    let filled = min(phaseLength, (samples.count &- r &+ factor &- 1) / factor)
+                    var source = sampleBase + r
+                    for t in 0..<max(filled, 0) {
+                        phase[t] = source.pointee
+                        source += factor
+                    }
+                    for t in max(filled, 0)..<phaseLength { phase[t] = 0 }
+                }
+                // Taps e and 2·half − e are equal: add their samples, multiply once. Offsets in bytes.
+                let stride = MemoryLayout<Float>.stride
+                func offset(_ e: Int) -> Int { ((e % factor) * phaseLength + e / factor) * stride }
+                let pairs = (0..<half).map { (weight: SIMD8<Float>(repeating: taps[$0]), first: offset($0), second: offset(2 * half - $0)) }
+                let centre = (weight: SIMD8<Float>(repeating: taps[half]), at: offset(half))
+                output.withUnsafeMutableBufferPointer { out in
+                    pairs.withUnsafeBufferPointer { pairs in
+                        guard let pair0 = pairs.baseAddress, let outBase = out.baseAddress else { return }
+                        let pairCount = pairs.count
+                        for group in 0..<groups {
+                            let first = group &* 8
+                            let base = UnsafeRawPointer(phaseBase + first)
+                            @inline(__always) func load(_ at: Int) -> SIMD8<Float> {
+                                base.loadUnaligned(fromByteOffset: at, as: SIMD8<Float>.self)
+                            }
+                            // Two sums, so that one addition need not wait for the other.
+                            var even = centre.weight * load(centre.at), odd = SIMD8<Float>()
+                            var pair = pair0, end = pair0 + (pairCount & ~1)
+                            while pair < end {
+                                even += pair[0].weight * (load(pair[0].first) + load(pair[0].second))
+                                odd += pair[1].weight * (load(pair[1].first) + load(pair[1].second))
+                                pair += 2
+                            }
+                            end = pair0 + pairCount
+                            if pair < end { even += pair[0].weight * (load(pair[0].first) + load(pair[0].second)) }
+                            let sums = even + odd
+                            if count &- first >= 8 {
+                                UnsafeMutableRawPointer(outBase + first).storeBytes(of: sums, as: SIMD8<Float>.self)
+                            } else {
+                                for lane in 0..<(count &- first) { outBase[first &+ lane] = sums[lane] }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        if vector < vectors {
-            even += samples.loadUnaligned(fromByteOffset: vector * stride, as: SIMD8<Float>.self) * taps[vector]
-        }
-        return (even + odd).sum()
+        return output
     }
 
     /// The Kaiser-windowed sinc low-pass for `factor`: passband edge 7/8 and stopband edge 8/8 of
     /// the output's Nyquist frequency, `attenuationDB` down in the stopband, unity gain at 0 Hz.
-    static func lowPass(factor: Int, attenuationDB: Double = 60) -> [Float] {
+    static func lowPass(factor: Int, attenuationDB: Double = 50) -> [Float] {
         guard factor > 1 else { return [1] }
         // Frequencies in cycles per input sample.
         let stopband = 0.5 / Double(factor)

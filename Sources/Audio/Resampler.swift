@@ -186,3 +186,30 @@ public func downmixToMono(_ interleaved: UnsafeBufferPointer<Float>, channels: I
     }
     return mono
 }
+
+/// Mixes interleaved 16-bit frames down to one channel of Float samples (full scale ±1.0): the
+/// mean of the channels, as converting to Float and `downmixToMono` gives (the very same
+/// samples for one or two channels), in one pass and one array: what cutting live pieces does
+/// to every captured block.
+public func downmixToMono(_ interleaved: UnsafeBufferPointer<Int16>, channels: Int) -> [Float] {
+    let channels = max(channels, 1)
+    let frames = interleaved.count / channels
+    guard let source = interleaved.baseAddress, frames > 0 else { return [] }
+    // Sums of 16-bit samples are exact in Float, and so is a power-of-two scale.
+    let scale = 1 / (32768 * Float(channels))
+    return [Float](unsafeUninitializedCapacity: frames) { mono, initialized in
+        switch channels {
+        case 1:
+            for frame in 0..<frames { mono[frame] = Float(source[frame]) * scale }
+        case 2:
+            for frame in 0..<frames { mono[frame] = Float(Int32(source[2 * frame]) + Int32(source[2 * frame + 1])) * scale }
+        default:
+            for frame in 0..<frames {
+                var sum: Int32 = 0
+                for channel in 0..<channels { sum += Int32(source[frame * channels + channel]) }
+                mono[frame] = Float(sum) * scale
+            }
+        }
+        initialized = frames
+    }
+}

@@ -100,8 +100,7 @@ final class LivePieces: Sendable {
     }
 
     private func absorb(_ block: [Int16], into state: inout Cutting) {
-        let floats = block.map { Float($0) / 32768 }
-        var mono = floats.withUnsafeBufferPointer { downmixToMono($0, channels: channels) }
+        var mono = block.withUnsafeBufferPointer { downmixToMono($0, channels: channels) }
         if let resampler = state.resampler {
             do {
                 mono = try mono.withUnsafeBufferPointer { try resampler.process($0) }
