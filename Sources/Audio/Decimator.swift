@@ -9,7 +9,7 @@ import Foundation
 /// (8 kHz), so what folds back lands far below the speech a model hears. It is centred on each
 /// kept sample: output sample `k` stands where input sample `k × factor` stood (no delay), and
 /// `n` input samples give exactly `⌈n / factor⌉` output samples, however they are split into
-/// blocks (and the same samples). Both ends are taken as silence beyond the audio.
+/// blocks — and the very same samples. Both ends are taken as silence beyond the audio.
 ///
 /// Work is polyphase: the input is split into its `factor` phases (every `factor`-th sample),
 /// so eight neighbouring outputs take each tap from eight neighbouring samples of one phase — one
