@@ -2,11 +2,11 @@ import Foundation
 
 /// Any decodable audio file as a stream of mono Float blocks at one sample rate (16 kHz by
 /// default): what the long-audio splitter and the upload transcoder read. Decodes, mixes down
-/// and resamples (libsamplerate) block by block, so memory does not grow with the file's length.
+/// and resamples (`SpeechResampler`) block by block, so memory does not grow with the file's length.
 /// Use from one thread.
 public final class MonoPCMStream {
     private let decoder: AudioDecoder
-    private let resampler: Resampler?
+    private let resampler: SpeechResampler?
     /// Rate of the blocks handed out.
     public let sampleRate: Int
     /// Source frames decoded per block (the output block is this times the rate ratio).
@@ -23,7 +23,8 @@ public final class MonoPCMStream {
         self.sampleRate = sampleRate
         self.blockFrames = max(blockFrames, 1)
         let sourceRate = decoder.info.sampleRate
-        resampler = sourceRate == sampleRate ? nil : try Resampler(from: sourceRate, to: sampleRate, channels: 1)
+        // A whole factor down is decimated (as live pieces are); other rates keep the careful sinc.
+        resampler = sourceRate == sampleRate ? nil : try SpeechResampler(from: sourceRate, to: sampleRate, otherRatios: .medium)
     }
 
     /// The file as decoded: its own rate, channels, format and (maybe estimated) length.

@@ -38,7 +38,7 @@ final class LivePieces: Sendable {
     /// What the piece thread keeps: the map, and the samples from `cursor` on.
     struct Cutting {
         var map = SpeechMap(sampleRate: ChunkFiles.sampleRate)
-        var resampler: Resampler?
+        var resampler: SpeechResampler?
         /// The first sample not yet in a piece (16 kHz, from the start of the recording).
         var cursor: Int64 = 0
         /// Samples from `bufferStart` to the end of what was measured.
@@ -62,7 +62,9 @@ final class LivePieces: Sendable {
         files = ChunkFiles(home: queue.home, owner: owner)
         var state = Cutting()
         if format.sampleRate != ChunkFiles.sampleRate {
-            state.resampler = try Resampler(from: format.sampleRate, to: ChunkFiles.sampleRate, channels: 1)
+            // Cheap enough to run beside capture: a whole factor down (48 kHz) is decimated, any
+            // other rate goes through the fastest sinc; both keep the band a 16 kHz model hears.
+            state.resampler = try SpeechResampler(from: format.sampleRate, to: ChunkFiles.sampleRate)
         }
         cutting = Mutex(state)
         try files.createFolder()
@@ -98,8 +100,7 @@ final class LivePieces: Sendable {
     }
 
     private func absorb(_ block: [Int16], into state: inout Cutting) {
-        let floats = block.map { Float($0) / 32768 }
-        var mono = floats.withUnsafeBufferPointer { downmixToMono($0, channels: channels) }
+        var mono = block.withUnsafeBufferPointer { downmixToMono($0, channels: channels) }
         if let resampler = state.resampler {
             do {
                 mono = try mono.withUnsafeBufferPointer { try resampler.process($0) }
