@@ -7,7 +7,8 @@ import TestSupport
     @Test func correctingATranscriptReindexesItKeepsSegmentTimesAndTheOriginal() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC", "VOICEJOURNAL_NOW": "2026-11-23T12:00:00Z"])
         _ = try harness.succeed(["journal", "create", "Trips"])
-        let dir = try harness.tones(["clip.wav"], in: "in", seconds: 1)
+        // Longer than the stub's answer ("Transcript of" from 0 s, "clip." from 1.5 s to the end).
+        let dir = try harness.tones(["clip.wav"], in: "in", seconds: 3.5)
         _ = try harness.succeed(["transcribe", dir.path, "--journal", "Trips"])
         let entry = try #require(try harness.succeed(["search", "transcript", "--json"]).json() as? [[String: Any]]).first?["entryId"] as? Int
         let id = String(try #require(entry))
@@ -24,7 +25,7 @@ import TestSupport
 
         let shown = try harness.succeed(["entry", "show", id]).stdout
         #expect(shown.contains("[00:00] Manuscript of\n[00:01] clip, Anneliese."), "\(shown)")
-        #expect(shown.contains("Audio: \(dir.path)/clip.wav") && shown.contains("1.0 s · wav · 16000 Hz"), "\(shown)")
+        #expect(shown.contains("Audio: \(dir.path)/clip.wav") && shown.contains("3.5 s · wav · 16000 Hz"), "\(shown)")
         #expect(shown.contains("Corrected: 2026-11-23 12:00"), "\(shown)")
         let original = try harness.succeed(["entry", "show", id, "--original"]).stdout
         #expect(original.hasSuffix("[00:00] Transcript of\n[00:01] clip.\n"), "\(original)")

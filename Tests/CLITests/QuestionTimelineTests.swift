@@ -36,7 +36,7 @@ import TestSupport
         let linkToken = try #require(listedFirst.first?["linkToken"] as? String)
         #expect(listedFirst.count == 1 && token.hasSuffix(linkToken))
         let second = try id(succeed(["assign", String(questions[1]), "--person", "Grandma Rose", "--json"], at: "2026-11-20T09:00:00Z"))
-        let audio = try makeTone(at: harness.folder.path("answer.wav"))
+        let audio = try makeTone(at: harness.folder.path("answer.wav"), seconds: 3.25)
         try succeed(["answer", String(first), "--file", audio.path], at: "2026-11-21T09:30:00Z")
         try succeed(["queue", "run"])
 
@@ -75,7 +75,7 @@ extension QuestionTimelineTests {
         try succeed(["journal", "create", "Week"])
         let question = try id(succeed(["question", "add", "--journal", "Week", "Best day this week?", "--json"]))
         let assignment = try id(succeed(["assign", String(question), "--person", "me", "--json"]))
-        let audio = try makeTone(at: harness.folder.path("answer.wav"))
+        let audio = try makeTone(at: harness.folder.path("answer.wav"), seconds: 3.25)
         let once = try succeed(["answer", String(assignment), "--file", audio.path, "--idempotency-key", "try-1", "--json"])
         let recording = try id(once, "recordingId")
         let twice = try succeed(["answer", String(assignment), "--file", audio.path, "--idempotency-key", "try-1", "--json"])

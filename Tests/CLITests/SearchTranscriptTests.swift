@@ -4,7 +4,7 @@ import TestSupport
 
 /// Search hits in transcripts (with the segment's time) and in the answers a person gave,
 /// through the built binary and the stub server (whose transcript of `NAME.wav` is
-/// "Transcript of NAME.": "Transcript of" from 0 s, "NAME." from 1.5 s).
+/// "Transcript of NAME.": "Transcript of" from 0 s, "NAME." from 1.5 s, in audio 3.25 s long).
 @Suite struct SearchTranscriptTests {
     @Test func aTranscriptHitShowsTheSegmentTimeAndPersonNarrowsToTheirAnswers() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC"])
@@ -12,7 +12,7 @@ import TestSupport
         _ = try harness.succeed(["journal", "create", "Trips"])
         // A file in no journal: its transcript is its only indexed text (an entry made by
         // --journal would also match by its title, the file's name).
-        _ = try harness.succeed(["transcribe", harness.tones(["lighthouse.wav"], in: "loose").path])
+        _ = try harness.succeed(["transcribe", harness.tones(["lighthouse.wav"], in: "loose", seconds: 3.25).path])
         let hit = try #require(try harness.succeed(["search", "lighthouse", "--json"]).json() as? [[String: Any]]).first
         #expect(hit?["matchedIn"] as? String == "transcript" && hit?["segmentStart"] as? Double == 1.5)
         #expect(hit?["snippet"] as? String == "Transcript of [lighthouse].")

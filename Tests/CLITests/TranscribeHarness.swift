@@ -39,14 +39,14 @@ struct TranscribeHarness {
         return dir
     }
 
-    /// `count` distinct short WAV tones in a folder `name` (created).
+    /// `count` distinct short WAV tones in a folder `name` (created), `seconds` long each.
     @discardableResult
-    func audio(_ count: Int, in name: String = "in", prefix: String = "clip") throws -> URL {
+    func audio(_ count: Int, in name: String = "in", prefix: String = "clip", seconds: Double = 0.2) throws -> URL {
         let dir = folder.path(name)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for index in 0..<count {
             try makeTone(at: dir.appendingPathComponent("\(prefix)\(String(format: "%02d", index)).wav"),
-                         seconds: 0.2, frequency: 180 + index * 11)
+                         seconds: seconds, frequency: 180 + index * 11)
         }
         return dir
     }

@@ -41,7 +41,8 @@ import TestSupport
 
     @Test func writesSidecarsFromTheStoredSegmentsAndMakesJournalEntries() throws {
         let harness = try TranscribeHarness()
-        let dir = try harness.audio(2)
+        // As long as the stub's answer (0–1.5 s and 1.5–3.25 s), which it fits to the audio.
+        let dir = try harness.audio(2, seconds: 3.25)
         let unknown = try harness.binary.run(["transcribe", dir.path, "--journal", "Family stories"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("journal create"))

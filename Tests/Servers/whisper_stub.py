@@ -12,7 +12,8 @@ Fault injection: --plan takes a JSON list of rules, first match wins:
       "then": {"kind": "ok"}}]
 "match" is a substring of the uploaded filename ("*" matches all). Each distinct filename
 walks through its own copy of "responses"; afterwards it gets "then" (default: ok).
-Kinds: ok (its last segment runs to the end of the audio when the WAV or FLAC header says how long it is), error (status, code, type, message, retry_after, retry_after_ms), reset (close
+Kinds: ok (two segments, 0–1.5 and 1.5–3.25 s, fitted to the audio when the WAV or FLAC header says
+how long it is: squeezed into a shorter file, the last running on to the end of a longer one), error (status, code, type, message, retry_after, retry_after_ms), reset (close
 the connection with a TCP reset mid-response), slow (answer after "seconds"), malformed
 (200 with broken JSON), echo_key (401 whose message repeats the key it was sent), echo_sha
 (a good answer whose text ends with the uploaded file's sha256, so a test can tell which
@@ -588,11 +589,24 @@ class Handler(BaseHTTPRequestHandler):
         if sha256:
             text += f" sha256:{sha256}"
             segments[-1]["text"] += f" sha256:{sha256}"
-        # The last segment runs to the end of the audio when its length is known (WAV, FLAC):
-        # every stretch of speech in the upload has words, as a real server's answer would.
-        if self.audio_seconds and self.audio_seconds > segments[-1]["end"]:
-            segments[-1]["end"] = round(self.audio_seconds, 3)
-        words = [{"word": w, "start": i * 1.0, "end": i * 1.0 + 0.9} for i, w in enumerate(text.split())]
+        # A real server's answer lies within the audio and has words for all of it: when the
+        # audio's length is known (WAV, FLAC), the segments are fitted to it (squeezed into a
+        # shorter file, the last one running on to the end of a longer one), and each
+        # segment's words are spread over its time.
+        seconds = self.audio_seconds
+        if seconds and seconds < segments[-1]["end"]:
+            scale = seconds / segments[-1]["end"]
+            for segment in segments:
+                segment["start"] = round(segment["start"] * scale, 3)
+                segment["end"] = round(segment["end"] * scale, 3)
+        elif seconds:
+            segments[-1]["end"] = round(seconds, 3)
+        words = []
+        for segment in segments:
+            said = segment["text"].split()
+            step = (segment["end"] - segment["start"]) / max(len(said), 1)
+            words += [{"word": word, "start": round(segment["start"] + i * step, 3),
+                       "end": round(segment["start"] + (i + 1) * step, 3)} for i, word in enumerate(said)]
         self.send_transcript(fields, text, segments, words, round(self.audio_seconds or 3.25, 3), billed=3)
 
     def send_transcript(self, fields, text, segments, words, duration, billed=None):

@@ -36,7 +36,7 @@ struct TranscriptionFlags: ParsableArguments {
                                valueName: "codec"))
     var uploadCodec: UploadCodec?
 
-    @Flag(help: "Send the silence before and after the speech too (it is left out of encoded uploads by default).")
+    @Flag(help: "Send the audio untouched, every pause and noise, and keep the answer as the server gave it (by default only the speech is sent, and the answer is checked against it).")
     var noTrim = false
 
     func validate() throws {
