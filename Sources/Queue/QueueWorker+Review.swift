@@ -76,15 +76,17 @@ extension Worker {
     static let resendEdgeSeconds = 0.2
 
     /// An answer with text only (the gpt-4o transcribe models' `json`): times cannot be
-    /// checked, but the number of words can. Far too few for the speech sent (against the
-    /// rate of typical speech) and the upload is sent again in two halves; their words are
-    /// kept when there are more of them.
+    /// checked, but the number of words can. Far too few for the speech sent, against the
+    /// recording's own rate (its other chunks' words per second of speech, once 10 s of them
+    /// are in), and the upload is sent again in two halves; their words are kept when there
+    /// are more of them. A recording sent in one upload has no rate of its own to judge by.
     private func reviewedText(_ result: TranscriptionResult, source: URL, map: TimeMap, request: TranscriptionRequest,
                               jobId: Int64, on connection: WhisperConnection) -> ReviewedAnswer {
         var reviewed = ReviewedAnswer(result: result, sentSeconds: map.sentSeconds)
         let speechSeconds = map.speech.reduce(0) { $0 + $1.seconds }
         let words = Self.wordCount(result.text)
-        guard TranscriptReview.tooFewWords(words: words, speechSeconds: speechSeconds, expectedWordsPerSecond: nil),
+        guard let expected = ownWordRate(besides: jobId),
+              TranscriptReview.tooFewWords(words: words, speechSeconds: speechSeconds, expectedWordsPerSecond: expected),
               map.sentSeconds >= 2 * Self.shortestHalfSeconds else { return reviewed }
         let middle = map.upload(Self.speechMiddle(map))
         var texts: [String] = []
@@ -102,6 +104,19 @@ extension Worker {
     }
 
     private static let shortestHalfSeconds = 1.0
+
+    /// Words per second of speech in the recording's other finished chunks, when they hold
+    /// at least 10 s of speech; nil otherwise (or when the store cannot say).
+    private func ownWordRate(besides jobId: Int64) -> Double? {
+        guard let siblings = try? queue.finishedSiblings(ofChunk: jobId) else { return nil }
+        var words = 0, seconds = 0.0
+        for sibling in siblings {
+            guard let result = sibling.result, let map = TimeMap(json: sibling.timeMap) else { continue }
+            words += Self.wordCount(result.text)
+            seconds += map.speech.reduce(0) { $0 + $1.seconds }
+        }
+        return seconds >= 10 ? Double(words) / seconds : nil
+    }
 
     /// The time on the map's clock by which half of its speech was said.
     private static func speechMiddle(_ map: TimeMap) -> Double {

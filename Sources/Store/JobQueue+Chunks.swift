@@ -205,6 +205,17 @@ extension JobQueue {
     }
 
     /// The chunk files some job still needs.
+    /// The other chunks of the same recording that have their results (for the recording's
+    /// own rate of words, against which a text-only answer is judged).
+    public func finishedSiblings(ofChunk jobId: Int64) throws -> [JobChunk] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM job_chunk WHERE result IS NOT NULL AND jobId != ?
+                  AND parentJobId = (SELECT parentJobId FROM job_chunk WHERE jobId = ?)
+                """, arguments: [jobId, jobId]).map(JobChunk.init)
+        }
+    }
+
     public func chunkPathsInUse() throws -> Set<String> {
         try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM job_chunk")) }
     }

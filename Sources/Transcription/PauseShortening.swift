@@ -14,7 +14,7 @@ public struct PauseShortening: Sendable, Equatable {
     /// Leaving out less than this in all is not worth an encode: the file goes as it is.
     public var worthSeconds: Double
 
-    public init(longestWholePauseSeconds: Double = 1.0, edgeSeconds: Double = 0.2, worthSeconds: Double = 2.0) {
+    public init(longestWholePauseSeconds: Double = 1.0, edgeSeconds: Double = 0.25, worthSeconds: Double = 2.0) {
         self.longestWholePauseSeconds = longestWholePauseSeconds
         self.edgeSeconds = edgeSeconds
         self.worthSeconds = worthSeconds

@@ -10,14 +10,14 @@ import Testing
 
     @Test func longPausesKeepOnlyTheirEdgesAndShortOnesStayWhole() {
         let speech = [range(2, 4), range(4.5, 6), range(20, 22)]
-        let pieces = PauseShortening().pieces(of: 0..<samples(30), speech: speech, sampleRate: rate)
+        let pieces = PauseShortening(edgeSeconds: 0.2).pieces(of: 0..<samples(30), speech: speech, sampleRate: rate)
         // 0.5 s between the first two stretches is part of the sentence; 14 s is cut to 0.4 s.
         #expect(pieces == [range(1.8, 6.2), range(19.8, 22.2)])
     }
 
     @Test func aChunkWithLittleToLeaveOutIsSentWhole() {
         let chunk = AudioChunk(startSample: samples(1.8), endSample: samples(6.2), sampleRate: rate)
-        let shortened = PauseShortening().shortened(chunk, speech: [range(2, 4), range(5.2, 6)])
+        let shortened = PauseShortening(edgeSeconds: 0.2).shortened(chunk, speech: [range(2, 4), range(5.2, 6)])
         #expect(shortened.pieces == nil)
         #expect(shortened.speech == [range(2, 4), range(5.2, 6)])
         #expect(shortened.timeMap.isWhole)
@@ -25,7 +25,7 @@ import Testing
 
     @Test func answerTimesGoBackToTheRecordingsClock() throws {
         let chunk = AudioChunk(startSample: samples(10), endSample: samples(60), sampleRate: rate)
-        let shortened = PauseShortening().shortened(chunk, speech: [range(12, 15), range(30, 31.5), range(50, 52)])
+        let shortened = PauseShortening(edgeSeconds: 0.2).shortened(chunk, speech: [range(12, 15), range(30, 31.5), range(50, 52)])
         let map = shortened.timeMap
         // Pieces on the chunk's own clock (10 s is its 0): 1.8–5.2, 19.8–21.7, 39.8–42.2.
         #expect(map.pieces.count == 3)

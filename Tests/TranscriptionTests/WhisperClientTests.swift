@@ -24,7 +24,8 @@ import TestSupport
 
     @Test func sendsEveryFieldTheFilenameAndTheKey() async throws {
         let folder = try TemporaryFolder()
-        let audio = try makeTone(at: folder.path("voice memo – Grüße.wav"))
+        // As long as the stub's answer (0–1.5 s, 1.5–3.25 s), which it fits to the audio.
+        let audio = try makeTone(at: folder.path("voice memo – Grüße.wav"), seconds: 3.25)
         let server = try StubWhisperServer(expectedKey: Self.key)
         let options = TranscriptionOptions(model: "whisper-1", language: "de", prompt: "Grüße aus Köln", temperature: 0.2)
         let results = try await upload(client(server), [TranscriptionRequest(file: audio, options: options)])
