@@ -88,7 +88,7 @@ extension Worker {
         runner.logger.debug("upload plan", metadata: ["job": "\(jobId)", "plan": "\(plan.decision)", "chunkSeconds": "\(plan.chunkSeconds)"])
         switch plan.decision {
         case .asIs:
-            return .asIs(speechHeard: map.speechExtent != .silent, speech: settings.trim ? speech : nil)
+            return .asIs(speechHeard: map.speechExtent != .silent, speech: settings.trim ? shortening.utterances(speech) : nil)
         case .nothingToSend:
             runner.logger.info("no speech: nothing uploaded", metadata: ["job": "\(jobId)"])
             try storeSilence(of: recording, jobId: jobId, peakDBFS: map.peakDBFS)

@@ -56,7 +56,8 @@ extension Worker {
                     kept = TranscriptReview.merged(kept, with: second.kept, replacing: region)
                 }
             } else {
-                kept = TranscriptReview.merged(kept, with: second.kept, replacing: nil)
+                let heard = Self.unheardBefore(second.kept, besides: kept, near: region)
+                kept = TranscriptReview.merged(Self.split(kept, at: heard.map(\.start)), with: heard, replacing: nil)
             }
         }
         reviewed.unheard = review.review(kept, speech: map.speechRanges).uncovered.map { TimeMap.Span(start: $0.lowerBound, end: $0.upperBound) }
@@ -70,6 +71,46 @@ extension Worker {
                                                                      "unheard": "\(reviewed.unheard.count)"])
         }
         return reviewed
+    }
+
+    /// The segments, each one that runs across one of `times` cut there by its words (a word
+    /// goes to the side its middle is on), so that words heard again for a stretch inside a
+    /// long segment are merged in time order, not after the whole segment.
+    static func split(_ segments: [TranscriptionResult.Segment], at times: [Double]) -> [TranscriptionResult.Segment] {
+        var result = segments
+        for time in times {
+            guard let index = result.firstIndex(where: { $0.start < time && time < $0.end }),
+                  let words = result[index].words, !words.isEmpty else { continue }
+            let before = words.filter { ($0.start + $0.end) / 2 < time }, after = words.filter { ($0.start + $0.end) / 2 >= time }
+            guard let lastBefore = before.last, let firstAfter = after.first else { continue }
+            var first = result[index], second = result[index]
+            first.words = before
+            first.end = lastBefore.end
+            first.text = " " + before.map(\.word).joined(separator: " ")
+            second.words = after
+            second.start = firstAfter.start
+            second.text = " " + after.map(\.word).joined(separator: " ")
+            result.replaceSubrange(index...index, with: [first, second])
+        }
+        return result
+    }
+
+    /// A re-send's segments, less those whose words the first answer already has next to the
+    /// stretch (within 2 s): the model heard them and only timed them a little off, and
+    /// merging them again would say them twice.
+    static func unheardBefore(_ resent: [TranscriptionResult.Segment], besides kept: [TranscriptionResult.Segment],
+                              near region: Range<Double>) -> [TranscriptionResult.Segment] {
+        let nearby = kept.filter { $0.end >= region.lowerBound - 2 && $0.start <= region.upperBound + 2 }
+            .flatMap { normalizedWords($0.text) }
+        return resent.filter { segment in
+            let words = normalizedWords(segment.text)
+            guard !words.isEmpty, words.count <= nearby.count else { return !words.isEmpty }
+            return !(0...(nearby.count - words.count)).contains { Array(nearby[$0..<($0 + words.count)]) == words }
+        }
+    }
+
+    private static func normalizedWords(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "'" }.map(String.init)
     }
 
     /// Audio kept around a stretch sent again on its own, so its first and last words are whole.

@@ -14,7 +14,7 @@ public struct PauseShortening: Sendable, Equatable {
     /// Leaving out less than this in all is not worth an encode: the file goes as it is.
     public var worthSeconds: Double
 
-    public init(longestWholePauseSeconds: Double = 1.0, edgeSeconds: Double = 0.25, worthSeconds: Double = 2.0) {
+    public init(longestWholePauseSeconds: Double = 1.0, edgeSeconds: Double = 0.3, worthSeconds: Double = 2.0) {
         self.longestWholePauseSeconds = longestWholePauseSeconds
         self.edgeSeconds = edgeSeconds
         self.worthSeconds = worthSeconds
@@ -30,14 +30,7 @@ public struct PauseShortening: Sendable, Equatable {
             let clipped = range.clamped(to: stretch)
             return clipped.isEmpty ? nil : clipped
         }
-        var joined: [Range<Int64>] = []
-        for range in inside {
-            if let last = joined.last, range.lowerBound - last.upperBound <= longestWhole {
-                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                joined.append(range)
-            }
-        }
+        let joined = Self.joined(inside, longerPausesThan: longestWhole)
         var pieces: [Range<Int64>] = []
         for range in joined {
             let start = max(range.lowerBound - edge, pieces.last?.upperBound ?? stretch.lowerBound, stretch.lowerBound)
@@ -47,15 +40,43 @@ public struct PauseShortening: Sendable, Equatable {
         return pieces
     }
 
+    /// Speech ranges with the pauses up to `longest` closed: the stretches a listener hears
+    /// as one utterance ("five, five"), which is what coverage is judged on.
+    static func joined(_ speech: [Range<Int64>], longerPausesThan longest: Int64) -> [Range<Int64>] {
+        var joined: [Range<Int64>] = []
+        for range in speech {
+            if let last = joined.last, range.lowerBound - last.upperBound <= longest {
+                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                joined.append(range)
+            }
+        }
+        return joined
+    }
+
+    /// Speech in seconds with the pauses the upload keeps whole closed (see `joined`).
+    public func utterances(_ speech: [Range<Double>]) -> [Range<Double>] {
+        var joined: [Range<Double>] = []
+        for range in speech {
+            if let last = joined.last, range.lowerBound - last.upperBound <= longestWholePauseSeconds {
+                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                joined.append(range)
+            }
+        }
+        return joined
+    }
+
     /// The chunk with the pieces its upload holds and its speech, when leaving out the middle
     /// of its pauses is worth it (else as it was: the whole stretch is sent).
     public func shortened(_ chunk: AudioChunk, speech: [Range<Int64>]) -> AudioChunk {
         var shortened = chunk
         let stretch = chunk.startSample..<max(chunk.startSample, chunk.endSample)
-        shortened.speech = speech.compactMap { range in
+        let rate = Double(max(chunk.sampleRate, 1))
+        shortened.speech = Self.joined(speech.compactMap { range in
             let clipped = range.clamped(to: stretch)
             return clipped.isEmpty ? nil : clipped
-        }
+        }, longerPausesThan: Int64((longestWholePauseSeconds * rate).rounded()))
         let kept = pieces(of: stretch, speech: speech, sampleRate: chunk.sampleRate)
         let keptSamples = kept.reduce(Int64(0)) { $0 + Int64($1.count) }
         let leftOut = Double(Int64(stretch.count) - keptSamples) / Double(max(chunk.sampleRate, 1))

@@ -84,15 +84,41 @@ extension TranscriptionResult {
     }
 }
 
+extension TimeMap {
+    /// A span of the upload on the stretch's clock. A span that runs across a shortened pause
+    /// without reaching speech on its far side (the model let a segment or word run on into
+    /// the gap) stops where its speech's piece ends, rather than taking in the whole pause it
+    /// never heard; likewise a span starting after its piece's speech starts at the next piece.
+    public func originalSpan(_ start: Double, _ end: Double) -> Range<Double> {
+        var from = original(start), to = max(original(end, isEnd: true), from)
+        guard pieces.count > 1, var first = pieceIndex(of: from), var last = pieceIndex(of: to) else { return from..<to }
+        while last > first, !speech.contains(where: { $0.start < to && $0.end > pieces[last].start }) {
+            last -= 1
+            to = pieces[last].end
+        }
+        while first < last, !speech.contains(where: { $0.end > from && $0.start < pieces[first].end }) {
+            first += 1
+            from = pieces[first].start
+        }
+        return from..<max(to, from)
+    }
+
+    /// The piece a time on the stretch's clock lies in (the nearest before it in a cut pause).
+    private func pieceIndex(of seconds: Double) -> Int? {
+        pieces.lastIndex { $0.start <= seconds + 1e-9 } ?? (pieces.isEmpty ? nil : 0)
+    }
+}
+
 extension TranscriptionResult.Segment {
     /// The segment with its times (and its words') on the stretch's clock.
     public func mapped(through map: TimeMap) -> TranscriptionResult.Segment {
         var segment = self
-        segment.start = map.original(start)
-        segment.end = max(map.original(end, isEnd: true), segment.start)
+        let span = map.originalSpan(start, end)
+        segment.start = span.lowerBound
+        segment.end = span.upperBound
         segment.words = words?.map { word in
-            let start = map.original(word.start)
-            return .init(start: start, end: max(map.original(word.end, isEnd: true), start), word: word.word)
+            let span = map.originalSpan(word.start, word.end)
+            return .init(start: span.lowerBound, end: span.upperBound, word: word.word)
         }
         return segment
     }
