@@ -147,7 +147,8 @@ extension Worker {
     private static let shortestHalfSeconds = 1.0
 
     /// Words per second of speech in the recording's other finished chunks, when they hold
-    /// at least 10 s of speech; nil otherwise (or when the store cannot say).
+    /// at least 10 s of speech said at half a word a second or more; nil otherwise (or when
+    /// the store cannot say).
     private func ownWordRate(besides jobId: Int64) -> Double? {
         guard let siblings = try? queue.finishedSiblings(ofChunk: jobId) else { return nil }
         var words = 0, seconds = 0.0
@@ -156,7 +157,9 @@ extension Worker {
             words += Self.wordCount(result.text)
             seconds += map.speech.reduce(0) { $0 + $1.seconds }
         }
-        return seconds >= 10 ? Double(words) / seconds : nil
+        // Other chunks that themselves came back with almost no words are no measure of speech.
+        let rate = seconds >= 10 ? Double(words) / seconds : 0
+        return rate >= 0.5 ? rate : nil
     }
 
     /// The time on the map's clock by which half of its speech was said.
