@@ -40,10 +40,11 @@ public struct PauseShortening: Sendable, Equatable {
         return pieces
     }
 
-    /// Speech ranges with the pauses up to `longest` closed: the stretches a listener hears
-    /// as one utterance ("five, five"), which is what coverage is judged on.
-    static func joined(_ speech: [Range<Int64>], longerPausesThan longest: Int64) -> [Range<Int64>] {
-        var joined: [Range<Int64>] = []
+    /// Speech ranges (samples or seconds) with the pauses up to `longest` closed: the
+    /// stretches a listener hears as one utterance ("five, five"), which is what coverage is
+    /// judged on.
+    static func joined<T: Comparable & AdditiveArithmetic>(_ speech: [Range<T>], longerPausesThan longest: T) -> [Range<T>] {
+        var joined: [Range<T>] = []
         for range in speech {
             if let last = joined.last, range.lowerBound - last.upperBound <= longest {
                 joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
@@ -56,15 +57,7 @@ public struct PauseShortening: Sendable, Equatable {
 
     /// Speech in seconds with the pauses the upload keeps whole closed (see `joined`).
     public func utterances(_ speech: [Range<Double>]) -> [Range<Double>] {
-        var joined: [Range<Double>] = []
-        for range in speech {
-            if let last = joined.last, range.lowerBound - last.upperBound <= longestWholePauseSeconds {
-                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                joined.append(range)
-            }
-        }
-        return joined
+        Self.joined(speech, longerPausesThan: longestWholePauseSeconds)
     }
 
     /// The chunk with the pieces its upload holds and its speech, when leaving out the middle
