@@ -165,7 +165,7 @@ final class LivePieces: Sendable {
         let piece = PauseShortening().shortened(cut, speech: state.map.speechRanges)
         let url = files.url(jobId: jobId, index: index, codec: .flac)
         do {
-            let encoder = try ChunkEncoder(creating: url, codec: .flac, sampleRate: ChunkFiles.sampleRate)
+            let encoder = try ChunkEncoder(creating: url, codec: .flac, sampleRate: ChunkFiles.sampleRate, fastestFLAC: true)
             for range in piece.uploadedRanges {
                 let from = Int(range.lowerBound - state.bufferStart), to = Int(range.upperBound - state.bufferStart)
                 guard from >= 0, to <= state.buffer.count, from < to else {
