@@ -87,6 +87,14 @@ public final class SoundFileWriter: @unchecked Sendable {
         }
     }
 
+    /// Sets a compressed format's compression, from 0 (fastest, largest) to 1 (slowest,
+    /// smallest; FLAC's levels 0–8). Only before the first write; false if the format has none.
+    func setCompression(_ level: Double) -> Bool {
+        guard let handle, framesWritten == 0 else { return false }
+        var level = min(max(level, 0), 1)
+        return sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size)) == Int32(SF_TRUE)
+    }
+
     /// Appends `frames` interleaved frames.
     public func write(_ samples: UnsafePointer<Int16>, frames: Int) throws {
         guard let handle else { throw SoundFileError(operation: "write", path: url.path, reason: "the file is closed") }

@@ -9,8 +9,9 @@ import Transcription
 /// Cuts a recording in progress into pieces at its pauses and queues each as a chunk job of
 /// the recording, so they are transcribed while the speaker goes on.
 ///
-/// The capture's writer thread hands each block over (`take`: a copy, never a wait); a
-/// thread of its own downmixes it to 16 kHz mono, measures it into a `SpeechMap`, asks a
+/// The capture's writer thread hands each block over (`take`: downmixed to 16 kHz mono there,
+/// never a wait: a third of the block's bytes to hold until used); a thread of its own
+/// measures it into a `SpeechMap`, asks a
 /// `LivePieceCutter` where to cut, encodes each piece as FLAC under `<home>/tmp/` and queues
 /// it (`JobQueue.addLivePiece`). Nothing here can hold up capture: a slow disk or store
 /// only makes pieces late. A failure stops the pieces, never the recording: the next command
@@ -25,20 +26,24 @@ final class LivePieces: Sendable {
     private let logger: Logger
     private let onPiece: @Sendable (Int64) -> Void
     private let inbox = Mutex(Inbox())
+    /// Used by `take` (the writer thread) while capture runs, then by `finish` for its tail.
+    private let resampler: Mutex<SpeechResampler?>
     private let arrived = DispatchSemaphore(value: 0)
     private let ended = DispatchSemaphore(value: 0)
     /// The thread's own state; `finish` reads it only after the thread has ended.
     private let cutting: Mutex<Cutting>
 
     private struct Inbox {
-        var blocks: [[Int16]] = []
+        /// 16 kHz mono blocks not yet measured.
+        var blocks: [[Float]] = []
+        /// Resampling failed: the pieces stop.
+        var failure: (any Error)?
         var closed = false
     }
 
     /// What the piece thread keeps: the map, and the samples from `cursor` on.
     struct Cutting {
         var map = SpeechMap(sampleRate: ChunkFiles.sampleRate)
-        var resampler: SpeechResampler?
         /// The first sample not yet in a piece (16 kHz, from the start of the recording).
         var cursor: Int64 = 0
         /// Samples from `bufferStart` to the end of what was measured.
@@ -60,13 +65,11 @@ final class LivePieces: Sendable {
         self.onPiece = onPiece
         channels = format.channels
         files = ChunkFiles(home: queue.home, owner: owner)
-        var state = Cutting()
-        if format.sampleRate != ChunkFiles.sampleRate {
-            // Cheap enough to run beside capture: a whole factor down (48 kHz) is decimated, any
-            // other rate goes through the fastest sinc; both keep the band a 16 kHz model hears.
-            state.resampler = try SpeechResampler(from: format.sampleRate, to: ChunkFiles.sampleRate)
-        }
-        cutting = Mutex(state)
+        // Cheap enough to run on the writer thread: a whole factor down (48 kHz) is decimated, any
+        // other rate goes through the fastest sinc; both keep the band a 16 kHz model hears.
+        resampler = Mutex(format.sampleRate == ChunkFiles.sampleRate ? nil
+            : try SpeechResampler(from: format.sampleRate, to: ChunkFiles.sampleRate))
+        cutting = Mutex(Cutting())
         try files.createFolder()
         let thread = Thread { [self] in
             run()
@@ -76,39 +79,45 @@ final class LivePieces: Sendable {
         thread.start()
     }
 
-    /// Takes a copy of a captured block (interleaved 16-bit): called on the writer thread.
+    /// Takes a captured block (interleaved 16-bit) as 16 kHz mono: called on the writer thread.
     func take(_ samples: UnsafeBufferPointer<Int16>) {
         guard !samples.isEmpty else { return }
-        let copy = Array(samples)
-        inbox.withLock { $0.blocks.append(copy) }
-        arrived.signal()
+        let mono = downmixToMono(samples, channels: channels)
+        let converted = resampler.withLock { resampler -> Result<[Float], any Error> in
+            guard let resampler else { return .success(mono) }
+            return Result { try mono.withUnsafeBufferPointer { try resampler.process($0) } }
+        }
+        let wasEmpty = inbox.withLock { inbox in
+            defer {
+                switch converted {
+                case .success(let block): if inbox.failure == nil { inbox.blocks.append(block) }
+                case .failure(let error): inbox.failure = inbox.failure ?? error
+                }
+            }
+            return inbox.blocks.isEmpty && inbox.failure == nil
+        }
+        // The thread takes every waiting block at once: one wake-up per batch, not per block.
+        if wasEmpty { arrived.signal() }
     }
 
     private func run() {
         while true {
             arrived.wait()
-            let (blocks, closed) = inbox.withLock { inbox in
+            let (blocks, failure, closed) = inbox.withLock { inbox in
                 defer { inbox.blocks.removeAll() }
-                return (inbox.blocks, inbox.closed)
+                return (inbox.blocks, inbox.failure, inbox.closed)
             }
             cutting.withLock { state in
                 for block in blocks { absorb(block, into: &state) }
+                if let failure, !state.broken { stop(&state, because: failure) }
                 cutReadyPieces(&state)
             }
             if closed { return }
         }
     }
 
-    private func absorb(_ block: [Int16], into state: inout Cutting) {
-        var mono = block.withUnsafeBufferPointer { downmixToMono($0, channels: channels) }
-        if let resampler = state.resampler {
-            do {
-                mono = try mono.withUnsafeBufferPointer { try resampler.process($0) }
-            } catch {
-                stop(&state, because: error)
-                return
-            }
-        }
+    private func absorb(_ mono: [Float], into state: inout Cutting) {
+        guard !state.broken else { return }
         state.map.append(mono)
         state.buffer += mono
     }
@@ -165,7 +174,7 @@ final class LivePieces: Sendable {
         let piece = PauseShortening().shortened(cut, speech: state.map.speechRanges)
         let url = files.url(jobId: jobId, index: index, codec: .flac)
         do {
-            let encoder = try ChunkEncoder(creating: url, codec: .flac, sampleRate: ChunkFiles.sampleRate)
+            let encoder = try ChunkEncoder(creating: url, codec: .flac, sampleRate: ChunkFiles.sampleRate, fastestFLAC: true)
             for range in piece.uploadedRanges {
                 let from = Int(range.lowerBound - state.bufferStart), to = Int(range.upperBound - state.bufferStart)
                 guard from >= 0, to <= state.buffer.count, from < to else {
@@ -197,7 +206,7 @@ final class LivePieces: Sendable {
         arrived.signal()
         ended.wait()
         return try cutting.withLock { state -> LivePlanEnding in
-            if let resampler = state.resampler, !state.broken, let tail = try? resampler.process(UnsafeBufferPointer(start: nil, count: 0), endOfInput: true) {
+            if !state.broken, let tail = try? resampler.withLock({ try $0?.process(UnsafeBufferPointer(start: nil, count: 0), endOfInput: true) }) {
                 state.map.append(tail)
                 state.buffer += tail
             }

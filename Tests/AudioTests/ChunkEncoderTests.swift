@@ -8,9 +8,9 @@ import TestSupport
     static let samples16 = CaptureFixtures.sine(sampleRate: 16000, seconds: 2, dbfs: -12, frequency: 440)
     static let samples = samples16.map { Float($0) / 32768 }
 
-    static func encode(_ codec: UploadCodec, in folder: TemporaryFolder) throws -> URL {
-        let url = folder.path("chunk.\(codec.fileExtension)")
-        let encoder = try ChunkEncoder(creating: url, codec: codec)
+    static func encode(_ codec: UploadCodec, in folder: TemporaryFolder, name: String = "chunk", fastestFLAC: Bool = false) throws -> URL {
+        let url = folder.path("\(name).\(codec.fileExtension)")
+        let encoder = try ChunkEncoder(creating: url, codec: codec, fastestFLAC: fastestFLAC)
         for start in stride(from: 0, to: samples.count, by: 5000) {
             try encoder.write(Array(samples[start..<min(start + 5000, samples.count)]))
         }
@@ -38,6 +38,27 @@ import TestSupport
         #expect(decoded.samples == Self.samples)
         let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+    }
+
+    @Test func fastestFLACIsLargerButComesBackSampleForSample() throws {
+        let folder = try TemporaryFolder()
+        let fastest = try Self.encode(.flac, in: folder, name: "fastest", fastestFLAC: true)
+        let standard = try Self.encode(.flac, in: folder, name: "standard")
+        #expect(try Self.decodeAll(fastest).samples == Self.samples)
+        // Level 0 predicts with fixed polynomials only: a pure tone costs it more bytes than LPC.
+        let sizes = try [fastest, standard].map { try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int ?? 0 }
+        #expect(sizes[0] > sizes[1], "fastest \(sizes[0]) bytes, standard \(sizes[1])")
+    }
+
+    @Test func flacSamplesAreRoundedToNearestAndClipped() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.path("chunk.flac")
+        let encoder = try ChunkEncoder(creating: url, codec: .flac)
+        let values: [Float] = [0.3 / 32768, 0.7 / 32768, -0.7 / 32768, 1234.4 / 32768, -1234.6 / 32768, 1.5, -2, 32767.2 / 32768]
+        try encoder.write(values)
+        try encoder.close()
+        let expected: [Float] = [0, 1, -1, 1234, -1235, 32767, -32768, 32767].map { $0 / 32768 }
+        #expect(try Self.decodeAll(url).samples == expected)
     }
 
     @Test(arguments: [UploadCodec.mp3, .opus])
