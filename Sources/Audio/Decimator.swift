@@ -5,8 +5,9 @@ import Foundation
 /// cost nothing.
 ///
 /// The filter is a Kaiser-windowed sinc: flat (within 0.03 dB) to 7/8 of the new Nyquist
-/// frequency (7 kHz at 16 kHz) and at least 50 dB down from the new Nyquist frequency on
-/// (8 kHz), so what folds back lands far below the speech a model hears. It is centred on each
+/// frequency (7 kHz at 16 kHz) and at least 50 dB down from 9/8 of it on (9 kHz): what
+/// folds back from between 8 and 9 kHz lands above 7 kHz, outside the passband, and nothing
+/// folds into it (a filter stopping at 8 kHz would need twice the taps). It is centred on each
 /// kept sample: output sample `k` stands where input sample `k × factor` stood (no delay), and
 /// `n` input samples give exactly `⌈n / factor⌉` output samples, however they are split into
 /// blocks — and the very same samples. Both ends are taken as silence beyond the audio.
@@ -139,13 +140,17 @@ public final class Decimator {
         return output
     }
 
-    /// The Kaiser-windowed sinc low-pass for `factor`: passband edge 7/8 and stopband edge 8/8 of
+    /// The Kaiser-windowed sinc low-pass for `factor`: passband edge 7/8 and stopband edge 9/8 of
     /// the output's Nyquist frequency, `attenuationDB` down in the stopband, unity gain at 0 Hz.
+    /// What lies between 8/8 and 9/8 folds back above 7/8, outside the passband (above 7 kHz
+    /// at 16 kHz, where speech has little and Whisper listens least): half the taps of a
+    /// filter that stops at 8/8, for the same passband.
     static func lowPass(factor: Int, attenuationDB: Double = 50) -> [Float] {
         guard factor > 1 else { return [1] }
         // Frequencies in cycles per input sample.
-        let stopband = 0.5 / Double(factor)
-        let passband = stopband * 7 / 8
+        let nyquist = 0.5 / Double(factor)
+        let stopband = nyquist * 9 / 8
+        let passband = nyquist * 7 / 8
         let cutoff = (passband + stopband) / 2
         let transition = stopband - passband
         // Kaiser's estimates of the length and shape that reach the attenuation.
