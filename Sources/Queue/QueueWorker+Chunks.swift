@@ -11,13 +11,14 @@ extension Worker {
         let file = URL(fileURLWithPath: chunk.path)
         let name = URL(fileURLWithPath: path).lastPathComponent
         let started = ProcessInfo.processInfo.systemUptime
+        // What the chunk's upload holds and where its speech is (nil: a plan from before maps).
+        let map = TimeMap(json: chunk.timeMap)
         let request = TranscriptionRequest(file: file, filename: "\(name).part\(chunk.index + 1).\(file.pathExtension)",
                                            options: try options(for: job.recordingId),
-                                           audioSeconds: TimeMap(json: chunk.timeMap)?.sentSeconds ?? chunk.seconds)
+                                           audioSeconds: map?.sentSeconds ?? chunk.seconds)
         // Chunks are cut around measured speech (unless told to send everything).
         guard let result = try upload(request, on: connection, job: job, jobId: jobId, path: path, audioSeconds: nil,
                                       expectsSpeech: runner.options.upload.trim) else { return }
-        let map = TimeMap(json: chunk.timeMap)
         let reviewed = reviewed(result, source: file, map: map, sentSeconds: chunk.seconds ?? result.durationSeconds ?? 0,
                                 request: request, jobId: jobId, on: connection)
         let stored = ChunkResult(text: reviewed.result.text, language: result.language, model: result.model,
