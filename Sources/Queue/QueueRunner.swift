@@ -30,6 +30,13 @@ public final class QueueRunner: Sendable {
         public var unreachableProbes: Int
         /// How recordings the API cannot take as they are get sent.
         public var upload: UploadSettings
+        /// The language sent when neither the run (`transcription.language`, from `--language`)
+        /// nor the recording's person or journal names one: the config file's; nil lets the
+        /// model detect it.
+        public var fallbackLanguage: String?
+        /// Whether every recording of the run is translated to English as well (`--translate`);
+        /// a person's or journal's own setting asks for it too.
+        public var translate: Bool = false
 
         public init(transcription: TranscriptionOptions = .init(), retry: RetryPolicy = .init(),
                     lease: TimeInterval = 60, idlePoll: TimeInterval = 0.2, unreachableProbes: Int = 6,

@@ -163,11 +163,22 @@ struct Worker {
     }
 
     /// The run's options with the vocabulary of the recording's journal in the prompt (read
-    /// now unless given), and the model of this worker's server when it names one.
+    /// now unless given), the model of this worker's server when it names one, and the
+    /// language: the run's `--language`, else the recording's person's or journal's, else
+    /// the config file's, else none (the model detects it).
     func options(for recordingId: Int64, vocabulary: [String]? = nil) throws -> TranscriptionOptions {
         var options = runner.options.transcription.adding(vocabulary: try vocabulary ?? queue.vocabulary(forRecording: recordingId))
         if let model = endpoint.model { options.model = model }
+        if options.language == nil {
+            options.language = try queue.spokenLanguage(forRecording: recordingId).language ?? runner.options.fallbackLanguage
+        }
         return options
+    }
+
+    /// Whether the recording is translated to English as well: the run's `--translate`, or
+    /// its person's or journal's setting.
+    func wantsTranslation(of recordingId: Int64) throws -> Bool {
+        try runner.options.translate || queue.spokenLanguage(forRecording: recordingId).translate
     }
 
     /// Uploads the job's audio (`audioSeconds` long, when known); nil when it failed, after

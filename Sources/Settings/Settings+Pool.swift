@@ -58,6 +58,7 @@ extension Settings {
     /// backoff) and `VOICEJOURNAL_LEASE_SECONDS` (how long a claim holds).
     public func runnerOptions(prompt: String?, trim: Bool, environment: [String: String]) -> QueueRunner.Options {
         var options = QueueRunner.Options(transcription: transcriptionOptions(prompt: prompt))
+        options.fallbackLanguage = fallbackLanguage
         options.upload = uploadSettings(trim: trim)
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
             options.retry.base = base

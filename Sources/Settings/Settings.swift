@@ -178,9 +178,17 @@ public struct Settings: Sendable {
                                                        environment: environment, origin: "--base-url / OPENAI_BASE_URL")
     }
 
-    /// The options every upload of a run uses (`prompt` has no setting of its own).
+    /// The options every upload of a run uses (`prompt` has no setting of its own). The
+    /// language is the run's only when given for it (`--language`): the config file's comes
+    /// after a recording's person's or journal's (`fallbackLanguage`).
     public func transcriptionOptions(prompt: String?) -> TranscriptionOptions {
-        TranscriptionOptions(model: model.value, language: language.value, prompt: prompt)
+        TranscriptionOptions(model: model.value, language: fallbackLanguage == nil ? language.value : nil, prompt: prompt)
+    }
+
+    /// The config file's language, used for a recording whose person and journal name none.
+    public var fallbackLanguage: String? {
+        if case .configFile = language.source { return language.value }
+        return nil
     }
 
     /// How a run's uploads are planned.

@@ -16,10 +16,20 @@ public struct ChunkResult: Codable, Sendable, Equatable {
     public var audioSentSeconds: Double?
     /// Extra uploads made for the chunk's coverage.
     public var resends: Int?
+    /// The chunk's English translation, when one was asked and came back.
+    public var translation: String?
+    /// Its timed segments (recording's clock).
+    public var translationSegments: [Transcript.Segment]?
+    /// Why a translation that was asked for is missing.
+    public var translationNote: String?
 
     public init(text: String, language: String?, model: String, segments: [Transcript.Segment],
                 unheard: [Transcript.Gap]? = nil, leftOut: [Transcript.LeftOut]? = nil,
-                audioSentSeconds: Double? = nil, resends: Int? = nil) {
+                audioSentSeconds: Double? = nil, resends: Int? = nil,
+                translation: String? = nil, translationSegments: [Transcript.Segment]? = nil, translationNote: String? = nil) {
+        self.translation = translation
+        self.translationSegments = translationSegments
+        self.translationNote = translationNote
         self.text = text
         self.language = language
         self.model = model

@@ -155,16 +155,21 @@ extension JobQueue {
     static func storeTranscript(_ db: Database, recordingId: Int64, _ transcript: Transcript, now: Date) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transcript (recordingId, text, language, model, segments, createdAt,
-                                    unheard, leftOut, audioSentSeconds, resends)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    unheard, leftOut, audioSentSeconds, resends,
+                                    translation, translationSegments, translationNote)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (recordingId) DO UPDATE SET text = excluded.text, language = excluded.language,
                 model = excluded.model, segments = excluded.segments, createdAt = excluded.createdAt,
                 unheard = excluded.unheard, leftOut = excluded.leftOut,
                 audioSentSeconds = excluded.audioSentSeconds, resends = excluded.resends,
+                translation = excluded.translation, translationSegments = excluded.translationSegments,
+                translationNote = excluded.translationNote,
                 originalText = NULL, originalSegments = NULL, correctedAt = NULL
             """).execute(arguments: [recordingId, transcript.text, transcript.language, transcript.model,
                                      Transcript.Segment.json(transcript.segments), now,
                                      Transcript.jsonText(transcript.unheard), Transcript.jsonText(transcript.leftOut),
-                                     transcript.audioSentSeconds, transcript.resends])
+                                     transcript.audioSentSeconds, transcript.resends,
+                                     transcript.translation, Transcript.Segment.json(transcript.translationSegments),
+                                     transcript.translationNote])
     }
 }

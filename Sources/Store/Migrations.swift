@@ -24,6 +24,8 @@ public enum Migrations {
         (chunkSeams, addChunkSeams),
         (recordingPath, indexRecordingPath),
         (transcriptReview, addTranscriptReview),
+        (languages, addLanguages),
+        (translations, addTranslations),
     ]
 
     /// The migrator with every migration registered.

@@ -14,9 +14,10 @@ public struct TranscriptionOptions: Sendable, Equatable {
     /// The default model.
     public static let defaultModel = "whisper-1"
 
-    /// Whether `code` has the shape of an ISO-639-1 language code: two ASCII letters.
+    /// Whether `code` is a language code Whisper knows (`de`, `pl`; ISO-639-1, see
+    /// `SpokenLanguage`).
     public static func isLanguageCode(_ code: String) -> Bool {
-        code.count == 2 && code.allSatisfy { $0.isASCII && $0.isLetter }
+        SpokenLanguage.isKnown(code: code)
     }
 
     public init(model: String = TranscriptionOptions.defaultModel, language: String? = nil,

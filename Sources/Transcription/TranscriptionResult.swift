@@ -3,7 +3,8 @@ import Foundation
 /// What the server heard in one file.
 public struct TranscriptionResult: Sendable, Equatable {
     public var text: String
-    /// As the server gave it: `verbose_json` names the language ("english"); `json` has none.
+    /// Its ISO-639-1 code (`verbose_json` names it, "english": kept as `en`); nil when the
+    /// answer names none (`json`) or one Whisper does not know.
     public var language: String?
     /// Length of the audio by the server's count, when it says.
     public var durationSeconds: Double?
@@ -135,7 +136,8 @@ enum WireFormat {
             }
             let words = (verbose.words ?? []).map { TranscriptionResult.Word(start: $0.start, end: $0.end, word: $0.word) }
             return TranscriptionResult(
-                text: verbose.text, language: verbose.language, durationSeconds: verbose.duration,
+                // verbose_json names the language ("german"): kept as its code, like the upload's.
+                text: verbose.text, language: SpokenLanguage.code(for: verbose.language), durationSeconds: verbose.duration,
                 segments: TranscriptionResult.Segment.attaching(words, to: segments), model: model)
         }
     }

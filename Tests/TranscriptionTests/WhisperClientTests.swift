@@ -32,7 +32,7 @@ import TestSupport
 
         let result = try results[0].get()
         #expect(result.text == "Transcript of voice memo – Grüße.")
-        #expect(result.language == "english")
+        #expect(result.language == "en")  // verbose_json names it; kept as its code
         #expect(result.segments.map(\.start) == [0, 1.5])
         #expect(result.segments.last?.end == 3.25)
 

@@ -10,13 +10,21 @@ public struct Journal: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     /// A journal kept for someone (e.g. questions for a grandparent), if any.
     public var dedicatedToPersonId: Int64?
     public var createdAt: Date
+    /// The language its recordings are spoken in (ISO-639-1), sent with each upload; nil
+    /// lets the model detect it.
+    public var language: String?
+    /// Whether its recordings are translated to English as well.
+    public var translate: Bool
 
-    public init(id: Int64? = nil, name: String, description: String? = nil, dedicatedToPersonId: Int64? = nil, createdAt: Date = Date()) {
+    public init(id: Int64? = nil, name: String, description: String? = nil, dedicatedToPersonId: Int64? = nil, createdAt: Date = Date(),
+                language: String? = nil, translate: Bool = false) {
         self.id = id
         self.name = name
         self.description = description
         self.dedicatedToPersonId = dedicatedToPersonId
         self.createdAt = createdAt
+        self.language = language
+        self.translate = translate
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -33,13 +41,21 @@ public struct Person: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public var relationship: String
     public var email: String?
     public var createdAt: Date
+    /// The language they answer in (ISO-639-1), sent with each upload of their answers
+    /// (before the journal's); nil: the journal's, else detected.
+    public var language: String?
+    /// Whether their answers are translated to English as well.
+    public var translate: Bool
 
-    public init(id: Int64? = nil, name: String, relationship: String, email: String? = nil, createdAt: Date = Date()) {
+    public init(id: Int64? = nil, name: String, relationship: String, email: String? = nil, createdAt: Date = Date(),
+                language: String? = nil, translate: Bool = false) {
         self.id = id
         self.name = name
         self.relationship = relationship
         self.email = email
         self.createdAt = createdAt
+        self.language = language
+        self.translate = translate
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -94,4 +110,75 @@ public struct Assignment: Codable, Sendable, Equatable, FetchableRecord, Mutable
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+// The language columns (v13) may be missing in a journal made at an older schema (tests,
+// upgrades) and in a row read by a query that names its columns: absent, they are unset;
+// and into a row they are written only when set, so an unset journal or person stores into
+// any schema. Anywhere else (`--json`, exports) every key is written.
+
+/// Marks the encoder that writes a database row (GRDB's `databaseEncodingUserInfo`).
+enum RowEncoding {
+    static let key = CodingUserInfoKey(rawValue: "voicejournal.row.storage")
+    static var userInfo: [CodingUserInfoKey: Any] { key.map { [$0: true] } ?? [:] }
+    static func isRow(_ encoder: Encoder) -> Bool { key.map { encoder.userInfo[$0] != nil } ?? false }
+}
+extension Journal {
+    private enum CodingKeys: String, CodingKey {
+        case id, name, description, dedicatedToPersonId, createdAt, language, translate
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decodeIfPresent(Int64.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+                  description: try container.decodeIfPresent(String.self, forKey: .description),
+                  dedicatedToPersonId: try container.decodeIfPresent(Int64.self, forKey: .dedicatedToPersonId),
+                  createdAt: try container.decode(Date.self, forKey: .createdAt),
+                  language: try container.decodeIfPresent(String.self, forKey: .language),
+                  translate: try container.decodeIfPresent(Bool.self, forKey: .translate) ?? false)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(description, forKey: .description)
+        try container.encode(dedicatedToPersonId, forKey: .dedicatedToPersonId)
+        try container.encode(createdAt, forKey: .createdAt)
+        let row = RowEncoding.isRow(encoder)
+        if !row || language != nil { try container.encode(language, forKey: .language) }
+        if !row || translate { try container.encode(translate, forKey: .translate) }
+    }
+
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { RowEncoding.userInfo }
+}
+
+extension Person {
+    private enum CodingKeys: String, CodingKey {
+        case id, name, relationship, email, createdAt, language, translate
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decodeIfPresent(Int64.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+                  relationship: try container.decode(String.self, forKey: .relationship),
+                  email: try container.decodeIfPresent(String.self, forKey: .email),
+                  createdAt: try container.decode(Date.self, forKey: .createdAt),
+                  language: try container.decodeIfPresent(String.self, forKey: .language),
+                  translate: try container.decodeIfPresent(Bool.self, forKey: .translate) ?? false)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(relationship, forKey: .relationship)
+        try container.encode(email, forKey: .email)
+        try container.encode(createdAt, forKey: .createdAt)
+        let row = RowEncoding.isRow(encoder)
+        if !row || language != nil { try container.encode(language, forKey: .language) }
+        if !row || translate { try container.encode(translate, forKey: .translate) }
+    }
+
+    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { RowEncoding.userInfo }
 }

@@ -87,6 +87,14 @@ public struct Transcript: Codable, Sendable, Equatable, FetchableRecord, Mutable
     /// How many extra uploads were made to check coverage (a stretch of speech or a loop
     /// sent again on its own).
     public var resends: Int
+    /// The English translation, when one was asked for and came back (the original `text`
+    /// is always kept beside it).
+    public var translation: String?
+    /// The translation's timed segments, on the recording's clock like `segments`. JSON text.
+    public var translationSegments: [Segment]
+    /// Why a translation that was asked for is missing (the model cannot translate, what the
+    /// server answered); nil when there is one or none was asked.
+    public var translationNote: String?
 
     /// One timed piece of a transcript, in seconds from the start of the recording.
     public struct Segment: Codable, Sendable, Equatable {
@@ -158,7 +166,11 @@ public struct Transcript: Codable, Sendable, Equatable, FetchableRecord, Mutable
 
     public init(id: Int64? = nil, recordingId: Int64, text: String, language: String? = nil, model: String,
                 segments: [Segment] = [], createdAt: Date = Date(), unheard: [Gap] = [], leftOut: [LeftOut] = [],
-                audioSentSeconds: Double? = nil, resends: Int = 0) {
+                audioSentSeconds: Double? = nil, resends: Int = 0,
+                translation: String? = nil, translationSegments: [Segment] = [], translationNote: String? = nil) {
+        self.translation = translation
+        self.translationSegments = translationSegments
+        self.translationNote = translationNote
         self.id = id
         self.recordingId = recordingId
         self.text = text
@@ -234,6 +246,7 @@ extension Transcript {
 extension Transcript {
     private enum CodingKeys: String, CodingKey {
         case id, recordingId, text, language, model, segments, createdAt, unheard, leftOut, audioSentSeconds, resends
+        case translation, translationSegments, translationNote
     }
 
     // The review's columns (v12) may be missing: in a row read by a query that names its
@@ -253,6 +266,9 @@ extension Transcript {
         leftOut = try container.decodeIfPresent([LeftOut].self, forKey: .leftOut) ?? []
         audioSentSeconds = try container.decodeIfPresent(Double.self, forKey: .audioSentSeconds)
         resends = try container.decodeIfPresent(Int.self, forKey: .resends) ?? 0
+        translation = try container.decodeIfPresent(String.self, forKey: .translation)
+        translationSegments = try container.decodeIfPresent([Segment].self, forKey: .translationSegments) ?? []
+        translationNote = try container.decodeIfPresent(String.self, forKey: .translationNote)
     }
 
     /// Marks the encoder that writes a row: only there are the review's empty values left out.
@@ -280,6 +296,9 @@ extension Transcript {
         // Not `encodeIfPresent`: GRDB's row encoder writes its nil as NULL, naming the column.
         if !storing || audioSentSeconds != nil { try container.encode(audioSentSeconds, forKey: .audioSentSeconds) }
         if !storing || resends != 0 { try container.encode(resends, forKey: .resends) }
+        if !storing || translation != nil { try container.encode(translation, forKey: .translation) }
+        if !storing || !translationSegments.isEmpty { try container.encode(translationSegments, forKey: .translationSegments) }
+        if !storing || translationNote != nil { try container.encode(translationNote, forKey: .translationNote) }
     }
 }
 
