@@ -40,12 +40,14 @@ let package = Package(
             "CALSA", "CSndFile", "CFFmpeg", "CSampleRate",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Whisper's languages: codes, names, the table both uploads and stored transcripts use.
+        .target(name: "Languages"),
         .target(name: "Transcription", dependencies: [
-            "CCurl", "Audio",
+            "CCurl", "Audio", "Languages",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Store", dependencies: [
-            "CCrypto", "CSearchRank",
+            "CCrypto", "CSearchRank", "Languages",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -72,7 +74,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The journal as text: its pages and listings, the stats, deletion plans, exports.
-        .target(name: "Pages", dependencies: ["Audio", "Store", "Terminal"]),
+        .target(name: "Pages", dependencies: ["Audio", "Languages", "Store", "Terminal"]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "Terminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Languages
 import Store
 import Terminal
 
@@ -77,6 +78,9 @@ public enum RecordingLines {
             lines += Waveform.render(waveform, height: 4, color: color).map { "       " + $0 }
         } else {
             lines.append("       (the audio file cannot be read)")
+        }
+        if let language = LanguageText.named(details.transcript?.language) {
+            lines.append("Language: \(TerminalText.escaped(language))")
         }
         if let answers = details.answers {
             lines.append("Answers: question #\(answers.questionId) \"\(TerminalText.escaped(answers.question))\" "

@@ -11,6 +11,9 @@ public enum JournalPage {
         let kept = overview.dedicatedTo.map { " — kept for \(TerminalText.escaped($0.name))" } ?? ""
         var lines = ["\(TerminalText.escaped(journal.name))\(kept) — created \(LocalDate.short(journal.createdAt))"]
         if let description = journal.description { lines.append(TerminalText.escapedLines(description)) }
+        if journal.language != nil || journal.translate {
+            lines.append("Language: " + TerminalText.escaped(LanguageText.settings(language: journal.language, translate: journal.translate)))
+        }
         if !overview.questions.isEmpty {
             lines.append("\nQuestions:")
             lines.append(Table(headers: ["#", "ID", "QUESTION", "STATE"], rows: overview.questions.flatMap { question in

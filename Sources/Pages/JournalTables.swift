@@ -20,18 +20,22 @@ public enum JournalTables {
         list.isEmpty ? "No entries." : entries(list)
     }
 
-    /// `journal list`: each journal with its counts and last entry.
+    /// `journal list`: each journal with its counts, last entry and language (`de`; `-`:
+    /// detected; `+en`: translated to English too).
     public static func journals(_ journals: [JournalSummary]) -> String {
         guard !journals.isEmpty else { return "No journals yet. Create one with: voicejournal journal create NAME" }
-        return Table(headers: ["NAME", "ENTRIES", "QUESTIONS", "LAST ENTRY", "DESCRIPTION"], rows: journals.map {
-            [$0.name, String($0.entryCount), String($0.questionCount), $0.lastEntryAt.map(LocalDate.short) ?? "-", $0.description ?? ""]
+        return Table(headers: ["NAME", "ENTRIES", "QUESTIONS", "LAST ENTRY", "LANGUAGE", "DESCRIPTION"], rows: journals.map {
+            [$0.name, String($0.entryCount), String($0.questionCount), $0.lastEntryAt.map(LocalDate.short) ?? "-",
+             LanguageText.column(language: $0.language, translate: $0.translate), $0.description ?? ""]
         }).render()
     }
 
-    /// `person list` (Myself is always there, so it is never empty).
+    /// `person list` (Myself is always there, so it is never empty). LANGUAGE is the code
+    /// their answers are sent with (`-`: the journal's, else detected), `+en` when translated.
     public static func people(_ people: [Person]) -> String {
-        Table(headers: ["ID", "NAME", "RELATIONSHIP", "EMAIL"], rows: people.map {
-            [$0.id.map(String.init) ?? "-", $0.name, $0.relationship, $0.email ?? ""]
+        Table(headers: ["ID", "NAME", "RELATIONSHIP", "LANGUAGE", "EMAIL"], rows: people.map {
+            [$0.id.map(String.init) ?? "-", $0.name, $0.relationship, LanguageText.column(language: $0.language, translate: $0.translate),
+             $0.email ?? ""]
         }).render()
     }
 

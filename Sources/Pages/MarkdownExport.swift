@@ -50,6 +50,7 @@ struct MarkdownExport {
                    let recording = try store.recording(id: recordingId) {
                     text += try audioLine(recording, at: entry.createdAt, copies: &copies, leftOut: &leftOut)
                 }
+                if let language = LanguageText.named(entry.language) { text += "Language: \(language)\n\n" }
                 text += (entry.text.isEmpty && (entry.unheard ?? []).isEmpty ? "_(not transcribed yet)_" : Self.reading(entry)) + "\n\n"
             }
             let answered = answers.filter { $0.journal == summary.name }.sorted { ($0.answeredAt ?? .distantPast) < ($1.answeredAt ?? .distantPast) }
@@ -61,6 +62,7 @@ struct MarkdownExport {
                 }
                 // The stored transcript, for its unheard stretches; the listing's text otherwise.
                 let stored = try answer.recordingId.flatMap { try store.transcript(recordingId: $0) }
+                if let language = LanguageText.named(stored?.language) { text += "Language: \(language)\n\n" }
                 let said = stored.map(TranscriptReading.text) ?? answer.transcript
                 text += (said.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
             }

@@ -21,7 +21,7 @@ extension Worker {
                                       expectsSpeech: runner.options.upload.trim) else { return }
         let reviewed = reviewed(result, source: file, map: map, sentSeconds: chunk.seconds ?? result.durationSeconds ?? 0,
                                 request: request, jobId: jobId, on: connection)
-        let stored = ChunkResult(text: reviewed.result.text, language: result.language, model: result.model,
+        let stored = ChunkResult(text: reviewed.result.text, language: Self.language(of: result, sent: request), model: result.model,
                                  segments: reviewed.result.segments.map(Transcript.Segment.init),
                                  unheard: reviewed.storedUnheard, leftOut: reviewed.storedLeftOut,
                                  audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends)

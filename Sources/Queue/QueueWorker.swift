@@ -156,7 +156,8 @@ struct Worker {
                                 request: request, jobId: jobId, on: connection)
         let transcript = Transcript(
             recordingId: job.recordingId, text: reviewed.result.text.trimmingCharacters(in: .whitespacesAndNewlines),
-            language: result.language, model: result.model, segments: reviewed.result.segments.map(Transcript.Segment.init),
+            language: Self.language(of: result, sent: request), model: result.model,
+            segments: reviewed.result.segments.map(Transcript.Segment.init),
             unheard: reviewed.storedUnheard, leftOut: reviewed.storedLeftOut,
             audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends)
         run.bookkeeper.store(.init(completion: .init(jobId: jobId, transcript: transcript), path: path, started: started))
@@ -173,6 +174,12 @@ struct Worker {
             options.language = try queue.spokenLanguage(forRecording: recordingId).language ?? runner.options.fallbackLanguage
         }
         return options
+    }
+
+    /// The language a transcript is stored with: the one the answer names, else the one the
+    /// upload sent (a `json` answer, gpt-4o's, names none), else none.
+    static func language(of result: TranscriptionResult, sent request: TranscriptionRequest) -> String? {
+        result.language ?? request.options.language
     }
 
     /// Whether the recording is translated to English as well: the run's `--translate`, or

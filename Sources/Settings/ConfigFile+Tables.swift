@@ -30,7 +30,8 @@ extension ConfigFile {
                 case "language":
                     let code = try text(value, key, in: name)
                     guard TranscriptionOptions.isLanguageCode(code) else {
-                        throw invalid(key, in: name, "must be a two-letter ISO-639-1 code such as \"en\" or \"de\"")
+                        let meant = SpokenLanguage.code(for: code).map { " (for \(SpokenLanguage.displayName(of: $0)) use \"\($0)\")" } ?? ""
+                        throw invalid(key, in: name, "must be a language code Whisper knows (ISO-639-1, e.g. \"en\", \"de\", \"pl\"; also \"haw\", \"yue\")" + meant)
                     }
                     defaults.language = code.lowercased()
                 case "upload_codec":

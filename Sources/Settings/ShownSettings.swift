@@ -73,6 +73,13 @@ public struct ShownSettings: Encodable, Sendable {
         }
     }
 
+    /// Where the language stands among the others an upload may take: a flag's is sent with
+    /// every upload of the run; the config file's (or none) only for a recording whose
+    /// person and journal set none.
+    private static func languageNote(source: String) -> String {
+        source == "flag" ? "  (every upload of the run)" : "  (after the answering person's, then the journal's)"
+    }
+
     /// A source as a kind and, for flags, variables and files, its name.
     private static func describe(_ source: SettingSource) -> (String, String?) {
         switch source {
@@ -90,7 +97,8 @@ public struct ShownSettings: Encodable, Sendable {
         let width = (settings.map(\.name.count) + ["api key".count]).max() ?? 0
         for setting in settings {
             let shown = setting.value.map(TerminalText.escaped) ?? (setting.name == "language" ? "(detected)" : "(none)")
-            lines.append(Self.pad(setting.name, width) + "  " + shown + "  [" + Self.sourceText(setting.source, setting.origin) + "]")
+            lines.append(Self.pad(setting.name, width) + "  " + shown + "  [" + Self.sourceText(setting.source, setting.origin) + "]"
+                         + (setting.name == "language" ? Self.languageNote(source: setting.source) : ""))
         }
         let key = apiKeyEnv.map { "\($0) " + (apiKeySet ? "set" : "unset") } ?? "none (no api_key_env)"
         lines.append(Self.pad("api key", width) + "  " + key)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Languages
 
 /// Where one file of a batch landed in the store.
 public struct BatchFileOutcome: Sendable, Equatable {
@@ -151,7 +152,9 @@ extension JobQueue {
 
     /// Stores a recording's transcript: one per recording (recordingId is unique). A job
     /// done again (`retryJobs(ids:done:)`) replaces the transcript it had, row and search
-    /// entry kept, correction dropped: the old text stood until this moment.
+    /// entry kept, correction dropped: the old text stood until this moment. The language
+    /// is stored as its code (a chunk answered before answers were kept as codes may say
+    /// "german").
     static func storeTranscript(_ db: Database, recordingId: Int64, _ transcript: Transcript, now: Date) throws {
         try db.cachedStatement(sql: """
             INSERT INTO transcript (recordingId, text, language, model, segments, createdAt,
@@ -165,7 +168,7 @@ extension JobQueue {
                 translation = excluded.translation, translationSegments = excluded.translationSegments,
                 translationNote = excluded.translationNote,
                 originalText = NULL, originalSegments = NULL, correctedAt = NULL
-            """).execute(arguments: [recordingId, transcript.text, transcript.language, transcript.model,
+            """).execute(arguments: [recordingId, transcript.text, SpokenLanguage.code(for: transcript.language), transcript.model,
                                      Transcript.Segment.json(transcript.segments), now,
                                      Transcript.jsonText(transcript.unheard), Transcript.jsonText(transcript.leftOut),
                                      transcript.audioSentSeconds, transcript.resends,

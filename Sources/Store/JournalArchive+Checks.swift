@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Languages
 
 /// What an archive's rows must be before `importArchive` writes any of them: every value of
 /// the type its column holds (a date that is a date, a number that is a number), every value
@@ -127,6 +128,16 @@ struct ArchiveRowCheck {
             try checkFile(text, allowed: .audio, item: item, column: column)
         case ("job_chunk", "path"):
             try checkFile(text, allowed: .temporary, item: item, column: column)
+        case (Journal.databaseTableName, "language"), (Person.databaseTableName, "language"):
+            // Sent with uploads: only a code Whisper knows.
+            guard SpokenLanguage.code(typed: text) == text else {
+                throw refusal(item, column, "is \(Self.shown(value)); it must be a language code Whisper knows (e.g. en, de, pl)")
+            }
+        case (Transcript.databaseTableName, "language"):
+            // A code, or the name an older journal stored ("german").
+            guard SpokenLanguage.code(for: text) != nil else {
+                throw refusal(item, column, "is \(Self.shown(value)); it must be a language code Whisper knows (e.g. en, de, pl)")
+            }
         default:
             return
         }

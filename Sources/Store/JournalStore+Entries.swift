@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Languages
 
 /// Which entries a listing, search or export wants.
 public struct EntryFilter: Sendable, Equatable {
@@ -7,6 +8,8 @@ public struct EntryFilter: Sendable, Equatable {
     public var mood: Mood?
     public var theme: Theme?
     public var kind: EntryKind?
+    /// Entries whose transcript is in this language (a code); a typed entry has none.
+    public var language: String?
     /// Entries created at or after this moment.
     public var since: Date?
     /// Entries created before this moment.
@@ -14,8 +17,9 @@ public struct EntryFilter: Sendable, Equatable {
     public var limit: Int?
 
     public init(journal: String? = nil, mood: Mood? = nil, theme: Theme? = nil, kind: EntryKind? = nil,
-                since: Date? = nil, until: Date? = nil, limit: Int? = nil) {
+                since: Date? = nil, until: Date? = nil, limit: Int? = nil, language: String? = nil) {
         self.journal = journal
+        self.language = language
         self.mood = mood
         self.theme = theme
         self.kind = kind
@@ -34,7 +38,19 @@ public struct EntryFilter: Sendable, Equatable {
         if let kind { sql.append("e.kind = ?"); arguments += [kind] }
         if let since { sql.append("e.createdAt >= ?"); arguments += [since] }
         if let until { sql.append("e.createdAt < ?"); arguments += [until] }
+        if let language = languageCondition(recording: "lr.entryId = e.id") { sql.append(language.sql); arguments += language.arguments }
         return (sql, arguments)
+    }
+
+    /// The condition that a transcript of the recordings `recording` picks (a condition on
+    /// `lr`) is in the filter's language: its code, or a name an older row holds.
+    func languageCondition(recording: String) -> (sql: String, arguments: StatementArguments)? {
+        guard let language else { return nil }
+        let forms = SpokenLanguage.storedForms(of: language)
+        return ("""
+            EXISTS (SELECT 1 FROM recording lr JOIN transcript lt ON lt.recordingId = lr.id
+                    WHERE \(recording) AND lower(lt.language) IN (\(databaseQuestionMarks(count: forms.count))))
+            """, StatementArguments(forms))
     }
 }
 
@@ -53,6 +69,8 @@ public struct EntryDetails: Codable, Sendable, Equatable, FetchableRecord {
     public var durationSeconds: Double?
     /// The transcript's text, once the recording is transcribed.
     public var transcript: String?
+    /// The language the transcript came back in (a code), when it is known.
+    public var language: String?
     /// Where the recording's transcription job stands (`queued`, `running`, `done`, `failed`, …).
     public var transcriptionState: JobState?
     /// The transcript's timed segments, with confidence and words; nil without a transcript
@@ -113,10 +131,10 @@ extension JournalStore {
         let reviewColumns = review ? "t.segments, t.unheard, t.leftOut, t.audioSentSeconds, t.resends"
             : "NULL AS segments, NULL AS unheard, NULL AS leftOut, NULL AS audioSentSeconds, NULL AS resends"
         // One recording per entry in practice; take the latest if several were attached.
-        return try EntryDetails.fetchAll(db, sql: """
+        let entries = try EntryDetails.fetchAll(db, sql: """
             SELECT e.id, j.name AS journal, e.kind, e.title, e.content, e.mood, e.theme, e.createdAt,
                    r.id AS recordingId, r.path AS audioPath, r.durationSeconds,
-                   t.text AS transcript, \(reviewColumns),
+                   t.text AS transcript, t.language, \(reviewColumns),
                    (SELECT state FROM job WHERE job.recordingId = r.id ORDER BY id DESC LIMIT 1) AS transcriptionState
             FROM entry e
             JOIN journal j ON j.id = e.journalId
@@ -126,5 +144,11 @@ extension JournalStore {
             ORDER BY e.createdAt DESC, e.id DESC
             \(limit.map { "LIMIT \($0)" } ?? "")
             """, arguments: arguments)
+        // Rows stored before answers were kept as codes may hold the name ("english").
+        return entries.map { entry in
+            var entry = entry
+            entry.language = SpokenLanguage.code(for: entry.language) ?? entry.language
+            return entry
+        }
     }
 }

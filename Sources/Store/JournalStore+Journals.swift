@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Languages
 
 /// A journal with what a listing shows about it.
 public struct JournalSummary: Codable, Sendable, Equatable, FetchableRecord {
@@ -10,20 +11,35 @@ public struct JournalSummary: Codable, Sendable, Equatable, FetchableRecord {
     public var entryCount: Int
     public var questionCount: Int
     public var lastEntryAt: Date?
+    /// The language its recordings are sent with (nil: detected).
+    public var language: String?
+    /// Whether its recordings are translated to English too.
+    public var translate: Bool
+}
+
+/// A change to a journal's or person's language: keep it, set it, or clear it (detected).
+public enum LanguageChange: Sendable, Equatable {
+    case keep
+    case set(String)
+    case clear
 }
 
 extension JournalStore {
     /// Creates a journal; the name must be new (names compare case-insensitively). With
     /// `dedicatedTo` (a name, an id or "me") it is kept for that person.
+    /// `language` (a code Whisper knows) is sent with each upload of its recordings;
+    /// `translate` asks for an English translation of them too.
     public func createJournal(name: String, description: String? = nil, dedicatedTo person: String? = nil,
-                              now: Date = Date()) throws -> Journal {
+                              language: String? = nil, translate: Bool = false, now: Date = Date()) throws -> Journal {
         let name = try Self.validName(name, of: "journal")
+        let language = try language.map(Self.validLanguage)
         return try pool.write { db in
             if try Journal.filter(Journal.Columns.name == name).fetchOne(db) != nil {
                 throw StoreError.conflict("a journal named \"\(name)\" exists already")
             }
             let personId = try person.map { try Self.person(db, matching: $0).id }
-            var journal = Journal(name: name, description: description, dedicatedToPersonId: personId ?? nil, createdAt: now)
+            var journal = Journal(name: name, description: description, dedicatedToPersonId: personId ?? nil, createdAt: now,
+                                  language: language, translate: translate)
             try journal.insert(db)
             return journal
         }
@@ -36,9 +52,22 @@ extension JournalStore {
                 SELECT j.id, j.name, j.description, j.createdAt,
                        (SELECT count(*) FROM entry e WHERE e.journalId = j.id) AS entryCount,
                        (SELECT count(*) FROM question q WHERE q.journalId = j.id) AS questionCount,
-                       (SELECT max(e.createdAt) FROM entry e WHERE e.journalId = j.id) AS lastEntryAt
+                       (SELECT max(e.createdAt) FROM entry e WHERE e.journalId = j.id) AS lastEntryAt,
+                       j.language, j.translate
                 FROM journal j ORDER BY j.createdAt, j.id
                 """)
+        }
+    }
+
+    /// Changes the journal's language and translation settings; the journal as it is now.
+    public func changeJournal(named name: String, language: LanguageChange, translate: Bool? = nil) throws -> Journal {
+        let language = try Self.validChange(language)
+        return try pool.write { db in
+            var journal = try Self.journal(db, named: name)
+            Self.apply(language, translate: translate, to: &journal.language, &journal.translate)
+            try db.execute(sql: "UPDATE journal SET language = ?, translate = ? WHERE id = ?",
+                           arguments: [journal.language, journal.translate, journal.id])
+            return journal
         }
     }
 
@@ -66,6 +95,26 @@ extension JournalStore {
             return journal
         }
         return try journal(db, named: name)
+    }
+
+    /// A language code as stored (lower case), refusing one Whisper does not know.
+    static func validLanguage(_ code: String) throws -> String {
+        if let problem = SpokenLanguage.problem(with: code) { throw StoreError.invalidInput(problem) }
+        return code.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    static func validChange(_ change: LanguageChange) throws -> LanguageChange {
+        if case .set(let code) = change { return .set(try validLanguage(code)) }
+        return change
+    }
+
+    static func apply(_ change: LanguageChange, translate: Bool?, to language: inout String?, _ translating: inout Bool) {
+        switch change {
+        case .keep: break
+        case .set(let code): language = code
+        case .clear: language = nil
+        }
+        if let translate { translating = translate }
     }
 
     /// Trims a user-given name and refuses an empty one.

@@ -42,6 +42,8 @@ extension JournalStore {
             guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set up search ranking")
             }
+            // The search index's tokenizer (v15-search-scripts): without it the index cannot be opened.
+            try Migrations.registerSearchTokenizer(db)
         }
         return config
     }

@@ -69,10 +69,11 @@ public struct SearchQuery: Sendable, Equatable {
     private static let probe = Result { () throws -> DatabaseQueue in
         let queue = try DatabaseQueue()
         try queue.write { db in
+            try Migrations.registerSearchTokenizer(db)
             try db.execute(sql: """
                 CREATE VIRTUAL TABLE probe USING fts5(
                     ownerKind UNINDEXED, ownerId UNINDEXED, title, body,
-                    tokenize = 'porter unicode61 remove_diacritics 2')
+                    tokenize = '\(Migrations.searchTokenizer)')
                 """)
         }
         return queue

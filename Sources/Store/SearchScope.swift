@@ -26,6 +26,7 @@ struct SearchScope {
             if let personId { sql.append("a.personId = ?"); arguments += [personId] }
             if let since = filter.since { sql.append("r.createdAt >= ?"); arguments += [since] }
             if let until = filter.until { sql.append("r.createdAt < ?"); arguments += [until] }
+            if let language = filter.languageCondition(recording: "lr.id = r.id") { sql.append(language.sql); arguments += language.arguments }
         }
         answers = answersFit ? (sql.count > 1 ? sql : [], sql.count > 1 ? arguments : []) : nil
     }

@@ -16,4 +16,16 @@
    name, so the function must only be used on that table). Returns an SQLite result code. */
 int search_rank_register(sqlite3 *db, const char *docsize_table);
 
+/* Registers the FTS5 tokenizer `journal_words` on `db` (once; again is a no-op): FTS5's
+   unicode61 (taking the same arguments, e.g. `remove_diacritics 2`), except that each
+   character of a script written without spaces between words (Han, Hiragana, Katakana,
+   Hangul, Thai, Lao, Khmer, Myanmar) is a token of its own. unicode61 makes a whole
+   Chinese or Japanese sentence one token, so a word inside it could not be found; as
+   single characters, a query word becomes a phrase of its characters (FTS5 makes the
+   several tokens of one query word a phrase) and matches wherever they stand together.
+   Offsets are the original text's, so snippets and highlights stay exact. A table made
+   with it cannot be opened where it is not registered (an older voicejournal, the sqlite3
+   shell). Returns an SQLite result code. */
+int search_words_register(sqlite3 *db);
+
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Languages
 
 /// An audio file voicejournal knows: captured by `record` (under the home) or found by
 /// `transcribe` (its path stored, the file not copied). The same content is stored once.
@@ -258,7 +259,9 @@ extension Transcript {
         id = try container.decodeIfPresent(Int64.self, forKey: .id)
         recordingId = try container.decode(Int64.self, forKey: .recordingId)
         text = try container.decode(String.self, forKey: .text)
-        language = try container.decodeIfPresent(String.self, forKey: .language)
+        // Rows stored before answers were kept as codes may hold the name ("english").
+        let language = try container.decodeIfPresent(String.self, forKey: .language)
+        self.language = SpokenLanguage.code(for: language) ?? language
         model = try container.decode(String.self, forKey: .model)
         segments = try container.decode([Segment].self, forKey: .segments)
         createdAt = try container.decode(Date.self, forKey: .createdAt)

@@ -4,6 +4,7 @@ import Pages
 import Settings
 import Store
 import Terminal
+import Transcription
 
 /// `voicejournal entry add|list|show|edit|delete`.
 struct EntryCommand: AsyncParsableCommand {
@@ -117,8 +118,16 @@ struct EntryFilterOptions: ParsableArguments {
     @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday, or back from now: 7d, 2w, 3m, 1y).")
     var since: PointInTime?
     @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: PointInTime?
+    @Option(help: ArgumentHelp("Only entries whose transcript is in this language (a code, e.g. en, de, pl; typed entries have none).",
+                               valueName: "code"))
+    var language: String?
+
+    func validate() throws {
+        if let language, let problem = SpokenLanguage.problem(with: language) { throw ValidationError(problem) }
+    }
 
     func filter(kind: EntryKind?, limit: Int? = nil) -> EntryFilter {
-        EntryFilter(journal: journal, mood: mood, theme: theme, kind: kind, since: since?.date, until: until?.endOfPeriod, limit: limit)
+        EntryFilter(journal: journal, mood: mood, theme: theme, kind: kind, since: since?.date, until: until?.endOfPeriod, limit: limit,
+                    language: language.flatMap(SpokenLanguage.code(typed:)))
     }
 }

@@ -4,10 +4,11 @@ import Settings
 import Store
 import Terminal
 
-/// `voicejournal journal create|list|show`.
+/// `voicejournal journal create|list|show|set|delete`.
 struct JournalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "journal", abstract: "Create, list and show journals.", subcommands: [Create.self, List.self, Show.self, Delete.self])
+        commandName: "journal", abstract: "Create, list, show and set up journals.",
+        subcommands: [Create.self, List.self, Show.self, Set.self, Delete.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -18,9 +19,11 @@ struct JournalCommand: AsyncParsableCommand {
         @Argument(help: "The journal's name, e.g. \"Travel\".") var name: String
         @Option(help: "What the journal is for.") var description: String?
         @Option(name: .customLong("for"), help: "Keep it for someone: a person's name, id or \"me\".") var person: String?
+        @OptionGroup var spoken: LanguageOptions
 
         func run() async throws {
-            let journal = try global.openStore().createJournal(name: name, description: description, dedicatedTo: person, now: Now.date())
+            let journal = try global.openStore().createJournal(name: name, description: description, dedicatedTo: person,
+                                                               language: spoken.language, translate: spoken.translate, now: Now.date())
             try output.show(journal) { "Created journal \"\(TerminalText.escaped($0.name))\" (#\(try $0.storedId()))." }
         }
     }
@@ -50,6 +53,28 @@ struct JournalCommand: AsyncParsableCommand {
         func run() async throws {
             let overview = try global.openStoreForReading().journalOverview(named: name, limit: limit)
             try output.show(overview) { JournalPage.text($0, now: Now.date()) }
+        }
+    }
+
+    /// `voicejournal journal set NAME --language de|--no-language --translate|--no-translate`.
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set a journal's language and whether its recordings are translated to English.",
+            discussion: """
+                An upload of a recording in the journal sends its language, unless the run's \
+                --language or the answering person's language says otherwise; with none set the \
+                model detects it. Recordings transcribed already keep their transcripts.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "The journal's name.") var name: String
+        @OptionGroup var spoken: LanguageChangeOptions
+
+        func run() async throws {
+            let journal = try global.openStore().changeJournal(named: name, language: spoken.change, translate: spoken.translate)
+            try output.show(journal) {
+                "Journal \"\(TerminalText.escaped($0.name))\": language \(LanguageText.settings(language: $0.language, translate: $0.translate))."
+            }
         }
     }
 }

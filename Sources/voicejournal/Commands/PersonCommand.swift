@@ -3,11 +3,11 @@ import Pages
 import Store
 import Terminal
 
-/// `voicejournal person add|list`.
+/// `voicejournal person add|list|set|delete`.
 struct PersonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "person", abstract: "Add and list the people questions are assigned to.",
-        discussion: "\"Myself\" always exists (you can also say \"me\").", subcommands: [Add.self, List.self, Delete.self])
+        discussion: "\"Myself\" always exists (you can also say \"me\").", subcommands: [Add.self, List.self, Set.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a person.")
@@ -16,13 +16,15 @@ struct PersonCommand: AsyncParsableCommand {
         @Argument(help: "Their name, e.g. \"Grandma Rose\".") var name: String
         @Option(help: "How they relate to you, e.g. grandmother, friend (default: other).") var relationship: String?
         @Option(help: "Their email address.") var email: String?
+        @OptionGroup var spoken: LanguageOptions
 
         func validate() throws {
             guard relationship != Person.selfRelationship else { throw ValidationError("\"self\" is reserved for Myself; pick another relationship") }
         }
 
         func run() async throws {
-            let person = try global.openStore().addPerson(name: name, relationship: relationship, email: email)
+            let person = try global.openStore().addPerson(name: name, relationship: relationship, email: email,
+                                                          language: spoken.language, translate: spoken.translate)
             try output.show(person) { "Added \(TerminalText.escaped($0.name)) (#\(try $0.storedId()))." }
         }
     }
@@ -33,5 +35,26 @@ struct PersonCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws { try output.show(try global.openStoreForReading().people(), JournalTables.people) }
+    }
+
+    /// `voicejournal person set NAME --language pl|--no-language --translate|--no-translate`.
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set the language a person answers in and whether their answers are translated to English.",
+            discussion: """
+                An upload of their answer sends their language before the journal's, unless the \
+                run's --language says otherwise.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "The person: a name, an id or \"me\".") var person: String
+        @OptionGroup var spoken: LanguageChangeOptions
+
+        func run() async throws {
+            let person = try global.openStore().changePerson(matching: person, language: spoken.change, translate: spoken.translate)
+            try output.show(person) {
+                "\(TerminalText.escaped($0.name)): language \(LanguageText.settings(language: $0.language, translate: $0.translate))."
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ struct TranscriptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Model (default: $VOICEJOURNAL_MODEL, else the config file, else whisper-1).", valueName: "name"))
     var model: String?
 
-    @Option(help: ArgumentHelp("Spoken language as an ISO-639-1 code, e.g. en, de (default: the config file's, else detected).", valueName: "code"))
+    @Option(help: ArgumentHelp("Spoken language, a code Whisper knows, e.g. en, de, pl, for every upload of the run (default: the person's, else the journal's, else the config file's, else detected).", valueName: "code"))
     var language: String?
 
     @Option(help: ArgumentHelp("Text to prime the model with (names, spellings, style).", valueName: "text"))
@@ -47,9 +47,7 @@ struct TranscriptionFlags: ParsableArguments {
         if let maxChunkSeconds, !(maxChunkSeconds.isFinite && seconds.contains(maxChunkSeconds)) {
             throw ValidationError("--max-chunk-seconds must be at least \(Int(seconds.lowerBound)) and at most \(Int(seconds.upperBound)).")
         }
-        if let language, !TranscriptionOptions.isLanguageCode(language) {
-            throw ValidationError("--language takes a two-letter ISO-639-1 code such as en or de, not '\(language)'.")
-        }
+        if let language, let problem = SpokenLanguage.problem(with: language) { throw ValidationError(problem) }
         if let model, model.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--model must name a model, e.g. whisper-1.")
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The languages Whisper knows, by the code an upload sends (`language=de`) and the name a
 /// `verbose_json` answer gives back (`"language": "german"`). A transcript stores the code,
 /// whichever of the two the server answered with.
@@ -26,7 +28,7 @@ public enum SpokenLanguage {
 
     /// Other names the servers use for the same languages (OpenAI's API and faster-whisper
     /// differ on a few).
-    private static let otherNames: [String: String] = [
+    static let otherNames: [String: String] = [
         "castilian": "es", "flemish": "nl", "haitian": "ht", "letzeburgesch": "lb", "moldavian": "ro",
         "moldovan": "ro", "mandarin": "zh", "burmese": "my", "pushto": "ps", "panjabi": "pa", "valencian": "ca",
         "sinhalese": "si", "norwegian bokmål": "no", "bokmål": "no",
