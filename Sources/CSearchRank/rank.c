@@ -150,6 +150,10 @@ static void free_registration(void *pointer) {
 }
 
 int search_rank_register(sqlite3 *db, const char *docsize_table) {
+    return search_rank_register_named(db, "journal_rank", docsize_table);
+}
+
+int search_rank_register_named(sqlite3 *db, const char *name, const char *docsize_table) {
     fts5_api *fts5 = NULL;
     sqlite3_stmt *statement = NULL;
     int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL);
@@ -164,7 +168,7 @@ int search_rank_register(sqlite3 *db, const char *docsize_table) {
     if (!registration) return SQLITE_NOMEM;
     registration->select_sizes = sqlite3_mprintf("SELECT id, sz FROM \"%w\" WHERE id >= ? ORDER BY id", docsize_table);
     if (!registration->select_sizes) { free(registration); return SQLITE_NOMEM; }
-    rc = fts5->xCreateFunction(fts5, "journal_rank", registration, journal_rank, free_registration);
+    rc = fts5->xCreateFunction(fts5, name, registration, journal_rank, free_registration);
     if (rc != SQLITE_OK) free_registration(registration);  /* FTS5 keeps it only on success */
     return rc;
 }

@@ -84,6 +84,8 @@ extension JournalDeleter {
                 let statement = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id = ?")
                 for id in ids { try statement.execute(arguments: [id]) }
             }
+            // The words go from the second search index now too, not at the next search.
+            try SearchScripts.sync(db)
             return doomed.plan
         }
     }

@@ -42,8 +42,8 @@ extension JournalStore {
             guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set up search ranking")
             }
-            // The search index's tokenizer (v15-search-scripts): without it the index cannot be opened.
-            try Migrations.registerSearchTokenizer(db)
+            // The second index's tokenizer and ranking (v15-search-scripts, see `SearchScripts`).
+            try SearchScripts.register(db)
         }
         return config
     }

@@ -53,6 +53,10 @@ extension JournalStore {
             try SearchQuery.check(parsed.pattern, text: query)
             return []
         }
+        // Words of a script written without spaces are found in the second index, brought up
+        // to date first (a read-only journal is searched as its index stands).
+        let scripts = SearchScripts.hasSpacelessScript(parsed.pattern)
+        if scripts { try? pool.write(SearchScripts.sync) }
         do {
             return try pool.read { db in
                 if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
@@ -62,7 +66,8 @@ extension JournalStore {
                     try SearchQuery.check(parsed.pattern, text: query)  // FTS5 never saw it
                     return []
                 }
-                let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight)
+                let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight,
+                                            index: scripts ? .spaceless : .words)
                 return try ranking.snippeted(ranking.bestHits(db), db)
             }
         } catch let error as DatabaseError {
@@ -84,6 +89,16 @@ struct SearchRanking {
     let scope: SearchScope
     let limit: Int
     let highlight: SearchHighlight
+    /// Which index to search: the words one, or the one of scripts without spaces.
+    let index: Index
+
+    /// An FTS5 table and its ranking function.
+    struct Index {
+        let table: String
+        let rank: String
+        static let words = Index(table: "search_index", rank: "journal_rank")
+        static let spaceless = Index(table: SearchScripts.table, rank: SearchScripts.rank)
+    }
 
     /// A hit and the index row it came from (for its snippet).
     typealias RankedHit = (indexRow: Int64, hit: SearchHit)
@@ -138,8 +153,8 @@ struct SearchRanking {
         let sql = """
             WITH \(restricted ? picked.tables : "")
             best AS MATERIALIZED (
-                SELECT rowid AS indexRow, journal_rank(search_index) AS rank FROM search_index
-                WHERE search_index MATCH ? \(restriction)
+                SELECT rowid AS indexRow, \(index.rank)(\(index.table)) AS rank FROM \(index.table)
+                WHERE \(index.table) MATCH ? \(restriction)
                 ORDER BY rank LIMIT ?)
             SELECT best.indexRow, best.rank,
                    e.id AS entryId, CASE WHEN e.id IS NULL THEN r.assignmentId END AS assignmentId,
@@ -184,10 +199,10 @@ struct SearchRanking {
         arguments += StatementArguments(rows)
         // The transcript's whole text with its matches marked tells where the first one is.
         let found = try Row.fetchAll(db, sql: """
-            SELECT rowid, snippet(search_index, -1, ?, ?, '…', 12) AS snippet,
-                   CASE rowid % 2 WHEN 1 THEN highlight(search_index, 3, char(1), char(2)) END AS marked
-            FROM search_index
-            WHERE search_index MATCH ? AND rowid IN (\(databaseQuestionMarks(count: rows.count)))
+            SELECT rowid, snippet(\(index.table), -1, ?, ?, '…', 12) AS snippet,
+                   CASE rowid % 2 WHEN 1 THEN highlight(\(index.table), 3, char(1), char(2)) END AS marked
+            FROM \(index.table)
+            WHERE \(index.table) MATCH ? AND rowid IN (\(databaseQuestionMarks(count: rows.count)))
             """, arguments: arguments)
         var snippets: [Int64: String] = [:]
         var firstMatch: [Int64: Int] = [:]

@@ -26,7 +26,7 @@ public enum Migrations {
         (transcriptReview, addTranscriptReview),
         (languages, addLanguages),
         (translations, addTranslations),
-        (searchScripts, retokenizeSearchIndex),
+        (searchScripts, addScriptSearchIndex),
     ]
 
     /// The migrator with every migration registered.

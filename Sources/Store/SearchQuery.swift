@@ -69,11 +69,10 @@ public struct SearchQuery: Sendable, Equatable {
     private static let probe = Result { () throws -> DatabaseQueue in
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try Migrations.registerSearchTokenizer(db)
             try db.execute(sql: """
                 CREATE VIRTUAL TABLE probe USING fts5(
                     ownerKind UNINDEXED, ownerId UNINDEXED, title, body,
-                    tokenize = '\(Migrations.searchTokenizer)')
+                    tokenize = 'porter unicode61 remove_diacritics 2')
                 """)
         }
         return queue

@@ -16,6 +16,9 @@
    name, so the function must only be used on that table). Returns an SQLite result code. */
 int search_rank_register(sqlite3 *db, const char *docsize_table);
 
+/* The same function under another name, for another FTS5 table. */
+int search_rank_register_named(sqlite3 *db, const char *name, const char *docsize_table);
+
 /* Registers the FTS5 tokenizer `journal_words` on `db` (once; again is a no-op): FTS5's
    unicode61 (taking the same arguments, e.g. `remove_diacritics 2`), except that each
    character of a script written without spaces between words (Han, Hiragana, Katakana,
@@ -23,9 +26,11 @@ int search_rank_register(sqlite3 *db, const char *docsize_table);
    Chinese or Japanese sentence one token, so a word inside it could not be found; as
    single characters, a query word becomes a phrase of its characters (FTS5 makes the
    several tokens of one query word a phrase) and matches wherever they stand together.
-   Offsets are the original text's, so snippets and highlights stay exact. A table made
+   Offsets are the original text's, so snippets and highlights stay exact. It also folds
+   what remove_diacritics leaves: ß to ss, Greek vowels with tonos or dialytika to the
+   plain vowel, final ς to σ. A table made
    with it cannot be opened where it is not registered (an older voicejournal, the sqlite3
-   shell). Returns an SQLite result code. */
+   shell), so only the second index of the scripts without spaces uses it. Returns an SQLite result code. */
 int search_words_register(sqlite3 *db);
 
 #endif
