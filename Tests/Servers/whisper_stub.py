@@ -381,8 +381,9 @@ def check(parts, authorization, expected_authorization):
             problems.append("timestamp_granularities[] needs verbose_json")
     if "language" in fields:
         language = fields["language"][0]
-        if len(language) != 2 or not language.isalpha() or not language.islower():
-            problems.append(f"language {language!r} is not an ISO-639-1 code")
+        # ISO-639-1, or one of Whisper's three-letter codes (haw, yue).
+        if len(language) not in (2, 3) or not language.isalpha() or not language.islower():
+            problems.append(f"language {language!r} is not a language code")
     if "temperature" in fields:
         try:
             if not 0 <= float(fields["temperature"][0]) <= 1:

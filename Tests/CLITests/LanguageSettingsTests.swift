@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The languages of journals and people: set, changed, listed and shown through the binary,
+/// and one clear usage line for a language Whisper does not know.
+@Suite struct LanguageSettingsTests {
+    @Test func journalsAndPeopleKeepALanguageAndTranslationThatListingsAndPagesShow() throws {
+        let folder = try TemporaryFolder("vj-language")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        func succeed(_ arguments: [String]) throws -> CommandResult {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        let created = try #require(try succeed(["journal", "create", "Reise", "--language", "DE", "--translate", "--json"]).json()
+            as? [String: Any])
+        #expect(created["language"] as? String == "de" && created["translate"] as? Bool == true)
+        _ = try succeed(["journal", "create", "Plain"])
+        let table = try succeed(["journal", "list"]).stdout
+        #expect(table.contains("LANGUAGE"), "\(table)")
+        let reiseLine = try #require(table.split(separator: "\n").first { $0.hasPrefix("Reise") })
+        let plainLine = try #require(table.split(separator: "\n").first { $0.hasPrefix("Plain") })
+        #expect(reiseLine.contains("de +en") && !plainLine.contains("de"), "\(table)")
+        let listed = try #require(try succeed(["journal", "list", "--json"]).json() as? [[String: Any]])
+        #expect(listed.first { $0["name"] as? String == "Reise" }?["language"] as? String == "de")
+        #expect(listed.first { $0["name"] as? String == "Plain" }?["translate"] as? Bool == false)
+        #expect(try succeed(["journal", "show", "Reise"]).stdout.contains("Language: German (de), translated to English"))
+        #expect(!(try succeed(["journal", "show", "Plain"]).stdout.contains("Language:")))
+
+        // Changing one setting keeps the other.
+        #expect(try succeed(["journal", "set", "Reise", "--no-translate"]).stdout == "Journal \"Reise\": language German (de).\n")
+        #expect(try succeed(["journal", "set", "Reise", "--language", "pl"]).stdout == "Journal \"Reise\": language Polish (pl).\n")
+        let cleared = try #require(try succeed(["journal", "set", "reise", "--no-language", "--json"]).json() as? [String: Any])
+        #expect(cleared["language"] is NSNull && cleared["translate"] as? Bool == false)
+        #expect(try succeed(["journal", "set", "Plain", "--language", "haw"]).stdout.contains("Hawaiian (haw)"))
+
+        _ = try succeed(["person", "add", "Babcia", "--relationship", "grandmother", "--language", "pl"])
+        #expect(try succeed(["person", "set", "Babcia", "--translate"]).stdout == "Babcia: language Polish (pl), translated to English.\n")
+        #expect(try succeed(["person", "set", "me", "--language", "yue"]).stdout == "Myself: language Cantonese (yue).\n")
+        let people = try succeed(["person", "list"]).stdout
+        let babcia = try #require(people.split(separator: "\n").first { $0.contains("Babcia") })
+        #expect(babcia.contains("pl +en"), "\(people)")
+        let peopleJSON = try #require(try succeed(["person", "list", "--json"]).json() as? [[String: Any]])
+        #expect(peopleJSON.map { $0["language"] as? String } == ["yue", "pl"])
+        #expect(try succeed(["person", "set", "2", "--no-language", "--no-translate"]).stdout == "Babcia: language detected.\n")
+    }
+
+    @Test(arguments: [
+        (["journal", "create", "X", "--language", "german"], "'german' (for German use de)"),
+        (["journal", "set", "Personal", "--language", "Polish"], "'Polish' (for Polish use pl)"),
+        (["person", "add", "Y", "--language", "xx"], "'xx'"),
+        (["person", "set", "me", "--language", "eng"], "'eng'"),
+        (["entry", "list", "--language", "english"], "(for English use en)"),
+        (["search", "harbour", "--language", "zz"], "'zz'"),
+        (["transcribe", "/nonexistent", "--language", "spanish"], "(for Spanish use es)"),
+    ])
+    func anUnknownLanguageIsOneLineExit2SayingWhatCodesAreTaken(arguments: [String], named: String) throws {
+        let folder = try TemporaryFolder("vj-language")
+        let result = try VoicejournalBinary(home: folder.path("home")).run(arguments)
+        #expect(result.status == 2, "\(arguments)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("--language takes a language code Whisper knows (ISO-639-1, e.g. en, de, pl; also haw, yue), not "),
+                "\(result.stderr)")
+        #expect(result.stderr.contains(named), "\(result.stderr)")
+    }
+
+    @Test func aChangeNeedsSomethingToChangeAndNoContradiction() throws {
+        let folder = try TemporaryFolder("vj-language")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        _ = try cli.run(["journal", "create", "Reise"])
+        let nothing = try cli.run(["journal", "set", "Reise"])
+        #expect(nothing.status == 2 && nothing.stderr.contains("nothing to change"), "\(nothing.stderr)")
+        let both = try cli.run(["person", "set", "me", "--language", "de", "--no-language"])
+        #expect(both.status == 2 && both.stderr.contains("contradict"), "\(both.stderr)")
+        let missing = try cli.run(["journal", "set", "Nowhere", "--language", "de"])
+        #expect(missing.status == 2 && missing.stderr.contains("no journal named \"Nowhere\""), "\(missing.stderr)")
+    }
+}
