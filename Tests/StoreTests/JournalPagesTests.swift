@@ -168,7 +168,7 @@ import Testing
             2   2026-11-23 12:00  Personal  text  -     T\\e[1m: Line one line two
             """)
         let people = JournalTables.people([Person(id: 3, name: "Evil\u{1B}[2J", relationship: "other")])
-        #expect(people == "ID  NAME       RELATIONSHIP  EMAIL\n3   Evil\\e[2J  other         ")
+        #expect(people == "ID  NAME       RELATIONSHIP  LANGUAGE  EMAIL\n3   Evil\\e[2J  other         -         ")
         let words = [VocabularyWord(word: "Anneliese", journal: "Personal", createdAt: Self.local(23, 12)),
                      VocabularyWord(word: "Siobhan", journal: "Personal", createdAt: Self.local(22, 12))]
         #expect(JournalTables.vocabulary(words) { Array($0.prefix(1)) }.split(separator: "\n").map { $0.hasSuffix("*") } == [false, true, false])
