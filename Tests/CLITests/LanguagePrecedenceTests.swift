@@ -61,6 +61,43 @@ import TestSupport
         #expect(try sentLanguage(harness, after: ["transcribe", file("bare.wav"), "--journal", "Plain"]) == nil, "none: detected")
     }
 
+    /// A long file's chunks each send the journal's language, and the transcript assembled
+    /// from `json` answers (which name none) keeps it.
+    @Test func everyChunkOfALongRecordingSendsTheJournalsLanguage() throws {
+        let harness = try TranscribeHarness(rules: [.init(responses: [], then: .says("Okay."))])
+        let dir = try LongAudioTests.inputFolder(harness)
+        let file = try LongAudioTests.tonesWithPauses(at: dir.appendingPathComponent("talk.wav"), cycles: 8, tone: 1.5, pause: 1)
+        try harness.succeed(["journal", "create", "Reise", "--language", "de"])
+        try harness.succeed(["transcribe", file.path, "--journal", "Reise", "--max-chunk-seconds", "6", "--model", "gpt-4o-transcribe"])
+        let requests = try harness.server.requests()
+        #expect(requests.count >= 3)
+        #expect(requests.allSatisfy { $0.field("language") == "de" && $0.problems.isEmpty }, "\(requests.map { $0.field("language") })")
+        let stored = try queryDatabase(harness.database, "SELECT language FROM transcript")
+        #expect(stored.map { $0.first as? String } == ["de"])
+    }
+
+    /// A live take's pieces go through the queue like any upload: the journal's language.
+    @Test func aLiveTakesPiecesSendTheJournalsLanguage() async throws {
+        try await onOwnThread {
+            let folder = try TemporaryFolder()
+            let stub = try StubWhisperServer(rules: [.init(responses: [], then: .says("Dzień dobry."))])
+            let microphone = try VirtualMicrophone.paced(in: folder.url)
+            let fed = LiveRecordTests.phrases(seconds: 20)
+            let feeder = try PacedFeeder(microphone: microphone, samples: fed + CaptureFixtures.silence(sampleRate: 16000, seconds: 1),
+                                         sampleRate: 16000, channels: 1)
+            defer { feeder.stop() }
+            let cli = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment.merging([
+                "OPENAI_BASE_URL": stub.baseURL]) { $1 })
+            #expect(try cli.run(["journal", "create", "Dziennik", "--language", "pl"]).status == 0)
+            let result = try cli.run(["record", "--device", microphone.name, "--live", "--no-meter", "--max-duration", "20",
+                                      "--journal", "Dziennik"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let pieces = try stub.requests().filter { LiveRecordTests.piece($0) != nil }
+            #expect(pieces.count >= 2)
+            #expect(pieces.allSatisfy { $0.field("language") == "pl" }, "\(pieces.map { $0.field("language") })")
+        }
+    }
+
     /// A `json` answer (gpt-4o's) names no language: the one sent is stored. A `verbose_json`
     /// answer's language wins over the one sent. Rows that hold a name ("german", as older
     /// journals stored it) are shown and filtered as their code.
