@@ -40,8 +40,17 @@ public enum SearchScripts {
         text.unicodeScalars.contains { scalar in ranges.contains { $0.contains(scalar.value) } }
     }
 
-    /// A GLOB pattern matching text that holds such a character (SQLite compares a class's
-    /// ranges by code point).
+    /// The SQL condition that the text `expression` holds such a character. GLOB compares a
+    /// class's ranges by code point, but parses the class again at every character (about
+    /// 250 µs for 120 words): two cheap tests go first, so that text without a character
+    /// from U+0E00 on (English, German, Russian, Arabic…) costs about 1 to 15 µs. Every
+    /// trigger on an entry or transcript runs it.
+    static func holdsSpaceless(_ expression: String) -> String {
+        "(length(CAST(\(expression) AS BLOB)) > length(\(expression)) AND \(expression) GLOB '*[\u{0E00}-\u{10FFFF}]*' "
+            + "AND \(expression) GLOB '\(globPattern)')"
+    }
+
+    /// A GLOB pattern matching text that holds such a character.
     static var globPattern: String {
         let classes = ranges.compactMap { range -> String? in
             guard let low = Unicode.Scalar(range.lowerBound), let high = Unicode.Scalar(range.upperBound) else { return nil }
@@ -77,8 +86,8 @@ public enum SearchScripts {
         try db.execute(sql: "DELETE FROM \(table) WHERE rowid IN (SELECT indexRow FROM \(pending))")
         try db.execute(sql: """
             INSERT INTO \(table) (rowid, \(columns)) SELECT rowid, \(columns) FROM search_index
-            WHERE rowid IN (SELECT indexRow FROM \(pending)) AND (title || ' ' || body) GLOB ?
-            """, arguments: [globPattern])
+            WHERE rowid IN (SELECT indexRow FROM \(pending)) AND \(holdsSpaceless("(title || ' ' || body)"))
+            """)
         try db.execute(sql: "DELETE FROM \(pending)")
     }
 }
@@ -101,39 +110,39 @@ extension Migrations {
         create.replaceSubrange(tokenize, with: "tokenize = '\(SearchScripts.tokenizer)'")
         create.replaceSubrange(name, with: "\(SearchScripts.table) USING")
         let columns = try SearchScripts.columns(db).joined(separator: ", ")
-        let spaceless = "GLOB '\(SearchScripts.globPattern)'"
+        func spaceless(_ expression: String) -> String { SearchScripts.holdsSpaceless(expression) }
         let note = "INSERT OR IGNORE INTO \(SearchScripts.pending) (indexRow) VALUES"
         try db.execute(sql: """
             \(create);
             CREATE TABLE \(SearchScripts.pending) (indexRow INTEGER PRIMARY KEY);
             INSERT INTO \(SearchScripts.table) (rowid, \(columns)) SELECT rowid, \(columns) FROM search_index
-                WHERE (title || ' ' || body) \(spaceless);
+                WHERE \(spaceless("(title || ' ' || body)"));
 
             CREATE TRIGGER entry_search_cjk_insert AFTER INSERT ON entry
-            WHEN (coalesce(new.title, '') || ' ' || new.content) \(spaceless) BEGIN
+            WHEN \(spaceless("(coalesce(new.title, '') || ' ' || new.content)")) BEGIN
                 \(note) (new.id * 2);
             END;
             CREATE TRIGGER entry_search_cjk_update AFTER UPDATE OF id, title, content ON entry
-            WHEN (coalesce(old.title, '') || ' ' || old.content || ' ' || coalesce(new.title, '') || ' ' || new.content) \(spaceless) BEGIN
+            WHEN \(spaceless("(coalesce(old.title, '') || ' ' || old.content)")) OR \(spaceless("(coalesce(new.title, '') || ' ' || new.content)")) BEGIN
                 \(note) (old.id * 2);
                 \(note) (new.id * 2);
             END;
             CREATE TRIGGER entry_search_cjk_delete AFTER DELETE ON entry
-            WHEN (coalesce(old.title, '') || ' ' || old.content) \(spaceless) BEGIN
+            WHEN \(spaceless("(coalesce(old.title, '') || ' ' || old.content)")) BEGIN
                 \(note) (old.id * 2);
             END;
 
             CREATE TRIGGER transcript_search_cjk_insert AFTER INSERT ON transcript
-            WHEN new.text \(spaceless) BEGIN
+            WHEN \(spaceless("new.text")) BEGIN
                 \(note) (new.id * 2 + 1);
             END;
             CREATE TRIGGER transcript_search_cjk_update AFTER UPDATE OF id, text ON transcript
-            WHEN (old.text || ' ' || new.text) \(spaceless) BEGIN
+            WHEN \(spaceless("old.text")) OR \(spaceless("new.text")) BEGIN
                 \(note) (old.id * 2 + 1);
                 \(note) (new.id * 2 + 1);
             END;
             CREATE TRIGGER transcript_search_cjk_delete AFTER DELETE ON transcript
-            WHEN old.text \(spaceless) BEGIN
+            WHEN \(spaceless("old.text")) BEGIN
                 \(note) (old.id * 2 + 1);
             END;
             """)
