@@ -70,9 +70,10 @@ public enum SearchScripts {
         }
     }
 
-    /// The columns of `search_index`, quoted, in order (the second index has the same).
-    static func columns(_ db: Database) throws -> [String] {
-        try Row.fetchAll(db, sql: "PRAGMA table_info(search_index)").map { row in
+    /// The columns of an index, quoted, in order. The second index was made with
+    /// `search_index`'s; a column added to `search_index` later is not in it.
+    static func columns(_ db: Database, of index: String = table) throws -> [String] {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(\(index))").map { row in
             let name: String = row["name"]
             return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
@@ -109,7 +110,7 @@ extension Migrations {
         var create = sql
         create.replaceSubrange(tokenize, with: "tokenize = '\(SearchScripts.tokenizer)'")
         create.replaceSubrange(name, with: "\(SearchScripts.table) USING")
-        let columns = try SearchScripts.columns(db).joined(separator: ", ")
+        let columns = try SearchScripts.columns(db, of: "search_index").joined(separator: ", ")
         func spaceless(_ expression: String) -> String { SearchScripts.holdsSpaceless(expression) }
         let note = "INSERT OR IGNORE INTO \(SearchScripts.pending) (indexRow) VALUES"
         try db.execute(sql: """
