@@ -1,10 +1,10 @@
 /* journal_words: FTS5's unicode61 tokenizer, with each character of the scripts written
    without spaces between words (Han, kana, Hangul, Thai, Lao, Khmer, Myanmar) a token of
-   its own, and ß and Greek accents folded; see search_rank.h for why. */
+   its own; see search_rank.h for why. Every other token is unicode61's, unchanged, so both
+   search indexes read the other scripts alike. */
 #include "search_rank.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 typedef struct {
     fts5_tokenizer parent;          /* unicode61's methods */
@@ -53,45 +53,9 @@ typedef struct {
     int offset;
 } Shift;
 
-/* The second byte a two-byte letter folds to (same first byte unless `lead` is changed):
-   ß → ss (German written without ß: "strasse"), a Greek vowel with tonos or dialytika → the
-   plain vowel (Greek typed without accents: "αθηνα"), final ς → σ (a word typed in capitals
-   lowers to σ). unicode61's remove_diacritics folds only Latin letters. 0: unchanged. */
-static int fold(unsigned char *lead, unsigned char *second) {
-    unsigned char a = *lead, b = *second;
-    if (a == 0xC3 && b == 0x9F) { *lead = 's'; *second = 's'; return 1; }
-    static const unsigned char greek[][4] = {
-        {0xCE, 0x90, 0xCE, 0xB9}, {0xCE, 0xAC, 0xCE, 0xB1}, {0xCE, 0xAD, 0xCE, 0xB5}, {0xCE, 0xAE, 0xCE, 0xB7},
-        {0xCE, 0xAF, 0xCE, 0xB9}, {0xCE, 0xB0, 0xCF, 0x85}, {0xCF, 0x8A, 0xCE, 0xB9}, {0xCF, 0x8B, 0xCF, 0x85},
-        {0xCF, 0x8C, 0xCE, 0xBF}, {0xCF, 0x8D, 0xCF, 0x85}, {0xCF, 0x8E, 0xCF, 0x89}, {0xCF, 0x82, 0xCF, 0x83},
-    };
-    for (size_t i = 0; i < sizeof greek / sizeof greek[0]; i++) {
-        if (a == greek[i][0] && b == greek[i][1]) { *lead = greek[i][2]; *second = greek[i][3]; return 1; }
-    }
-    return 0;
-}
-
 static int shifted(void *pointer, int flags, const char *token, int size, int start, int end) {
     Shift *shift = pointer;
-    const unsigned char *bytes = (const unsigned char *)token;
-    int first = -1;
-    for (int i = 0; i + 1 < size && first < 0; i++) {
-        unsigned char lead = bytes[i], second = bytes[i + 1];
-        if ((lead == 0xC3 || lead == 0xCE || lead == 0xCF) && fold(&lead, &second)) first = i;
-    }
-    if (first < 0) return shift->token(shift->context, flags, token, size, start + shift->offset, end + shift->offset);
-    /* Every fold keeps the length: the folded token is a copy of the same size. */
-    unsigned char local[256];
-    unsigned char *copy = size <= (int)sizeof local ? local : malloc((size_t)size);
-    if (!copy) return SQLITE_NOMEM;
-    memcpy(copy, token, (size_t)size);
-    for (int i = first; i + 1 < size; i++) {
-        if ((copy[i] & 0xC0) == 0x80) continue;
-        if (fold(&copy[i], &copy[i + 1])) i++;
-    }
-    int rc = shift->token(shift->context, flags, (const char *)copy, size, start + shift->offset, end + shift->offset);
-    if (copy != local) free(copy);
-    return rc;
+    return shift->token(shift->context, flags, token, size, start + shift->offset, end + shift->offset);
 }
 
 static int words_create(void *user, const char **arguments, int count, Fts5Tokenizer **out) {

@@ -26,9 +26,7 @@ int search_rank_register_named(sqlite3 *db, const char *name, const char *docsiz
    Chinese or Japanese sentence one token, so a word inside it could not be found; as
    single characters, a query word becomes a phrase of its characters (FTS5 makes the
    several tokens of one query word a phrase) and matches wherever they stand together.
-   Offsets are the original text's, so snippets and highlights stay exact. It also folds
-   what remove_diacritics leaves: ß to ss, Greek vowels with tonos or dialytika to the
-   plain vowel, final ς to σ. A table made
+   Offsets are the original text's, so snippets and highlights stay exact. A table made
    with it cannot be opened where it is not registered (an older voicejournal, the sqlite3
    shell), so only the second index of the scripts without spaces uses it. Returns an SQLite result code. */
 int search_words_register(sqlite3 *db);
