@@ -73,6 +73,22 @@ import TestSupport
         }
     }
 
+    /// A query without accents matches the word with or without them; with them, the same
+    /// (remove_diacritics folds both the text and the query).
+    @Test func aQueryWithOrWithoutAccentsFindsBothSpellings() throws {
+        let folder = try TemporaryFolder("vj-scripts")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        for text in ["Das Wetter ist schön", "Ich bin schon da", "Der Tag war lang"] {
+            #expect(try cli.run(["entry", "add", "--text", text]).status == 0)
+        }
+        for query in ["schon", "schön", "SCHÖN", "SCHON"] {
+            let hits = try #require(try cli.run(["search", query, "--json"]).json() as? [[String: Any]])
+            #expect(Set(hits.compactMap { $0["entryId"] as? Int }) == [1, 2], "\(query)")
+        }
+        let marked = try #require(try cli.run(["search", "schon", "--json"]).json() as? [[String: Any]])
+        #expect(Set(marked.compactMap { $0["snippet"] as? String }) == ["Das Wetter ist [schön]", "Ich bin [schon] da"])
+    }
+
     @Test func aChineseMatchIsMarkedExactlyAndRankedLikeAnyOther() throws {
         let folder = try TemporaryFolder("vj-scripts")
         let cli = VoicejournalBinary(home: folder.path("home"))
