@@ -77,3 +77,42 @@ import TestSupport
         #expect(missing.status == 2 && missing.stderr.contains("no journal named \"Nowhere\""), "\(missing.stderr)")
     }
 }
+
+/// An archive's languages are checked like what a user types: a journal's or person's must be
+/// a code Whisper knows (it is sent with uploads); a transcript's may be a code or the name an
+/// older journal kept.
+@Suite struct LanguageImportTests {
+    @Test(arguments: [
+        ("journal", "'xx'", "journal"), ("person", "'klingon'", "person"), ("transcript", "'elvish'", "transcript"),
+    ])
+    func anArchiveWithALanguageWhisperDoesNotKnowIsRefusedInOneLine(table: String, value: String, named: String) throws {
+        let folder = try TemporaryFolder("vj-language")
+        let cli = VoicejournalBinary(home: folder.path("home"))
+        #expect(try cli.run(["journal", "create", "Reise", "--language", "de"]).status == 0)
+        #expect(try cli.run(["person", "add", "Babcia", "--language", "pl"]).status == 0)
+        let export = try cli.run(["export", "--format", "json"])
+        #expect(export.status == 0, "\(export.stderr)")
+        // One transcript row, added to the document as an older journal would hold it.
+        let archive = folder.path("archive.json")
+        let script = """
+            import json, sys
+            doc = json.loads(sys.argv[1])
+            table, value = sys.argv[2], sys.argv[3]
+            tables = {t["name"]: t for t in doc["tables"]}
+            if table == "transcript":
+                tables["transcript"]["rows"].append({"id": 1, "recordingId": 1, "text": "hola", "language": value, "model": "whisper-1",
+                    "segments": "[]", "createdAt": "2026-11-20 10:00:00.000"})
+                tables["recording"]["rows"].append({"id": 1, "path": "/tmp/x.wav", "sha256": "ab", "durationSeconds": 1, "sampleRate": 16000,
+                    "channels": 1, "format": "wav", "sizeBytes": 100, "state": "complete", "createdAt": "2026-11-20 10:00:00.000"})
+            else:
+                for row in tables[table]["rows"]:
+                    if row.get("language"): row["language"] = value
+            open(sys.argv[4], "w").write(json.dumps(doc))
+            """
+        _ = try runTool("python3", ["-c", script, export.stdout, table, String(value.dropFirst().dropLast()), archive.path])
+        let result = try VoicejournalBinary(home: folder.path("fresh")).run(["import", archive.path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(named)
+                && result.stderr.contains("language") && result.stderr.contains("a language code Whisper knows"), "\(result.stderr)")
+    }
+}
