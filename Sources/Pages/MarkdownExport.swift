@@ -51,6 +51,9 @@ struct MarkdownExport {
                     text += try audioLine(recording, at: entry.createdAt, copies: &copies, leftOut: &leftOut)
                 }
                 text += (entry.text.isEmpty && (entry.unheard ?? []).isEmpty ? "_(not transcribed yet)_" : Self.reading(entry)) + "\n\n"
+                if let translated = TranscriptReading.translationText(translation: entry.translation, note: entry.translationNote) {
+                    text += translated + "\n\n"
+                }
             }
             let answered = answers.filter { $0.journal == summary.name }.sorted { ($0.answeredAt ?? .distantPast) < ($1.answeredAt ?? .distantPast) }
             if !answered.isEmpty { text += "## Answered questions\n\n" }
@@ -63,6 +66,9 @@ struct MarkdownExport {
                 let stored = try answer.recordingId.flatMap { try store.transcript(recordingId: $0) }
                 let said = stored.map(TranscriptReading.text) ?? answer.transcript
                 text += (said.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
+                if let translated = TranscriptReading.translationText(translation: stored?.translation, note: stored?.translationNote) {
+                    text += translated + "\n\n"
+                }
             }
             return Document(journal: summary.name, text: text, audioCopies: copies, leftOut: leftOut)
         }

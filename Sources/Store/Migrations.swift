@@ -26,6 +26,7 @@ public enum Migrations {
         (transcriptReview, addTranscriptReview),
         (languages, addLanguages),
         (translations, addTranslations),
+        (translationSearch, indexTranslations),
     ]
 
     /// The migrator with every migration registered.

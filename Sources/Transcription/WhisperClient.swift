@@ -66,8 +66,11 @@ public struct WhisperClient: Sendable {
         /// Whether a key was given (the key itself is not readable from outside the module).
         public var hasAPIKey: Bool { apiKey != nil }
 
-        /// The full URL uploads go to.
-        public var endpoint: String { baseURL + "/audio/transcriptions" }
+        /// The full URL transcriptions go to.
+        public var endpoint: String { endpoint(for: .transcribe) }
+
+        /// The full URL uploads of `task` go to.
+        public func endpoint(for task: TranscriptionTask) -> String { baseURL + task.path }
 
         /// The base URL as it may be shown: credentials in it (`user:pass@`) replaced by `***`.
         public var shownBaseURL: String { secrets.redact(baseURL) }

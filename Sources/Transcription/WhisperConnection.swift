@@ -45,7 +45,8 @@ public final class WhisperConnection {
                              contentType: request.contentType)
             for field in request.fields { try mime.addField(name: field.name, value: field.value) }
             let headerList = try CurlHeaderList(headers)
-            try configure(transfer: transfer, configuration: configuration, mime: mime, headers: headerList)
+            try configure(transfer: transfer, configuration: configuration, url: configuration.endpoint(for: request.task),
+                          mime: mime, headers: headerList)
             withExtendedLifetime((mime, headerList, transfer)) {
                 do { try easy.perform() } catch { failure = error as? CurlFailure }
             }
@@ -71,7 +72,7 @@ public final class WhisperConnection {
                                           secrets: configuration.secrets)
         }
         do {
-            return try WireFormat.decodeResult(transfer.body, format: request.options.responseFormat,
+            return try WireFormat.decodeResult(transfer.body, format: request.responseFormat,
                                                model: request.options.model)
         } catch {
             let preview = configuration.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self))
@@ -83,10 +84,10 @@ public final class WhisperConnection {
     /// Made once, on the first upload (libcurl is loaded by then: the connection has a handle).
     private static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
 
-    private func configure(transfer: Transfer, configuration: WhisperClient.Configuration,
+    private func configure(transfer: Transfer, configuration: WhisperClient.Configuration, url: String,
                            mime: CurlMime, headers: CurlHeaderList) throws {
         try easy.reset()
-        try easy.set(CURLOPT_URL, configuration.endpoint)
+        try easy.set(CURLOPT_URL, url)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         // Worker threads must not get SIGALRM from the resolver's timeouts.
         try easy.set(CURLOPT_NOSIGNAL, 1)
