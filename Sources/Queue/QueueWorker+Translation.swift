@@ -31,9 +31,10 @@ extension Worker {
     /// `place` names the chunk in messages ("chunk 2: ").
     func translation(of request: TranscriptionRequest, transcript: TranscriptionResult, map: TimeMap?, recordingId: Int64,
                      jobId: Int64, path: String, place: String = "", on connection: WhisperConnection) throws -> TranslationOutcome {
-        guard try wantsTranslation(of: recordingId),
-              !transcript.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-              (transcript.language ?? request.options.language) != "en" else { return .none }
+        // The store is asked last: most uploads are settled by their answer alone.
+        guard !transcript.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+              (transcript.language ?? request.options.language) != "en",
+              try wantsTranslation(of: recordingId) else { return .none }
         if let refusal = endpoint.refusedTranslation { return TranslationOutcome(note: refusal) }
         let translated: TranscriptionResult
         do {

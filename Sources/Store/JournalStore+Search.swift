@@ -236,9 +236,19 @@ struct SearchRanking {
             if indexRow % 2 == 1 {
                 hit.segmentStart = segmentStarts[indexRow / 2]
                 if inTranslation[indexRow / 2] != nil { hit.matchedIn = "translation" }
+                if translations[indexRow / 2] != nil { hit.snippet = Self.matchedPart(of: hit.snippet, open: highlight.open) }
             }
             return hit
         }
+    }
+
+    /// A snippet of a transcript with a translation kept to the side its first match is in
+    /// (the text or the translation, a line break apart in the index), "…" where it is cut.
+    static func matchedPart(of snippet: String, open: String) -> String {
+        let parts = snippet.components(separatedBy: "\n")
+        guard parts.count > 1, let index = parts.firstIndex(where: { $0.contains(open) }) else { return snippet }
+        let part = parts[index]
+        return (index > 0 && !part.hasPrefix("…") ? "…" : "") + part + (index < parts.count - 1 && !part.hasSuffix("…") ? "…" : "")
     }
 
     /// The starts and texts of the segments in `column` (`segments` or `translationSegments`)

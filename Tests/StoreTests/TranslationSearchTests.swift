@@ -35,8 +35,11 @@ import TestSupport
         let store = try JournalStore(home: home, logger: TemporaryJournal.logger)
         let rode = try #require(try store.search("rode").first)
         #expect(rode.matchedIn == "translation" && rode.segmentStart == 5.5 && rode.entryId == entryId)
+        #expect(rode.snippet == "…We [rode] home.")
         let heim = try #require(try store.search("heim").first)
         #expect(heim.matchedIn == "transcript" && heim.segmentStart == 5)
+        // Each snippet stays on its side of the line between the text and the translation.
+        #expect(heim.snippet == "…Wir fuhren [heim].…")
         // One row per transcript: a word of each finds it once.
         #expect(try store.search("fahrrad bike").count == 1)
 
