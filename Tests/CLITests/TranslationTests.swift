@@ -146,6 +146,46 @@ import TestSupport
         #expect(try Self.translations(harness).values.first?.text == "Translation of clip00.")
     }
 
+    @Test func aJournalThatAsksForTranslationsGetsThemWithoutTheFlagAndTheyTravelInTheArchive() throws {
+        let harness = try TranscribeHarness(language: "german")
+        _ = try harness.succeed(["journal", "create", "Oma"])
+        let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()"
+        _ = try runTool("python3", ["-c", script, harness.database.path, "UPDATE journal SET translate = 1 WHERE name = 'Oma'"])
+        try harness.succeed(["transcribe", try harness.audio(1, in: "oma", prefix: "oma").path, "--journal", "Oma"])
+        try harness.succeed(["transcribe", try harness.audio(1, in: "mine", prefix: "mine").path, "--journal", "Personal"])
+        let stored = try Self.translations(harness)
+        #expect(try Self.translationRequests(harness).count == 1)
+        #expect(stored.first { $0.key.hasSuffix("oma00.wav") }?.value.text == "Translation of oma00.")
+        #expect(stored.first { $0.key.hasSuffix("mine00.wav") }?.value.text == nil)
+
+        // The JSON archive carries the translation to another home.
+        let archive = harness.folder.path("archive.json")
+        try Data(try harness.succeed(["export", "--format", "json"]).stdout.utf8).write(to: archive)
+        let fresh = VoicejournalBinary(home: harness.folder.path("fresh"), environment: ["TZ": "UTC"])
+        #expect(try fresh.run(["import", archive.path]).status == 0)
+        let entries = try #require(try fresh.run(["entry", "list", "--json"]).json() as? [[String: Any]])
+        #expect(entries.compactMap { $0["translation"] as? String } == ["Translation of oma00."])
+        #expect(try fresh.run(["search", "translation"]).stdout.contains("Oma"))
+    }
+
+    @Test func anAnswersTranslationIsShownUnderItByAssignmentShow() throws {
+        let harness = try TranscribeHarness(language: "polish")
+        _ = try harness.succeed(["journal", "create", "Family"])
+        _ = try harness.succeed(["person", "add", "Babcia"])
+        let asked = try harness.succeed(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"])
+        let questionId = try #require((try asked.json() as? [String: Any])?["id"] as? Int)
+        let assigned = try harness.succeed(["assign", String(questionId), "--person", "Babcia", "--json"])
+        let id = try #require((try assigned.json() as? [String: Any])?["id"] as? Int)
+        let audio = try makeTone(at: harness.folder.path("babcia.wav"), seconds: 3.25, frequency: 400)
+        _ = try harness.succeed(["answer", String(id), "--file", audio.path])
+        _ = try harness.succeed(["queue", "run", "--translate"])
+        let page = try harness.succeed(["assignment", "show", String(id)]).stdout
+        #expect(page.contains("\n\nTranslation (English):\n[00:00] Translation of"), "\(page)")
+        let json = try #require(try harness.succeed(["assignment", "show", String(id), "--json"]).json() as? [String: Any])
+        let transcript = (json["recording"] as? [String: Any])?["transcript"] as? [String: Any]
+        #expect((transcript?["translation"] as? String)?.hasPrefix("Translation of") == true)
+    }
+
     @Test func aChunkedRecordingsTranslationIsStitchedOnTheRecordingsClock() throws {
         let harness = try TranscribeHarness(rules: [.init(responses: [], then: .timed)],
                                             translateRules: [.init(responses: [], then: .timed)], language: "german")
