@@ -106,6 +106,8 @@ public final class QueueRunner: Sendable {
         public var failed: Int { failedJobs.count }
         /// Jobs done with a transcript to doubt (see `Event.suspect`), in the order they ended.
         public var suspects: [Suspect] = []
+        /// Files (or chunks) stored without the translation that was asked for, and why.
+        public var untranslated: [Suspect] = []
         public init() {}
     }
 

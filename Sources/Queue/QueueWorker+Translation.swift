@@ -35,7 +35,10 @@ extension Worker {
         guard !transcript.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
               (transcript.language ?? request.options.language) != "en",
               try wantsTranslation(of: recordingId) else { return .none }
-        if let refusal = endpoint.refusedTranslation { return TranslationOutcome(note: refusal) }
+        if let refusal = endpoint.refusedTranslation {
+            untranslated(jobId: jobId, path: path, message: place + refusal, announced: false)
+            return TranslationOutcome(note: refusal)
+        }
         let translated: TranscriptionResult
         do {
             translated = try connection.transcribe(request.translation())
@@ -51,7 +54,7 @@ extension Worker {
         let text = reviewed.result.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
             let note = "the server answered with an empty translation"
-            run.onEvent(.untranslated(jobId: jobId, path: path, message: place + note))
+            untranslated(jobId: jobId, path: path, message: place + note)
             return TranslationOutcome(note: note)
         }
         return TranslationOutcome(text: text, segments: reviewed.result.segments.map(Transcript.Segment.init))
@@ -69,14 +72,23 @@ extension Worker {
             // Only the first file told: the others get the note without a line each.
             if endpoint.refusesTranslation(because: note) {
                 let server = run.servers.count > 1 ? endpoint.name : "the server"
-                run.onEvent(.untranslated(jobId: jobId, path: path, message: place + note
-                    + "; no more translations are asked of \(server) in this run"))
+                untranslated(jobId: jobId, path: path, message: place + note
+                    + "; no more translations are asked of \(server) in this run")
+            } else {
+                untranslated(jobId: jobId, path: path, message: place + note, announced: false)
             }
             return TranslationOutcome(note: note)
         }
         let note = "the translation failed: " + Self.noteText(error.description)
-        run.onEvent(.untranslated(jobId: jobId, path: path, message: place + note))
+        untranslated(jobId: jobId, path: path, message: place + note)
         return TranslationOutcome(note: note)
+    }
+
+    /// A file (or chunk) stored without its translation: in the run's summary (`--json`),
+    /// and told to the user when `announced`.
+    private func untranslated(jobId: Int64, path: String, message: String, announced: Bool = true) {
+        run.summary.withLock { $0.untranslated.append(.init(jobId: jobId, path: path, message: message)) }
+        if announced { run.onEvent(.untranslated(jobId: jobId, path: path, message: message)) }
     }
 
     /// A server's words as a note: one line (control characters and line breaks become

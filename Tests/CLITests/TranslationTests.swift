@@ -77,7 +77,7 @@ import TestSupport
         let harness = try TranscribeHarness(translateRules: [.init(responses: [], then: refusal)], language: "german")
         _ = try harness.succeed(["journal", "create", "Reisen"])
         let dir = try harness.audio(3)
-        let run = try harness.binary.run(["transcribe", dir.path, "--translate", "--jobs", "1", "--journal", "Reisen"])
+        let run = try harness.binary.run(["transcribe", dir.path, "--translate", "--jobs", "1", "--journal", "Reisen", "--json"])
         // The originals are stored: the run did its work, whatever the translations.
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try harness.everyFileTranscribedOnce(in: dir))
@@ -87,6 +87,9 @@ import TestSupport
         let expected = status == 400 ? "the server cannot translate (HTTP 400: The model tiny.en is English-only and cannot translate; run the server with --model base)"
             : "the server has no translation endpoint (HTTP 404: no route /v1/audio/translations)"
         #expect(stored.values.allSatisfy { $0.note == expected }, "\(stored.values.map(\.note))")
+        // `--json` lists every file stored without its translation.
+        let summary = try #require(try run.json() as? [String: Any])
+        #expect((summary["untranslated"] as? [[String: Any]])?.compactMap { $0["message"] as? String }.count == 3, "\(summary)")
         let lines = run.stderr.split(separator: "\n").filter { $0.contains("translation not stored") }
         #expect(lines.count == 1, "\(run.stderr)")
         #expect(lines.first?.contains(expected) == true && lines.first?.contains("no more translations") == true)
