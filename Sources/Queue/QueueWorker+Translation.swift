@@ -53,7 +53,8 @@ extension Worker {
         }
         let text = reviewed.result.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
-            let note = "the server answered with an empty translation"
+            let note = reviewed.leftOut.isEmpty ? "the server answered with an empty translation"
+                : "the translation was only a repetition loop"
             untranslated(jobId: jobId, path: path, message: place + note)
             return TranslationOutcome(note: note)
         }
