@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// The transcription endpoint and how to talk to it: `POST {base}/audio/transcriptions`
-/// with a bearer key, over libcurl. Cheap to copy and share; each worker makes its own
+/// (and `{base}/audio/translations` for English translations) with a bearer key, over libcurl. Cheap to copy and share; each worker makes its own
 /// `WhisperConnection` (one curl handle, one kept-alive connection).
 public struct WhisperClient: Sendable {
     /// Where the server is and how long to wait for it.

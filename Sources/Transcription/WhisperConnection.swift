@@ -18,7 +18,8 @@ public final class WhisperConnection {
         self.abort = abort
     }
 
-    /// Uploads the file (streamed from disk) and returns what the server heard.
+    /// Uploads the file (streamed from disk) to the endpoint of the request's task and returns
+    /// what the server heard: the transcript, or for a translation its English.
     public func transcribe(_ request: TranscriptionRequest) throws(TranscriptionError) -> TranscriptionResult {
         let configuration = client.configuration
         guard FileManager.default.isReadableFile(atPath: request.file.path) else {
@@ -64,7 +65,7 @@ public final class WhisperConnection {
         }
         let status = easy.responseCode
         client.logger.debug("upload answered", metadata: [
-            "file": "\(request.filename)", "status": "\(status)", "seconds": "\(elapsed)",
+            "file": "\(request.filename)", "task": "\(request.task.rawValue)", "status": "\(status)", "seconds": "\(elapsed)",
             "request-id": "\(transfer.headers["x-request-id"] ?? "-")"])
         guard (200..<300).contains(status) else {
             throw TranscriptionError.http(status: status, body: transfer.body,
