@@ -23,6 +23,9 @@ package struct RunJSON: Encodable, Sendable {
     /// Files done with a transcript to doubt (no speech heard although the audio is not
     /// silent; every answer empty), each with what to do about it.
     let suspect: [Failure]
+    /// Files transcribed without the translation that was asked for, each with why (a long
+    /// file's chunk names the chunk).
+    let untranslated: [Failure]
 
     /// A batch's outcome (`transcribe`).
     package init(_ outcome: BatchOutcome) {
@@ -37,6 +40,7 @@ package struct RunJSON: Encodable, Sendable {
         failures = wrapUp.failed.map { Failure(path: $0.url.path, message: $0.message) }
         endpoints = outcome.run?.endpoints ?? []
         suspect = (outcome.run?.suspects ?? []).map { Failure(path: $0.path, message: $0.message) }
+        untranslated = (outcome.run?.untranslated ?? []).map { Failure(path: $0.path, message: $0.message) }
     }
 
     /// A drained queue's (`queue run`).
@@ -51,5 +55,6 @@ package struct RunJSON: Encodable, Sendable {
         failures = drained.failures.map { Failure(path: $0.path, message: $0.job.lastError ?? "unknown error") }
         endpoints = drained.summary.endpoints
         suspect = drained.summary.suspects.map { Failure(path: $0.path, message: $0.message) }
+        untranslated = drained.summary.untranslated.map { Failure(path: $0.path, message: $0.message) }
     }
 }

@@ -17,6 +17,8 @@ extension RunProgress {
             return failed(jobId: jobId, path: path, message: message, counted: counted(jobId))
         case let .suspect(_, path, message):
             return suspect(path: path, message: message)
+        case let .untranslated(_, path, message):
+            return untranslated(path: path, message: message)
         case let .willRetry(_, path, error, after):
             return willRetry(path: path, error: error.description, after: after)
         case let .endpointDown(endpoint, message, retryingFor):

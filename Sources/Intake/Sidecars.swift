@@ -64,7 +64,9 @@ public enum Sidecar {
             let segments = spoken(transcript, durationSeconds: durationSeconds)
             let document = JSONDocument(text: transcript.text, language: transcript.language, model: transcript.model,
                                         segments: segments, unheard: transcript.unheard, leftOut: transcript.leftOut,
-                                        audioSentSeconds: transcript.audioSentSeconds, resends: transcript.resends)
+                                        audioSentSeconds: transcript.audioSentSeconds, resends: transcript.resends,
+                                        translation: transcript.translation, translationSegments: transcript.translationSegments,
+                                        translationNote: transcript.translationNote)
             return ((try? JSONText.encode(document)) ?? "{}") + "\n"
         }
     }
@@ -106,8 +108,8 @@ public enum Sidecar {
         Clock.text(seconds, .subtitle(separator: separator))
     }
 
-    /// The `.json` sidecar: the text, its segments (with confidence and words) and the
-    /// review's findings, every key written (`null` or empty when there is nothing).
+    /// The `.json` sidecar: the text, its segments (with confidence and words), the
+    /// review's findings and the translation, every key written (`null` or empty when there is nothing).
     private struct JSONDocument: Encodable {
         let text: String
         let language: String?
@@ -117,9 +119,15 @@ public enum Sidecar {
         let leftOut: [Transcript.LeftOut]
         let audioSentSeconds: Double?
         let resends: Int
+        /// The English translation (null when none was asked or came back), its segments, and
+        /// why it is missing when one was asked.
+        let translation: String?
+        let translationSegments: [Transcript.Segment]
+        let translationNote: String?
 
         enum CodingKeys: String, CodingKey {
             case text, language, model, segments, unheard, leftOut, audioSentSeconds, resends
+            case translation, translationSegments, translationNote
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -132,6 +140,9 @@ public enum Sidecar {
             try container.encode(leftOut, forKey: .leftOut)
             try container.encode(audioSentSeconds, forKey: .audioSentSeconds)
             try container.encode(resends, forKey: .resends)
+            try container.encode(translation, forKey: .translation)
+            try container.encode(translationSegments, forKey: .translationSegments)
+            try container.encode(translationNote, forKey: .translationNote)
         }
     }
 }

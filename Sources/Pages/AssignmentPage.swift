@@ -40,6 +40,7 @@ public struct AssignmentPage: Encodable, Sendable {
         }
         lines += RecordingLines.lines(details, waveform: waveform, color: color) + [""]
         lines.append(details.transcript.map(RecordingLines.transcript) ?? "(not transcribed yet; run: voicejournal queue run)")
+        if let transcript = details.transcript { lines += TranscriptReading.translationLines(transcript) }
         return lines.joined(separator: "\n")
     }
 }

@@ -46,6 +46,7 @@ public struct EntryPage: Encodable, Sendable {
         if !entry.content.isEmpty { lines.append(TerminalText.escapedLines(entry.content)) }
         if let transcript = view.recording?.transcript {
             lines.append(RecordingLines.transcript(transcript))
+            lines += TranscriptReading.translationLines(transcript)
             if raw { lines += [""] + TranscriptReading.audit(transcript) }
         } else if entry.recordingId != nil {
             lines.append("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")

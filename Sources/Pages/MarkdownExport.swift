@@ -52,6 +52,9 @@ struct MarkdownExport {
                 }
                 if let language = LanguageText.named(entry.language) { text += "Language: \(language)\n\n" }
                 text += (entry.text.isEmpty && (entry.unheard ?? []).isEmpty ? "_(not transcribed yet)_" : Self.reading(entry)) + "\n\n"
+                if let translated = TranscriptReading.translationText(translation: entry.translation, note: entry.translationNote) {
+                    text += translated + "\n\n"
+                }
             }
             let answered = answers.filter { $0.journal == summary.name }.sorted { ($0.answeredAt ?? .distantPast) < ($1.answeredAt ?? .distantPast) }
             if !answered.isEmpty { text += "## Answered questions\n\n" }
@@ -65,6 +68,9 @@ struct MarkdownExport {
                 if let language = LanguageText.named(stored?.language) { text += "Language: \(language)\n\n" }
                 let said = stored.map(TranscriptReading.text) ?? answer.transcript
                 text += (said.map { $0.isEmpty ? "_(nothing was heard)_" : $0 } ?? "_(not transcribed yet)_") + "\n\n"
+                if let translated = TranscriptReading.translationText(translation: stored?.translation, note: stored?.translationNote) {
+                    text += translated + "\n\n"
+                }
             }
             return Document(journal: summary.name, text: text, audioCopies: copies, leftOut: leftOut)
         }

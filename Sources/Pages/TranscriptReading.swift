@@ -48,6 +48,37 @@ public enum TranscriptReading {
         return lines.map(\.line).joined(separator: "\n")
     }
 
+    /// The heading the English translation goes under, on every page and export.
+    public static let translationHeading = "Translation (English):"
+
+    /// `entry show`'s and `assignment show`'s lines for the translation, after the transcript:
+    /// a blank line, the heading, the translation timed like the transcript, and, when one
+    /// was asked and is missing (or missing for part of a long recording), why in brackets.
+    /// Empty when none was asked.
+    public static func translationLines(_ transcript: Transcript) -> [String] {
+        guard transcript.translation != nil || transcript.translationNote != nil else { return [] }
+        var lines = ["", translationHeading]
+        if let translation = transcript.translation {
+            lines.append(self.lines(Transcript(recordingId: transcript.recordingId, text: translation, model: transcript.model,
+                                               segments: transcript.translationSegments)))
+        }
+        if let note = transcript.translationNote { lines.append(noteLine(note, translated: transcript.translation != nil)) }
+        return lines
+    }
+
+    /// `[not stored: why]` (or `[why]` beside a translation that is there in part).
+    public static func noteLine(_ note: String, translated: Bool) -> String {
+        "[" + (translated ? "" : "not stored: ") + TerminalText.escaped(note) + "]"
+    }
+
+    /// The translation as an export's text: the heading and the text, or the note; nil when
+    /// none was asked.
+    public static func translationText(translation: String?, note: String?) -> String? {
+        guard translation != nil || note != nil else { return nil }
+        let noted = note.map { " [" + (translation == nil ? "not stored: " : "") + $0 + "]" } ?? ""
+        return translationHeading + "\n\n" + (translation ?? "") + noted
+    }
+
     /// `entry show --raw`: what the transcript leaves out, each with its time and why, and
     /// what was sent. Empty when there is nothing to tell.
     public static func audit(_ transcript: Transcript) -> [String] {

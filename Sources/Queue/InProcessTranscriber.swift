@@ -26,6 +26,8 @@ public final class InProcessTranscriber: Sendable {
         case paused(reason: String, seconds: Int)
         /// Something else stopped a run; the next look tries again.
         case pausedBriefly(reason: String)
+        /// A recording's translation is not stored (`message` says why); its transcript is.
+        case untranslated(path: String, message: String)
 
         /// Whether it is a result (stdout) rather than a notice (stderr, after the program's name).
         public var isResult: Bool {
@@ -51,6 +53,7 @@ public final class InProcessTranscriber: Sendable {
             case .paused(let reason, let seconds):
                 "transcription paused: \(reason); answers stay queued; trying again in \(seconds) s"
             case .pausedBriefly(let reason): "transcription paused: \(reason); trying again shortly"
+            case .untranslated(let path, let message): "translation not stored for \(path): \(message) (the transcript is stored)"
             }
         }
     }
@@ -226,7 +229,11 @@ public final class InProcessTranscriber: Sendable {
     /// endpoints going out and coming back.
     private func transcribe(with runner: QueueRunner, until goal: QueueRunner.Goal,
                             pieces jobId: Int64? = nil) async throws -> QueueRunner.Summary {
-        guard case .recording(_, _, let texts) = work, let jobId else { return try await runner.run(until: goal) }
+        guard case .recording(_, _, let texts) = work, let jobId else {
+            return try await runner.run(until: goal) { [report] event in
+                if case .untranslated(_, let path, let message) = event { report(.untranslated(path: path, message: message)) }
+            }
+        }
         let run = runner.events(until: goal)
         let onlyOne = runner.endpoints.count == 1
         var shown = 0
@@ -248,6 +255,8 @@ public final class InProcessTranscriber: Sendable {
             case .endpointDropped(let endpoint, let message):
                 out(endpoint, runner: runner)
                 report(.endpointDropped(endpoint: endpoint, message: message))
+            case .untranslated(_, let path, let message):
+                report(.untranslated(path: path, message: message))
             default:
                 break
             }

@@ -77,6 +77,9 @@ public final class QueueRunner: Sendable {
         /// do): every answer was empty although the audio holds speech, or no speech was
         /// heard at all so nothing was uploaded.
         case suspect(jobId: Int64, path: String, message: String)
+        /// A translation was asked for the file and is not stored (`message` says why); its
+        /// transcript is stored all the same. A server that cannot translate is told once a run.
+        case untranslated(jobId: Int64, path: String, message: String)
         /// An endpoint is out: it cannot be reached (`retryingFor` is how long it is tried
         /// again at most), or it failed several uploads in a row (`retryingFor` nil: it is
         /// tried again after a cool-down that grows while it keeps failing). Its uploads
@@ -103,6 +106,8 @@ public final class QueueRunner: Sendable {
         public var failed: Int { failedJobs.count }
         /// Jobs done with a transcript to doubt (see `Event.suspect`), in the order they ended.
         public var suspects: [Suspect] = []
+        /// Files (or chunks) stored without the translation that was asked for, and why.
+        public var untranslated: [Suspect] = []
         public init() {}
     }
 

@@ -21,10 +21,16 @@ extension Worker {
                                       expectsSpeech: runner.options.upload.trim) else { return }
         let reviewed = reviewed(result, source: file, map: map, sentSeconds: chunk.seconds ?? result.durationSeconds ?? 0,
                                 request: request, jobId: jobId, on: connection)
+        // A live piece is a chunk too: its translation is asked as it comes.
+        let translation = try translation(of: request, transcript: reviewed.result, map: map, recordingId: job.recordingId,
+                                          jobId: jobId, path: path, place: "chunk \(chunk.index + 1): ", on: connection)
         let stored = ChunkResult(text: reviewed.result.text, language: Self.language(of: result, sent: request), model: result.model,
                                  segments: reviewed.result.segments.map(Transcript.Segment.init),
                                  unheard: reviewed.storedUnheard, leftOut: reviewed.storedLeftOut,
-                                 audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends)
+                                 audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends,
+                                 translation: translation.text,
+                                 translationSegments: translation.text == nil ? nil : translation.segments,
+                                 translationNote: translation.note)
         let completion = try queue.completeChunk(jobId: jobId, owner: owner, result: stored) { chunks in
             Transcript.assembled(chunks, recordingId: job.recordingId, durationSeconds: recording?.durationSeconds)
         }

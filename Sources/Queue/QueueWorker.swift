@@ -154,12 +154,15 @@ struct Worker {
         }
         let reviewed = reviewed(result, source: request.file, map: map, sentSeconds: recording.durationSeconds,
                                 request: request, jobId: jobId, on: connection)
+        let translation = try translation(of: request, transcript: reviewed.result, map: map, recordingId: job.recordingId,
+                                          jobId: jobId, path: path, on: connection)
         let transcript = Transcript(
             recordingId: job.recordingId, text: reviewed.result.text.trimmingCharacters(in: .whitespacesAndNewlines),
             language: Self.language(of: result, sent: request), model: result.model,
             segments: reviewed.result.segments.map(Transcript.Segment.init),
             unheard: reviewed.storedUnheard, leftOut: reviewed.storedLeftOut,
-            audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends)
+            audioSentSeconds: reviewed.sentSeconds, resends: reviewed.resends,
+            translation: translation.text, translationSegments: translation.segments, translationNote: translation.note)
         run.bookkeeper.store(.init(completion: .init(jobId: jobId, transcript: transcript), path: path, started: started))
     }
 

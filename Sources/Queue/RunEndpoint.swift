@@ -21,6 +21,8 @@ final class RunEndpoint: Sendable {
     }
     private let slots: Mutex<Slots>
     private let tally: Mutex<Tally>
+    /// Why the server cannot translate, once it said so in this run (nil: not known to refuse).
+    private let translationRefusal = Mutex<String?>(nil)
 
     init(_ endpoint: PoolEndpoint, watch: EndpointWatch) {
         self.endpoint = endpoint
@@ -37,6 +39,20 @@ final class RunEndpoint: Sendable {
     /// Its preference (higher first) and its number of workers.
     var priority: Int { endpoint.priority }
     var workers: Int { endpoint.workers }
+
+    /// Why this server cannot translate, when it said so earlier in the run: no translation is
+    /// asked of it again until the run ends.
+    var refusedTranslation: String? { translationRefusal.withLock { $0 } }
+
+    /// The server refused a translation in a way no other file would change (a 4xx for audio
+    /// it had just transcribed); true when this is the first such refusal of the run.
+    func refusesTranslation(because note: String) -> Bool {
+        translationRefusal.withLock { refusal in
+            guard refusal == nil else { return false }
+            refusal = note
+            return true
+        }
+    }
 
     /// A worker of this server took a job / is done with it.
     func beganUpload(worker: Int) { slots.withLock { $0.uploadsSince[worker] = ProcessInfo.processInfo.systemUptime } }

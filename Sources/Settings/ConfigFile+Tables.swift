@@ -59,6 +59,9 @@ extension ConfigFile {
                     }
                     defaults.publicURL = Settings.trimmedURL(url)
                 case "asked_by": defaults.askedBy = try text(value, key, in: name)
+                case "translate":
+                    guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
+                    defaults.translate = flag
                 default:
                     throw unknownKey(key, in: name, hint: "")
                 }

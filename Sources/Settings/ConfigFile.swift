@@ -32,6 +32,8 @@ public struct ConfigFile: Sendable, Equatable {
         public var publicURL: String?
         /// The name the answer page shows as the one asking.
         public var askedBy: String?
+        /// Translate every recording to English as well (`translate = true`).
+        public var translate: Bool?
 
         public init() {}
     }
@@ -118,6 +120,6 @@ extension ConfigFile.Defaults {
     /// The keys `[defaults]` takes.
     static let keys: Set<String> = [
         "journal", "device", "rate", "model", "language", "upload_codec", "max_chunk_seconds", "max_request_bytes",
-        "public_url", "asked_by",
+        "public_url", "asked_by", "translate",
     ]
 }

@@ -59,6 +59,7 @@ extension Settings {
     public func runnerOptions(prompt: String?, trim: Bool, environment: [String: String]) -> QueueRunner.Options {
         var options = QueueRunner.Options(transcription: transcriptionOptions(prompt: prompt))
         options.fallbackLanguage = fallbackLanguage
+        options.translate = translate.value
         options.upload = uploadSettings(trim: trim)
         if let base = environment["VOICEJOURNAL_RETRY_BASE"].flatMap(Double.init), base > 0 {
             options.retry.base = base

@@ -55,6 +55,8 @@ public struct Settings: Sendable {
         public var jobs: Int?
         public var publicURL: String?
         public var askedBy: String?
+        /// `--translate` given (nil: not given; the flag only ever turns translation on).
+        public var translate: Bool?
 
         public init() {}
     }
@@ -91,6 +93,9 @@ public struct Settings: Sendable {
     public let publicURL: Setting<String>
     /// The name the answer page shows as the one asking; nil: none.
     public let askedBy: Setting<String?>
+    /// Whether every recording a run transcribes is translated to English as well (a person's
+    /// or journal's own setting asks for it too).
+    public let translate: Setting<Bool>
 
     /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
     public var endpoints: [EndpointConfig] { file?.endpoints ?? [] }
@@ -158,6 +163,7 @@ public struct Settings: Sendable {
                                   { WhisperClient.Configuration.isHTTPURL($0) ? Self.trimmedURL($0) : nil },
                                   file: defaults.publicURL, default: Self.defaultPublicURL)
         askedBy = resolver.pickOptional(flags.askedBy, "--asked-by", file: defaults.askedBy)
+        translate = resolver.pick(flags.translate, "--translate", file: defaults.translate, default: false)
     }
 
     /// A base URL without the trailing slash, so `<url>/a/<token>` has one slash.

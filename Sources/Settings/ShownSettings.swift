@@ -63,6 +63,7 @@ public struct ShownSettings: Encodable, Sendable {
             value("jobs", settings.jobs) { String($0) },
             value("public_url", settings.publicURL) { $0 },
             value("asked_by", settings.askedBy) { $0 },
+            value("translate", settings.translate) { $0 ? "true" : "false" },
         ]
         apiKeyEnv = settings.endpoint.keyVariable
         apiKeySet = settings.endpoint.keyVariable.map { EndpointConfig.isKeySet($0, environment: environment) } ?? false

@@ -18,7 +18,7 @@ public struct ChunkResult: Codable, Sendable, Equatable {
     public var resends: Int?
     /// The chunk's English translation, when one was asked and came back.
     public var translation: String?
-    /// Its timed segments (recording's clock).
+    /// Its timed segments, relative to the chunk like `segments`.
     public var translationSegments: [Transcript.Segment]?
     /// Why a translation that was asked for is missing.
     public var translationNote: String?

@@ -103,7 +103,8 @@ struct ArchiveRowCheck {
             guard text == Job.transcribeKind || chunk else {
                 throw refusal(item, column, "is \(Self.shown(value)); it must be \(Job.transcribeKind) or \(Job.chunkKindPrefix)N")
             }
-        case (Transcript.databaseTableName, "segments"), (Transcript.databaseTableName, "originalSegments"):
+        case (Transcript.databaseTableName, "segments"), (Transcript.databaseTableName, "originalSegments"),
+             (Transcript.databaseTableName, "translationSegments"):
             guard let segments = try? JSONDecoder().decode([Transcript.Segment].self, from: Data(text.utf8)),
                   Self.timesFit(segments) else {
                 throw refusal(item, column, "is not a list of segments ({\"start\": seconds, \"end\": seconds, \"text\": words})")
@@ -120,7 +121,8 @@ struct ArchiveRowCheck {
             }
             if let problem = TranscriptCheck.problem(leftOut) { throw refusal(item, column, problem) }
         case ("job_chunk", "result"):
-            guard let result = try? JSONDecoder().decode(ChunkResult.self, from: Data(text.utf8)), Self.timesFit(result.segments) else {
+            guard let result = try? JSONDecoder().decode(ChunkResult.self, from: Data(text.utf8)), Self.timesFit(result.segments),
+                  Self.timesFit(result.translationSegments ?? []) else {
                 throw refusal(item, column, "is not a chunk's transcription result")
             }
             if let problem = TranscriptCheck.problem(result) { throw refusal(item, column, problem) }

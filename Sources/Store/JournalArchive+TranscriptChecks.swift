@@ -68,6 +68,7 @@ enum TranscriptCheck {
         if let problem = problem(result.segments) ?? problem(result.unheard ?? []) ?? problem(result.leftOut ?? []) {
             return problem
         }
+        if let problem = problem(result.translationSegments ?? []) { return "has a translation that " + problem }
         if let sent = result.audioSentSeconds, !(sent.isFinite && sent >= 0 && sent <= ArchiveRowCheck.maxSeconds) {
             return "has audioSentSeconds \(sent); it must be seconds between 0 and \(Int(ArchiveRowCheck.maxSeconds))"
         }

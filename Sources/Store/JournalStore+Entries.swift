@@ -84,6 +84,13 @@ public struct EntryDetails: Codable, Sendable, Equatable, FetchableRecord {
     public var audioSentSeconds: Double?
     /// Extra uploads made to check the transcript's coverage; nil without a transcript.
     public var resends: Int?
+    /// The transcript's English translation, when one was asked for and came back.
+    public var translation: String?
+    /// The translation's timed segments, on the recording's clock; nil without a translation
+    /// (and in listings that do not ask for the review, like `segments`).
+    public var translationSegments: [Transcript.Segment]?
+    /// Why a translation that was asked for is missing.
+    public var translationNote: String?
 
     /// What the entry says: its typed text, else its transcript.
     public var text: String { content.isEmpty ? (transcript ?? "") : content }
@@ -128,13 +135,14 @@ extension JournalStore {
     static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,
                              limit: Int? = nil, review: Bool = false) throws -> [EntryDetails] {
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
-        let reviewColumns = review ? "t.segments, t.unheard, t.leftOut, t.audioSentSeconds, t.resends"
-            : "NULL AS segments, NULL AS unheard, NULL AS leftOut, NULL AS audioSentSeconds, NULL AS resends"
+        let reviewColumns = review
+            ? "t.segments, t.unheard, t.leftOut, t.audioSentSeconds, t.resends, CASE WHEN t.translation IS NOT NULL THEN t.translationSegments END AS translationSegments"
+            : "NULL AS segments, NULL AS unheard, NULL AS leftOut, NULL AS audioSentSeconds, NULL AS resends, NULL AS translationSegments"
         // One recording per entry in practice; take the latest if several were attached.
         let entries = try EntryDetails.fetchAll(db, sql: """
             SELECT e.id, j.name AS journal, e.kind, e.title, e.content, e.mood, e.theme, e.createdAt,
                    r.id AS recordingId, r.path AS audioPath, r.durationSeconds,
-                   t.text AS transcript, t.language, \(reviewColumns),
+                   t.text AS transcript, t.language, t.translation, t.translationNote, \(reviewColumns),
                    (SELECT state FROM job WHERE job.recordingId = r.id ORDER BY id DESC LIMIT 1) AS transcriptionState
             FROM entry e
             JOIN journal j ON j.id = e.journalId

@@ -12,7 +12,8 @@ public struct SearchHit: Codable, Sendable, Equatable, FetchableRecord {
     public var title: String?
     public var mood: Mood?
     public var createdAt: Date
-    /// Where the words matched: `entry` (title or text) or `transcript`.
+    /// Where the words matched: `entry` (title or text), `transcript`, or `translation` (the
+    /// transcript's English translation; `segmentStart` is then the translation's segment's).
     public var matchedIn: String
     /// A few words around the match, the matched words between the search's highlight marks
     /// (`[` and `]` unless the caller chose others).
@@ -214,31 +215,72 @@ struct SearchRanking {
                 firstMatch[indexRow / 2] = marked.unicodeScalars.distance(from: marked.unicodeScalars.startIndex, to: offset)
             }
         }
-        // The segments read by SQLite's JSON functions: decoding them with Codable would make a
-        // search pay for JSONDecoder's and the runtime's type lookups at start-up.
+        // A transcript's row holds its text, a line break and its translation (see
+        // `Migrations.indexTranslations`): a first match past the text is in the translation,
+        // and its time comes from the translation's segments.
         var texts: [Int64: String] = [:]
-        var segments: [Int64: [Transcript.Segment]] = [:]
+        var translations: [Int64: String] = [:]
         let ids = Array(firstMatch.keys)
         for row in try Row.fetchAll(db, sql: """
-            SELECT t.id, t.text, s.value ->> 'start' AS start, s.value ->> 'text' AS segment
-            FROM transcript t, json_each(t.segments) s
-            WHERE t.id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY t.id, s.key
+            SELECT id, text, translation FROM transcript WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
             """, arguments: StatementArguments(ids)) {
             let id = try row.decode(Int64.self, forColumn: "id")
             texts[id] = try row.decode(String.self, forColumn: "text")
-            segments[id, default: []].append(Transcript.Segment(start: try row.decode(Double?.self, forColumn: "start") ?? 0, end: 0,
-                                                                text: try row.decode(String?.self, forColumn: "segment") ?? ""))
+            translations[id] = try row.decode(String?.self, forColumn: "translation")
         }
-        var segmentStarts: [Int64: Double] = [:]
+        var inText: [Int64: Int] = [:], inTranslation: [Int64: Int] = [:]
         for (id, offset) in firstMatch {
-            guard let text = texts[id], let timed = segments[id] else { continue }
+            guard let text = texts[id] else { continue }
+            let length = text.unicodeScalars.count
+            if offset > length, translations[id] != nil { inTranslation[id] = offset - length - 1 } else { inText[id] = offset }
+        }
+        let textSegments = try Self.timedSegments(db, column: "segments", ids: Array(inText.keys))
+        let translationSegments = try Self.timedSegments(db, column: "translationSegments", ids: Array(inTranslation.keys))
+        var segmentStarts: [Int64: Double] = [:]
+        for (id, offset) in inText {
+            guard let text = texts[id], let timed = textSegments[id] else { continue }
+            segmentStarts[id] = TranscriptTimeline.segmentStart(atScalarOffset: offset, text: text, segments: timed)
+        }
+        for (id, offset) in inTranslation {
+            guard let text = translations[id], let timed = translationSegments[id] else { continue }
             segmentStarts[id] = TranscriptTimeline.segmentStart(atScalarOffset: offset, text: text, segments: timed)
         }
         return ranked.map { indexRow, hit in
             var hit = hit
             hit.snippet = snippets[indexRow] ?? ""
-            if indexRow % 2 == 1 { hit.segmentStart = segmentStarts[indexRow / 2] }
+            if indexRow % 2 == 1 {
+                hit.segmentStart = segmentStarts[indexRow / 2]
+                if inTranslation[indexRow / 2] != nil { hit.matchedIn = "translation" }
+                if translations[indexRow / 2] != nil { hit.snippet = Self.matchedPart(of: hit.snippet, open: highlight.open) }
+            }
             return hit
         }
+    }
+
+    /// A snippet of a transcript with a translation kept to the side its first match is in
+    /// (the text or the translation, a line break apart in the index), "…" where it is cut.
+    static func matchedPart(of snippet: String, open: String) -> String {
+        let parts = snippet.components(separatedBy: "\n")
+        guard parts.count > 1, let index = parts.firstIndex(where: { $0.contains(open) }) else { return snippet }
+        let part = parts[index]
+        return (index > 0 && !part.hasPrefix("…") ? "…" : "") + part + (index < parts.count - 1 && !part.hasSuffix("…") ? "…" : "")
+    }
+
+    /// The starts and texts of the segments in `column` (`segments` or `translationSegments`)
+    /// of each transcript in `ids`, read by SQLite's JSON functions: decoding them with
+    /// Codable would make a search pay for JSONDecoder's and the runtime's type lookups at start-up.
+    private static func timedSegments(_ db: Database, column: String, ids: [Int64]) throws -> [Int64: [Transcript.Segment]] {
+        guard !ids.isEmpty else { return [:] }
+        var segments: [Int64: [Transcript.Segment]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT t.id, s.value ->> 'start' AS start, s.value ->> 'text' AS segment
+            FROM transcript t, json_each(t.\(column)) s
+            WHERE t.id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY t.id, s.key
+            """, arguments: StatementArguments(ids)) {
+            let id = try row.decode(Int64.self, forColumn: "id")
+            segments[id, default: []].append(Transcript.Segment(start: try row.decode(Double?.self, forColumn: "start") ?? 0, end: 0,
+                                                                text: try row.decode(String?.self, forColumn: "segment") ?? ""))
+        }
+        return segments
     }
 }

@@ -27,6 +27,7 @@ public enum Migrations {
         (languages, addLanguages),
         (translations, addTranslations),
         (searchScripts, addScriptSearchIndex),
+        (translationSearch, indexTranslations),
     ]
 
     /// The migrator with every migration registered.

@@ -62,6 +62,11 @@ public struct RunProgress: Sendable {
     /// A file done with a transcript to doubt.
     public func suspect(path: String, message: String) -> String { announce("warning: \(path): \(message)") }
 
+    /// A file whose translation is not stored; its transcript is.
+    public func untranslated(path: String, message: String) -> String {
+        announce("warning: translation not stored for \(path): \(message) (the transcript is stored)")
+    }
+
     /// An upload that failed and is tried again in `after` seconds.
     public func willRetry(path: String, error: String, after: Double) -> String {
         announce("retrying \(path) in \(ProgressBar.oneDecimal(after)) s: \(error)")

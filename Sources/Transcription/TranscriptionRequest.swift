@@ -31,8 +31,7 @@ public struct TranscriptionOptions: Sendable, Equatable {
     /// The richest response the model offers: timed segments (`verbose_json`) where it has
     /// them, plain `json` from the gpt-4o transcribe models, which accept nothing else useful.
     public var responseFormat: ResponseFormat {
-        let name = model.lowercased()
-        return name.hasPrefix("gpt-4o") && name.contains("transcribe") ? .json : .verboseJSON
+        TranscriptionRequest.isGPT4oTranscribe(model) ? .json : .verboseJSON
     }
 }
 
@@ -42,7 +41,23 @@ public enum ResponseFormat: String, Sendable, Equatable {
     case verboseJSON = "verbose_json"
 }
 
-/// One upload: an audio file on disk and the options to transcribe it with.
+/// Which of Whisper's two tasks an upload asks for, and so which endpoint it goes to.
+public enum TranscriptionTask: String, Sendable, Equatable {
+    /// `POST {base}/audio/transcriptions`: the words in the language they were said.
+    case transcribe
+    /// `POST {base}/audio/translations`: the words in English, from any language.
+    case translate
+
+    /// The endpoint's path under the API base.
+    public var path: String {
+        switch self {
+        case .transcribe: "/audio/transcriptions"
+        case .translate: "/audio/translations"
+        }
+    }
+}
+
+/// One upload: an audio file on disk and the options to transcribe (or translate) it with.
 public struct TranscriptionRequest: Sendable, Equatable {
     /// The audio file; it is streamed from disk, never read whole.
     public var file: URL
@@ -51,12 +66,43 @@ public struct TranscriptionRequest: Sendable, Equatable {
     public var options: TranscriptionOptions
     /// How much audio the file holds, in seconds, when known: the answer's deadline grows with it.
     public var audioSeconds: Double?
+    /// Transcription (the default) or an English translation.
+    public var task: TranscriptionTask
 
-    public init(file: URL, filename: String? = nil, options: TranscriptionOptions, audioSeconds: Double? = nil) {
+    public init(file: URL, filename: String? = nil, options: TranscriptionOptions, audioSeconds: Double? = nil,
+                task: TranscriptionTask = .transcribe) {
         self.file = file
         self.filename = filename ?? file.lastPathComponent
         self.options = options
         self.audioSeconds = audioSeconds
+        self.task = task
+    }
+
+    /// The model OpenAI's translations endpoint takes: the only one it has.
+    public static let translationModel = "whisper-1"
+
+    /// The same upload (the same file, name, prompt and temperature) asked for an English
+    /// translation. The gpt-4o transcribe models have no translation: their runs translate
+    /// with whisper-1. Any other model name (whisper-1, a local server's) is kept: the server
+    /// that runs it says whether it can translate.
+    public func translation() -> TranscriptionRequest {
+        var request = self
+        request.task = .translate
+        if Self.isGPT4oTranscribe(options.model) { request.options.model = Self.translationModel }
+        // The translations endpoint takes no language: it always answers in English.
+        request.options.language = nil
+        return request
+    }
+
+    /// What the answer is asked as: a translation always as `verbose_json` (whisper-1 has
+    /// segments); a transcription as its model allows (`TranscriptionOptions.responseFormat`).
+    public var responseFormat: ResponseFormat {
+        task == .translate ? .verboseJSON : options.responseFormat
+    }
+
+    static func isGPT4oTranscribe(_ model: String) -> Bool {
+        let name = model.lowercased()
+        return name.hasPrefix("gpt-4o") && name.contains("transcribe")
     }
 
     /// The MIME type for the file part, from the name it is sent under (the API sniffs
@@ -75,18 +121,19 @@ public struct TranscriptionRequest: Sendable, Equatable {
     }
 
     /// The text fields of the multipart body, in the order they are sent (the `file` part
-    /// goes first, separately, because it streams from disk).
+    /// goes first, separately, because it streams from disk). A translation sends no
+    /// `language` and no `timestamp_granularities[]`: the translations endpoint takes neither.
     public var fields: [(name: String, value: String)] {
         var fields: [(String, String)] = [("model", options.model)]
-        let format = options.responseFormat
+        let format = responseFormat
         fields.append(("response_format", format.rawValue))
-        if format == .verboseJSON {
+        if format == .verboseJSON && task == .transcribe {
             // Segments carry the model's confidence; words say when each was said (playback
             // and the review use them). Servers that time no words answer segments alone.
             fields.append(("timestamp_granularities[]", "segment"))
             fields.append(("timestamp_granularities[]", "word"))
         }
-        if let language = options.language, !language.isEmpty { fields.append(("language", language)) }
+        if task == .transcribe, let language = options.language, !language.isEmpty { fields.append(("language", language)) }
         if let prompt = options.prompt, !prompt.isEmpty { fields.append(("prompt", prompt)) }
         fields.append(("temperature", Self.format(options.temperature)))
         return fields

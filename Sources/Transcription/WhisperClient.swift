@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// The transcription endpoint and how to talk to it: `POST {base}/audio/transcriptions`
-/// with a bearer key, over libcurl. Cheap to copy and share; each worker makes its own
+/// (and `{base}/audio/translations` for English translations) with a bearer key, over libcurl. Cheap to copy and share; each worker makes its own
 /// `WhisperConnection` (one curl handle, one kept-alive connection).
 public struct WhisperClient: Sendable {
     /// Where the server is and how long to wait for it.
@@ -66,8 +66,11 @@ public struct WhisperClient: Sendable {
         /// Whether a key was given (the key itself is not readable from outside the module).
         public var hasAPIKey: Bool { apiKey != nil }
 
-        /// The full URL uploads go to.
-        public var endpoint: String { baseURL + "/audio/transcriptions" }
+        /// The full URL transcriptions go to.
+        public var endpoint: String { endpoint(for: .transcribe) }
+
+        /// The full URL uploads of `task` go to.
+        public func endpoint(for task: TranscriptionTask) -> String { baseURL + task.path }
 
         /// The base URL as it may be shown: credentials in it (`user:pass@`) replaced by `***`.
         public var shownBaseURL: String { secrets.redact(baseURL) }

@@ -18,7 +18,8 @@ public final class WhisperConnection {
         self.abort = abort
     }
 
-    /// Uploads the file (streamed from disk) and returns what the server heard.
+    /// Uploads the file (streamed from disk) to the endpoint of the request's task and returns
+    /// what the server heard: the transcript, or for a translation its English.
     public func transcribe(_ request: TranscriptionRequest) throws(TranscriptionError) -> TranscriptionResult {
         let configuration = client.configuration
         guard FileManager.default.isReadableFile(atPath: request.file.path) else {
@@ -45,7 +46,8 @@ public final class WhisperConnection {
                              contentType: request.contentType)
             for field in request.fields { try mime.addField(name: field.name, value: field.value) }
             let headerList = try CurlHeaderList(headers)
-            try configure(transfer: transfer, configuration: configuration, mime: mime, headers: headerList)
+            try configure(transfer: transfer, configuration: configuration, url: configuration.endpoint(for: request.task),
+                          mime: mime, headers: headerList)
             withExtendedLifetime((mime, headerList, transfer)) {
                 do { try easy.perform() } catch { failure = error as? CurlFailure }
             }
@@ -63,7 +65,7 @@ public final class WhisperConnection {
         }
         let status = easy.responseCode
         client.logger.debug("upload answered", metadata: [
-            "file": "\(request.filename)", "status": "\(status)", "seconds": "\(elapsed)",
+            "file": "\(request.filename)", "task": "\(request.task.rawValue)", "status": "\(status)", "seconds": "\(elapsed)",
             "request-id": "\(transfer.headers["x-request-id"] ?? "-")"])
         guard (200..<300).contains(status) else {
             throw TranscriptionError.http(status: status, body: transfer.body,
@@ -71,7 +73,7 @@ public final class WhisperConnection {
                                           secrets: configuration.secrets)
         }
         do {
-            return try WireFormat.decodeResult(transfer.body, format: request.options.responseFormat,
+            return try WireFormat.decodeResult(transfer.body, format: request.responseFormat,
                                                model: request.options.model)
         } catch {
             let preview = configuration.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self))
@@ -83,10 +85,10 @@ public final class WhisperConnection {
     /// Made once, on the first upload (libcurl is loaded by then: the connection has a handle).
     private static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
 
-    private func configure(transfer: Transfer, configuration: WhisperClient.Configuration,
+    private func configure(transfer: Transfer, configuration: WhisperClient.Configuration, url: String,
                            mime: CurlMime, headers: CurlHeaderList) throws {
         try easy.reset()
-        try easy.set(CURLOPT_URL, configuration.endpoint)
+        try easy.set(CURLOPT_URL, url)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         // Worker threads must not get SIGALRM from the resolver's timeouts.
         try easy.set(CURLOPT_NOSIGNAL, 1)

@@ -10,9 +10,9 @@ struct TranscribeHarness {
     var binary: VoicejournalBinary
 
     init(rules: [StubWhisperServer.Rule] = [], delay: Double = 0, key: String? = nil,
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], translateRules: [StubWhisperServer.Rule] = [], language: String = "english") throws {
         folder = try TemporaryFolder("vj-transcribe")
-        server = try StubWhisperServer(rules: rules, delay: delay, expectedKey: key)
+        server = try StubWhisperServer(rules: rules, delay: delay, expectedKey: key, translateRules: translateRules, language: language)
         var env = ["OPENAI_BASE_URL": server.baseURL, "VOICEJOURNAL_RETRY_BASE": "0.01", "OPENAI_API_KEY": key ?? ""]
         env.merge(environment) { $1 }
         binary = VoicejournalBinary(home: folder.path("home"), environment: env)

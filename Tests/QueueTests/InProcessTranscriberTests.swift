@@ -60,6 +60,37 @@ import Transcription
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aServerThatCannotTranslateIsToldOnceAndTheAnswersAreStored() async throws {
+        let server = try StubWhisperServer(translateRules: [.init(responses: [], then: .error(
+            status: 400, code: "model_cannot_translate", message: "The model tiny.en is English-only and cannot translate"))],
+                                           language: "polish")
+        let reports = Mutex<[InProcessTranscriber.Report]>([])
+        let transcriber = InProcessTranscriber(queue: store.queue, report: { report in reports.withLock { $0.append(report) } }) {
+            let client = WhisperClient(configuration: .init(baseURL: server.baseURL, apiKey: nil), logger: Logger(label: "test"))
+            var options = QueueRunner.Options(retry: RetryPolicy(base: 0.01, cap: 0.05), lease: 30, idlePoll: 0.02)
+            options.translate = true
+            return QueueRunner(queue: store.queue, client: client, jobs: 1, options: options, logger: Logger(label: "test"))
+        }
+        let running = Task { await transcriber.run() }
+        defer { running.cancel() }
+        let queued = try enqueue(2)
+        transcriber.nudge()
+        while try store.queue.unfinishedJobCount() > 0 || !reports.withLock({ $0.contains { $0.isResult } }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let told = reports.withLock { $0 }.filter { if case .untranslated = $0 { true } else { false } }
+        #expect(told.count == 1)
+        #expect(told.first?.text.contains("cannot translate") == true && told.first?.isResult == false)
+        #expect(reports.withLock { $0 }.contains(.transcribed(count: 2, failed: 0)))
+        for file in queued {
+            let transcript = try #require(try store.transcript(recordingId: file.outcome.recordingId))
+            #expect(transcript.translation == nil && transcript.translationNote?.contains("cannot translate") == true)
+        }
+        running.cancel()
+        await running.value
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func aRefusedKeyPausesTranscriptionAndSaysWhenItTriesAgain() async throws {
         _ = try enqueue(1)
         let server = try StubWhisperServer(rules: [.init(responses: [], then: .error(status: 401, code: "invalid_api_key"))])

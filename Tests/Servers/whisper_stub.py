@@ -40,6 +40,15 @@ top-level list, no punctuation) are spread evenly over their segment.
                   pause when that is shorter, so it never overlaps speech in the upload.
     loop          timed, but with 2 or more regions the last one says "I went home." five times
                   over, with compression_ratio 2.8.
+Translations: POST /v1/audio/translations (Whisper's translate task) takes file, model, prompt,
+response_format and temperature only (a language or timestamp_granularities[] is a problem, so
+is a gpt-4o model: OpenAI translates with whisper-1 alone). Its answers follow --translate-plan
+(the same rules as --plan, kept apart so a file's transcription and translation can differ):
+ok answers "Translation of <stem>." in two segments, says answers its text, the region kinds
+say "translated region <i> of upload <k>", error answers the error (e.g. 400 with code
+model_cannot_translate, or 404 for a server without the endpoint). verbose_json answers of
+translations say task "translate" and language "english"; those of transcriptions name
+--language (default "english"), or the rule's "language".
 The request's log line holds the regions found ("regions": [[start, end], ...]) and, when the
 header does not say, audio_seconds from the decoded audio.
 
@@ -160,13 +169,14 @@ def speech_regions(samples):
     return [(round(a, 3), round(b, 3)) for a, b in regions if b - a >= 0.1]
 
 
-def region_answer(kind, regions, seconds, upload):
+def region_answer(kind, regions, seconds, upload, task="transcribe"):
     """(text, segments) for a region kind, given the upload's regions and its length."""
     def segment(start, end, text, ratio=1.3):
         return {"id": 0, "seek": 0, "start": round(start, 3), "end": round(end, 3), "text": " " + text,
                 "tokens": [1], "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": ratio,
                 "no_speech_prob": 0.01}
-    said = [segment(a, b, f"region {number_words(i + 1)} of upload {number_words(upload)}.")
+    prefix = "translated region" if task == "translate" else "region"
+    said = [segment(a, b, f"{prefix} {number_words(i + 1)} of upload {number_words(upload)}.")
             for i, (a, b) in enumerate(regions)]
     count = len(regions)
     if kind == "first_half":
@@ -336,14 +346,18 @@ def parse_multipart(rfile, length, boundary, keep_file=lambda filename: False):
     return parts
 
 
-def check(parts, authorization, expected_authorization):
-    """The contract of POST /audio/transcriptions; returns (fields, file_info, problems)."""
+def check(parts, authorization, expected_authorization, task="transcribe"):
+    """The contract of POST /audio/transcriptions (or /audio/translations with task
+    "translate"); returns (fields, file_info, problems)."""
     problems = []
     fields = {}
     file_info = None
     for name, filename, content_type, sink in parts:
         if name not in KNOWN_FIELDS:
             problems.append(f"unknown field {name!r}")
+            continue
+        if task == "translate" and name in ("language", "timestamp_granularities[]"):
+            problems.append(f"field {name!r} is not taken by translations")
             continue
         if name == "file":
             if file_info is not None:
@@ -372,6 +386,8 @@ def check(parts, authorization, expected_authorization):
     response_format = fields.get("response_format", ["json"])[0]
     if response_format not in RESPONSE_FORMATS:
         problems.append(f"bad response_format {response_format!r}")
+    if task == "translate" and model.startswith("gpt-4o"):
+        problems.append(f"translations take whisper-1, not {model}")
     if model.startswith("gpt-4o") and response_format not in ("json", "text"):
         problems.append(f"{model} does not support {response_format}")
     for value in fields.get("timestamp_granularities[]", []):
@@ -397,10 +413,11 @@ def check(parts, authorization, expected_authorization):
     return fields, file_info, problems
 
 
-def transcript_for(filename):
+def transcript_for(filename, task="transcribe"):
     stem = (filename or "audio").rsplit(".", 1)[0]
-    words = ["Transcript", "of", stem + "."]
-    segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " Transcript of",
+    first = "Translation" if task == "translate" else "Transcript"
+    words = [first, "of", stem + "."]
+    segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": f" {first} of",
                  "tokens": [1, 2], "temperature": 0.0, "avg_logprob": -0.2,
                  "compression_ratio": 1.0, "no_speech_prob": 0.01},
                 {"id": 1, "seek": 0, "start": 1.5, "end": 3.25, "text": f" {stem}.",
@@ -463,16 +480,20 @@ class Handler(BaseHTTPRequestHandler):
             key, _, value = piece.strip().partition("=")
             if key.lower() == "boundary":
                 boundary = value.strip('"').encode()
-        if not self.path.rstrip("/").endswith("/audio/transcriptions"):
+        route = self.path.rstrip("/")
+        self.task = "translate" if route.endswith("/audio/translations") else "transcribe"
+        record["task"] = self.task
+        if not route.endswith("/audio/transcriptions") and self.task != "translate":
             self.rfile.read(int(length))
             self.send_error_json(404, f"no route {self.path}")
             return
+        plan = self.server.translate_plan if self.task == "translate" else self.server.plan
         if self.server.stall > 0:
             time.sleep(self.server.stall)  # a stalled network: the upload cannot move
         try:
             if not content_type.startswith("multipart/form-data") or not boundary:
                 raise ValueError(f"Content-Type {content_type!r} is not multipart/form-data with a boundary")
-            parts = parse_multipart(self.rfile, int(length), boundary, self.server.plan.needs_audio)
+            parts = parse_multipart(self.rfile, int(length), boundary, plan.needs_audio)
         except ValueError as error:
             self.close_connection = True
             record.update(problems=[f"unparseable body: {error}"], answer="400")
@@ -480,7 +501,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error_json(400, f"could not parse multipart body: {error}")
             return
         authorization = self.headers.get("Authorization")
-        fields, file_info, problems = check(parts, authorization, self.server.expected_authorization)
+        fields, file_info, problems = check(parts, authorization, self.server.expected_authorization, self.task)
         record.update(body_done_at=time.time(), fields=fields, file=file_info, problems=problems,
                       authorization_ok=not any("Authorization" in p for p in problems))
         filename = (file_info or {}).get("filename")
@@ -491,7 +512,7 @@ class Handler(BaseHTTPRequestHandler):
                          "message": f"Incorrect API key provided: {authorization.removeprefix('Bearer ')}"}
         else:
             behaviour = {"kind": "error", "status": 400, "message": "; ".join(problems)} if problems \
-                else self.server.plan.behaviour_for(filename)
+                else plan.behaviour_for(filename)
         self.audio_seconds = (file_info or {}).get("audio_seconds")
         self.regions = None
         if behaviour.get("kind") in REGION_KINDS:
@@ -508,6 +529,7 @@ class Handler(BaseHTTPRequestHandler):
                     file_info["audio_seconds"] = round(self.decoded_seconds, 3)
                     self.audio_seconds = file_info["audio_seconds"]
         record["answer"] = behaviour.get("kind") if behaviour.get("kind") != "error" else str(behaviour.get("status"))
+        self.language = "english" if self.task == "translate" else behaviour.get("language", self.server.language)
         if behaviour.get("kind") == "hang":
             # Logged when the upload is in: the answer never comes. Held until the client
             # closes the connection (or the server stops).
@@ -560,12 +582,12 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "empty":
             response_format = fields.get("response_format", ["json"])[0]
             body = {"text": ""} if response_format != "verbose_json" else \
-                {"task": "transcribe", "language": "english", "duration": 3.25, "text": "", "segments": []}
+                {"task": self.task, "language": self.language, "duration": 3.25, "text": "", "segments": []}
             self.send_body(200, json.dumps(body))
         elif kind == "says":
             self.answer_ok(fields, filename, text=behaviour.get("text", ""))
         elif kind in REGION_KINDS:
-            text, segments = region_answer(kind, self.regions, self.decoded_seconds, self.upload_number)
+            text, segments = region_answer(kind, self.regions, self.decoded_seconds, self.upload_number, self.task)
             self.send_transcript(fields, text, segments, spread_words(segments), round(self.decoded_seconds, 3))
         else:
             self.answer_ok(fields, filename, sha256 if kind == "echo_sha" else None)
@@ -583,7 +605,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def answer_ok(self, fields, filename, sha256=None, text=None):
         if text is None:
-            text, segments = transcript_for(filename)
+            text, segments = transcript_for(filename, self.task)
         else:
             segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " " + text, "tokens": [1],
                          "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01}]
@@ -618,7 +640,7 @@ class Handler(BaseHTTPRequestHandler):
             seconds = billed if billed is not None else math.ceil(duration)
             self.send_body(200, json.dumps({"text": text, "usage": {"type": "duration", "seconds": seconds}}))
         elif response_format == "verbose_json":
-            body = {"task": "transcribe", "language": "english", "duration": duration, "text": text,
+            body = {"task": self.task, "language": self.language, "duration": duration, "text": text,
                     "segments": segments}
             if "word" in fields.get("timestamp_granularities[]", []):
                 body["words"] = words
@@ -643,8 +665,11 @@ class StubServer(ThreadingHTTPServer):
     # then retry a second later.
     request_queue_size = 128
 
-    def __init__(self, address, plan, delay, expected_authorization, log_path, stall=0, per_audio_second=0):
+    def __init__(self, address, plan, delay, expected_authorization, log_path, stall=0, per_audio_second=0,
+                 translate_plan=None, language="english"):
         super().__init__(address, Handler)
+        self.translate_plan = translate_plan or Plan([])
+        self.language = language
         self.per_audio_second = per_audio_second
         self.stall = stall
         self.plan = plan
@@ -690,6 +715,8 @@ def main():
     parser.add_argument("--per-audio-second", type=float, default=0,
                         help="seconds added to every successful answer per second of audio received (WAV and FLAC)")
     parser.add_argument("--stall", type=float, default=0, help="seconds to wait before reading each request body")
+    parser.add_argument("--translate-plan", default="[]", help="rules for /audio/translations (JSON, like --plan)")
+    parser.add_argument("--language", default="english", help="the language verbose_json transcriptions name")
     args = parser.parse_args()
     key = args.key
     if args.key_env:
@@ -699,7 +726,7 @@ def main():
         credentials = os.environ.get(args.basic_env, "").encode("utf-8")
         expected_authorization = "Basic " + base64.b64encode(credentials).decode("ascii")
     server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, expected_authorization,
-                        args.log, args.stall, args.per_audio_second)
+                        args.log, args.stall, args.per_audio_second, Plan(json.loads(args.translate_plan)), args.language)
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever(poll_interval=0.1)

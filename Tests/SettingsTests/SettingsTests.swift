@@ -1,5 +1,6 @@
 import Foundation
 import Settings
+import Queue
 import Testing
 import Transcription
 
@@ -118,6 +119,22 @@ import Transcription
         let nothing = Settings(flags: Settings.Flags(), environment: ["VOICEJOURNAL_PUBLIC_URL": "not a url"], file: nil, configPath: configPath)
         #expect(nothing.answerLink(token: token) == "http://127.0.0.1:8787/a/\(token)")
         #expect(nothing.askedBy == Setting(nil, from: .builtIn))
+    }
+
+    @Test func translateComesFromTheFlagElseTheFileElseIsOff() throws {
+        let file = try ConfigFile.parse("[defaults]\ntranslate = true\n", path: path)
+        let configPath = Setting(path, from: .flag("--config"))
+        let fromFile = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        #expect(fromFile.translate == Setting(true, from: .configFile(path)))
+        #expect(fromFile.runnerOptions(prompt: nil, trim: true, environment: [:]).translate)
+        var flags = Settings.Flags()
+        flags.translate = true
+        let flagged = Settings(flags: flags, environment: [:], file: nil, configPath: configPath)
+        #expect(flagged.translate == Setting(true, from: .flag("--translate")))
+        let nothing = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath)
+        #expect(nothing.translate == Setting(false, from: .builtIn))
+        #expect(!nothing.runnerOptions(prompt: nil, trim: true, environment: [:]).translate)
+        #expect(throws: ConfigError.self) { try ConfigFile.parse("[defaults]\ntranslate = \"yes\"\n", path: path) }
     }
 
     @Test func theFileEndpointsArePooledWithTheFirstOfTheHighestPriorityShownUnlessTheEnvironmentNamesOne() throws {

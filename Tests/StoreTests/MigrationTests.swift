@@ -141,7 +141,8 @@ import TestSupport
         #expect(Set(applied) == [Migrations.core, Migrations.search, Migrations.fileStamp, Migrations.chunks,
                                  Migrations.searchByRowid, Migrations.jobDueIndex, Migrations.livePieces, Migrations.journalFind,
                                  Migrations.jobEndpoint, Migrations.chunkSeams, Migrations.recordingPath, Migrations.transcriptReview,
-                                 Migrations.languages, Migrations.translations, Migrations.searchScripts])
+                                 Migrations.languages, Migrations.translations, Migrations.searchScripts,
+                                 Migrations.translationSearch])
         // Rows from before the file stamp have none: their files are hashed again before upload.
         let recording = try again.pool.read { db in try Recording.fetchOne(db) }
         #expect(recording?.sha256 == "ab" && recording?.fileStamp == nil)

@@ -93,18 +93,24 @@ public final class StubWhisperServer: @unchecked Sendable {
     /// seconds pass before it starts reading each request body (a network that stops moving);
     /// `perAudioSecond` adds that many seconds per second of audio received (WAV, FLAC).
     /// `port` 0 lets the OS choose; a test can give one to start a server where a client already looks.
+    /// `translateRules` answer `POST /v1/audio/translations` (default: "Translation of <stem>.");
+    /// `language` is the language its `verbose_json` transcriptions name ("german": not English,
+    /// so a run asked to translate sends a translation).
     public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil,
                 expectedCredentials: String? = nil, stall: Double = 0, perAudioSecond: Double = 0,
-                port: Int = 0) throws {
+                port: Int = 0, translateRules: [Rule] = [], language: String = "english") throws {
         folder = try TemporaryFolder("whisper-stub")
         logURL = folder.path("requests.jsonl")
         let plan = rules.map { ["match": $0.match, "responses": $0.responses.map(\.json), "then": $0.then.json] }
         let planData = try JSONSerialization.data(withJSONObject: plan)
+        let translatePlan = translateRules.map { ["match": $0.match, "responses": $0.responses.map(\.json), "then": $0.then.json] }
+        let translateData = try JSONSerialization.data(withJSONObject: translatePlan)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Self.script.path, "--port", String(port), "--log", logURL.path,
                          "--plan", String(decoding: planData, as: UTF8.self), "--delay", String(delay),
-                         "--stall", String(stall), "--per-audio-second", String(perAudioSecond)]
+                         "--stall", String(stall), "--per-audio-second", String(perAudioSecond),
+                         "--translate-plan", String(decoding: translateData, as: UTF8.self), "--language", language]
         var environment = ProcessInfo.processInfo.environment
         if let expectedKey {
             // Through the environment, like the real client: keys stay off command lines.
@@ -180,6 +186,8 @@ public final class StubWhisperServer: @unchecked Sendable {
 public struct StubRequest: Decodable, Sendable {
     public let receivedAt: Double
     public let respondedAt: Double?
+    /// "transcribe" or "translate" (nil for a request to no known route).
+    public let task: String?
     /// The client's port: requests on one kept-alive connection share it.
     public let connection: Int
     public let fields: [String: [String]]?
@@ -210,7 +218,7 @@ public struct StubRequest: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case receivedAt = "received_at", respondedAt = "responded_at", connection, fields, file, problems
-        case authorizationOk = "authorization_ok", headerNames = "header_names", answer, regions
+        case authorizationOk = "authorization_ok", headerNames = "header_names", answer, regions, task
     }
 }
 

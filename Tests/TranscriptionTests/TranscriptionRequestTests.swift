@@ -22,7 +22,7 @@ import Testing
     @Test func decodesVerboseJSONAndErrorBodies() throws {
         let verbose = Data(#"{"task":"transcribe","language":"english","duration":2.5,"text":"Hi there.","segments":[{"id":0,"seek":0,"start":0.0,"end":2.5,"text":" Hi there.","tokens":[1],"temperature":0,"avg_logprob":-0.1,"compression_ratio":1,"no_speech_prob":0}]}"#.utf8)
         let result = try WireFormat.decodeResult(verbose, format: .verboseJSON, model: "whisper-1")
-        #expect(result == TranscriptionResult(text: "Hi there.", language: "english", durationSeconds: 2.5,
+        #expect(result == TranscriptionResult(text: "Hi there.", language: "en", durationSeconds: 2.5,
                                               segments: [.init(start: 0, end: 2.5, text: " Hi there.", avgLogprob: -0.1,
                                                                noSpeechProb: 0, compressionRatio: 1)], model: "whisper-1"))
         // Words are listed apart, for the whole file: each goes to the segment it was said in.

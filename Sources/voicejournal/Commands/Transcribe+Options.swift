@@ -36,6 +36,9 @@ struct TranscriptionFlags: ParsableArguments {
                                valueName: "codec"))
     var uploadCodec: UploadCodec?
 
+    @Flag(help: "Translate every recording to English as well (OpenAI: whisper-1; a local server: the base model, not tiny.en): the translation is stored beside the transcript and both are searchable. The original transcript is always kept; a server or model that cannot translate gets one warning and the transcript is stored without. Skipped for English speech. Default: the config file's translate, else off; a person's or journal's own setting asks too.")
+    var translate = false
+
     @Flag(help: "Send the audio untouched, every pause and noise, and keep the answer as the server gave it (by default only the speech is sent, and the answer is checked against it).")
     var noTrim = false
 
@@ -58,6 +61,7 @@ struct TranscriptionFlags: ParsableArguments {
         var flags = Settings.Flags()
         (flags.model, flags.language, flags.baseURL, flags.jobs) = (model, language, baseURL, jobs)
         (flags.maxRequestBytes, flags.maxChunkSeconds, flags.uploadCodec) = (maxRequestBytes, maxChunkSeconds, uploadCodec)
+        flags.translate = translate ? true : nil
         return flags
     }
 
