@@ -1,13 +1,14 @@
 import Foundation
 import TestSupport
 
-/// Speech the tests make themselves with espeak-ng (150 words a minute), for a real Whisper
-/// to recognise.
+/// Speech the tests make themselves with espeak-ng (150 words a minute unless told), for a real
+/// Whisper to recognise.
 enum Speech {
-    /// Speaks `text` into a 16 kHz mono 16-bit WAV in `folder`.
-    static func wav(_ text: String, voice: String = "en-us", in folder: TemporaryFolder, name: String) throws -> URL {
+    /// Speaks `text` into a 16 kHz mono 16-bit WAV in `folder`, at `speed` words a minute.
+    static func wav(_ text: String, voice: String = "en-us", speed: Int = 150, in folder: TemporaryFolder,
+                    name: String) throws -> URL {
         let spoken = folder.path("\(name)-espeak.wav"), wav = folder.path("\(name).wav")
-        try runTool("espeak-ng", ["-v", voice, "-s", "150", "-w", spoken.path, text])
+        try runTool("espeak-ng", ["-v", voice, "-s", "\(speed)", "-w", spoken.path, text])
         try runTool("sox", ["-R", "-D", spoken.path, "-r", "16000", "-c", "1", "-b", "16", wav.path])
         return wav
     }

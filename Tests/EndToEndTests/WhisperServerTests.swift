@@ -3,8 +3,10 @@ import Testing
 import TestSupport
 
 /// scripts/whisper-server speaks OpenAI's transcription API: every response format carries
-/// what was said, errors come in OpenAI's shape with OpenAI's status codes, and concurrent
-/// uploads are all answered. Driven over real HTTP by curl.
+/// what was said, errors come in OpenAI's shape with OpenAI's status codes, concurrent
+/// uploads are all answered, the multilingual model names languages and translates, and a
+/// kept-alive connection is answered without waiting for delayed ACKs. Driven over real HTTP
+/// by curl (and one raw socket).
 @Suite struct WhisperServerTests {
     static let sentence = "Please remember to close the windows and lock the door before you leave the house."
 
@@ -168,5 +170,109 @@ import TestSupport
             .send(to: server, path: "/v1/audio/translate")
         #expect(missing.status == 404)
         #expect(try missing.openAIError()["type"] as? String == "invalid_request_error")
+    }
+
+    @Test func modelsListsTheServedModelInOpenAIsShape() async throws {
+        let server = try await WhisperServer.shared()
+        let list = try TranscriptionRequest(file: nil, fields: []).send(to: server, path: "/v1/models")
+        #expect(list.status == 200, "\(list.body)")
+        let object = try list.object()
+        #expect(object["object"] as? String == "list")
+        let models = try #require(object["data"] as? [[String: Any]])
+        #expect(models.count == 1)
+        let model = try #require(models.first)
+        #expect(Set(model.keys) == ["id", "object", "created", "owned_by"])
+        #expect(model["id"] as? String == "tiny.en")
+        #expect(model["object"] as? String == "model")
+        #expect((model["created"] as? Int ?? 0) > 0)
+
+        let one = try TranscriptionRequest(file: nil, fields: []).send(to: server, path: "/v1/models/tiny.en")
+        #expect(one.status == 200)
+        #expect(try one.object()["id"] as? String == "tiny.en")
+        let other = try TranscriptionRequest(file: nil, fields: []).send(to: server, path: "/v1/models/whisper-9")
+        #expect(other.status == 404)
+        #expect(try other.openAIError()["code"] as? String == "model_not_found")
+    }
+
+    /// German the base model hears well in espeak-ng's voice at 140 words a minute (it renders
+    /// it as "Today is a nice day. I am with the bike in the city.").
+    static let german = "Heute war ein schöner Tag. Ich bin mit dem Fahrrad in die Stadt gefahren."
+
+    /// The lowercased words of `text`.
+    static func words(_ text: String) -> Set<String> {
+        Set(text.lowercased().split { !$0.isLetter }.map(String.init))
+    }
+
+    @Test func baseTranscribesGermanAndNamesTheLanguage() async throws {
+        let server = try await WhisperServer.shared(model: .base)
+        let folder = try TemporaryFolder("whisper-german")
+        let clip = try Speech.wav(Self.german, voice: "de", speed: 140, in: folder, name: "german")
+        let answer = try TranscriptionRequest(file: clip, fields: [("model", "whisper-1"), ("response_format", "verbose_json")])
+            .send(to: server)
+        #expect(answer.status == 200, "\(answer.body)")
+        let object = try answer.object()
+        #expect(object["task"] as? String == "transcribe")
+        #expect(object["language"] as? String == "german", "\(answer.body)")  // detected, named as OpenAI does
+        let heard = Self.words(object["text"] as? String ?? "")
+        #expect(heard.intersection(["heute", "tag", "fahrrad", "stadt", "gefahren"]).count >= 2, "\(heard)")
+        let health = try TranscriptionRequest(file: nil, fields: []).send(to: server, path: "/health")
+        #expect(try health.object()["model"] as? String == "base")
+    }
+
+    @Test func baseTranslatesGermanSpeechIntoEnglish() async throws {
+        let server = try await WhisperServer.shared(model: .base)
+        let folder = try TemporaryFolder("whisper-translate")
+        let clip = try Speech.wav(Self.german, voice: "de", speed: 140, in: folder, name: "german")
+        let answer = try TranscriptionRequest(file: clip, fields: [("model", "whisper-1"), ("response_format", "verbose_json")])
+            .send(to: server, path: "/v1/audio/translations")
+        #expect(answer.status == 200, "\(answer.body)")
+        let object = try answer.object()
+        #expect(object["task"] as? String == "translate")
+        #expect(object["language"] as? String == "german")  // the language spoken, not the one written
+        #expect(!(object["segments"] as? [[String: Any]] ?? []).isEmpty)
+        let text = object["text"] as? String ?? ""
+        let english = Self.words(text).intersection(["day", "nice", "beautiful", "lovely", "great", "bike", "bicycle",
+                                                     "cycled", "city", "town"])
+        #expect(english.count >= 2, "translated as \(text.debugDescription)")
+        #expect(Self.words(text).intersection(["heute", "fahrrad", "stadt"]).isEmpty, "not translated: \(text)")
+    }
+
+    @Test func anEnglishOnlyModelRefusesToTranslateInOpenAIsShape() async throws {
+        let server = try await WhisperServer.shared()
+        let folder = try TemporaryFolder("whisper-no-translate")
+        let clip = try Speech.wav("Hello there.", in: folder, name: "clip")
+        let answer = try TranscriptionRequest(file: clip, fields: [("model", "whisper-1")])
+            .send(to: server, path: "/v1/audio/translations")
+        #expect(answer.status == 400, "\(answer.body)")
+        let error = try answer.openAIError()
+        #expect(error["type"] as? String == "invalid_request_error")
+        #expect(error["param"] as? String == "model")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("tiny.en is English-only and cannot translate") && message.contains("--model base"),
+                "\(message)")
+    }
+
+    /// Python's http.server writes a response's headers and its body in two writes. Without
+    /// TCP_NODELAY, Nagle's algorithm holds the body until the headers are acknowledged, and
+    /// the client delays that ACK by up to 40 ms: every request on a kept-alive connection
+    /// would wait ~40 ms however fast the server is. /health answers at once, so a round trip
+    /// here is the connection's cost alone.
+    @Test func aKeptAliveConnectionIsAnsweredWithoutWaitingForDelayedAcks() async throws {
+        let server = try await WhisperServer.shared()
+        let connection = try KeptAliveConnection(port: server.port)  // one connection for every request
+        let clock = ContinuousClock()
+        var roundTrips: [Duration] = []
+        for _ in 0..<21 {
+            var answer: KeptAliveConnection.Answer?
+            let elapsed = try clock.measure {
+                answer = try connection.roundTrip("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            }
+            #expect(answer?.status == 200)
+            #expect(answer?.body.contains("\"ok\"") == true)
+            roundTrips.append(elapsed)
+        }
+        let median = roundTrips.sorted()[roundTrips.count / 2]
+        print("whisper-server kept-alive /health: median round trip \(median)")
+        #expect(median < .milliseconds(15), "median \(median) over \(roundTrips)")
     }
 }

@@ -1,16 +1,20 @@
 import Foundation
 
-/// A real Whisper, offline: `scripts/whisper-server` (faster-whisper, tiny.en) on 127.0.0.1
-/// at a port the system picks, for tests that need true speech recognition.
+/// A real Whisper, offline: `scripts/whisper-server` (faster-whisper) on 127.0.0.1 at a port the
+/// system picks, for tests that need true speech recognition.
 ///
-/// Prefer `WhisperServer.shared()`: one server for the whole test process, because each
-/// costs a model load and a few hundred MB. It is started with `--exit-with-stdin` and this
-/// process holds the other end of its stdin, so it ends with the test process even when
-/// that process is killed; a server made with `init` also stops on `deinit`.
+/// Prefer `WhisperServer.shared()` (tiny.en, the fastest) or `WhisperServer.shared(model: .base)`
+/// (multilingual, translates): one server per model for the whole test process, each started
+/// on first use, because each costs a model load and a few hundred MB. It is started with
+/// `--exit-with-stdin` and this process holds the other end of its stdin, so it ends with the
+/// test process even when that process is killed; a server made with `init` also stops on
+/// `deinit`.
 public final class WhisperServer: @unchecked Sendable {
     // @unchecked: every stored property is set in init and never reassigned; Process and
     // Pipe are only used again by stop(), which is idempotent and serialised by `lock`.
     public let port: Int
+    /// The model this server runs.
+    public let model: Model
     /// Where the server's request log goes (its stderr).
     public let logURL: URL
     private let process: Process
@@ -29,14 +33,23 @@ public final class WhisperServer: @unchecked Sendable {
         return PackagePaths.root.appendingPathComponent(".venv-whisper/bin/python")
     }
 
-    /// The server every test in this process shares, started on first use.
-    public static func shared() async throws -> WhisperServer {
-        try await SharedWhisperServer.instance.server()
+    /// A model scripts/whisper-setup installs.
+    public enum Model: String, Sendable, CaseIterable {
+        /// English only, the fastest: what most tests use.
+        case tinyEn = "tiny.en"
+        /// Multilingual and able to translate, about twice tiny.en's time.
+        case base
+    }
+
+    /// The server of `model` every test in this process shares, started on first use.
+    public static func shared(model: Model = .tinyEn) async throws -> WhisperServer {
+        try await SharedWhisperServer.instance.server(model: model)
     }
 
     /// Starts a server and waits until it answers `GET /health` (blocks: call off the
     /// cooperative pool, or use `shared()`).
-    public init(extraArguments: [String] = []) throws {
+    public init(model: Model = .tinyEn, extraArguments: [String] = []) throws {
+        self.model = model
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
             throw WhisperServerFailure("no python at \(Self.python.path): run scripts/whisper-setup "
                 + "(or set VOICEJOURNAL_WHISPER_PYTHON)")
@@ -47,7 +60,7 @@ public final class WhisperServer: @unchecked Sendable {
         process = Process()
         process.executableURL = Self.python
         process.arguments = [PackagePaths.root.appendingPathComponent("scripts/whisper-server").path,
-                             "--port", "0", "--exit-with-stdin"] + extraArguments
+                             "--port", "0", "--model", model.rawValue, "--exit-with-stdin"] + extraArguments
         stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin
@@ -124,20 +137,20 @@ public struct WhisperServerFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Starts the shared server once, on its own thread (its start blocks for a second or two),
-/// however many tests ask for it at the same time.
+/// Starts each model's shared server once, on its own thread (its start blocks for a second or
+/// two), however many tests ask for it at the same time.
 private actor SharedWhisperServer {
     static let instance = SharedWhisperServer()
-    private var starting: Task<WhisperServer, Error>?
+    private var starting: [WhisperServer.Model: Task<WhisperServer, Error>] = [:]
 
-    func server() async throws -> WhisperServer {
-        if let starting { return try await starting.value }
+    func server(model: WhisperServer.Model) async throws -> WhisperServer {
+        if let task = starting[model] { return try await task.value }
         let task = Task<WhisperServer, Error> {
             try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try WhisperServer() }) }.start()
+                Thread { continuation.resume(with: Result { try WhisperServer(model: model) }) }.start()
             }
         }
-        starting = task
+        starting[model] = task
         return try await task.value
     }
 }
