@@ -15,6 +15,7 @@ MODELS = os.environ.get("BENCH_MODELS", "base tiny.en").split()
 JOBS = [int(j) for j in os.environ.get("BENCH_JOBS", "1 2 4").split()]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))
 THREADS = os.environ.get("BENCH_THREADS", "")
+SERVER_ARGS = os.environ.get("BENCH_SERVER_ARGS", "").split()
 SEED = 24
 
 TRUTH = json.loads((CORPUS / "truth.json").read_text())["files"]
@@ -141,6 +142,7 @@ def run_voicejournal(model, folder, jobs, label):
     command = [sys.executable, SERVER, MODEL_FLAG, str(folder), "--port", "0"]
     if THREADS:
         command += ["--threads", THREADS]
+    command += SERVER_ARGS
     if "--exit-with-stdin" in SERVER_HELP:
         command.append("--exit-with-stdin")
     server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -246,7 +248,7 @@ english_words = sum(len(words(TRUTH[n]["text"])) for n in ENGLISH)
 print(f"bench-offline: {len(NAMES)} files, {total:.1f} s of audio ({len(ENGLISH)} English files, {english_seconds:.1f} s, "
       f"{human_seconds:.1f} s of it human, {english_words} words; {len(OTHER)} German/Spanish files); "
       f"faster-whisper {faster_whisper.__version__}, int8, beam {beam}, cpu_threads {THREADS or 'default'}; "
-      f"{os.cpu_count()} cores; server {SERVER} ({MODEL_FLAG} DIR); {ROUNDS} round(s), fastest kept; "
+      f"{os.cpu_count()} cores; server {SERVER} ({' '.join([MODEL_FLAG, 'DIR', *SERVER_ARGS])}); {ROUNDS} round(s), fastest kept; "
       f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after")
 for model in MODELS:
     rows = results[model]
