@@ -72,6 +72,14 @@ TAKES = [
 ]
 SPEECHLESS_SECONDS = (38.0, 48.0)
 
+# Human speech in Debian packages: kind -> (package, folder, file suffix). scripts/bench-offline's
+# corpus uses the same sources, plus Asterisk's English prompts (recorded by Allison Smith).
+DEBIAN_SPEECH = {
+    "alsa": ("alsa-utils", "/usr/share/sounds/alsa", ".wav"),
+    "ktub": ("ktuberling-data", "/usr/share/ktuberling/sounds/en", ".ogg"),
+    "asterisk": ("asterisk-core-sounds-en-wav", "/usr/share/asterisk/sounds/en_US_f_Allison", ".wav"),
+}
+
 
 def db(level):
     return 10 ** (level / 20)
@@ -165,8 +173,7 @@ class Sources:
             _, voice, rate, text = item
             return self.espeak(voice, rate, text, name), f"espeak-ng {voice} {rate}"
         names, text = item[1], item[2]
-        package, folder, suffix = {"alsa": ("alsa-utils", "/usr/share/sounds/alsa", ".wav"),
-                                   "ktub": ("ktuberling-data", "/usr/share/ktuberling/sounds/en", ".ogg")}[kind]
+        package, folder, suffix = DEBIAN_SPEECH[kind]
         root = self.debian(package, folder)
         if root is None:
             voice, rate = rng.choice(["en-us", "en+m3", "en+f3"]), rng.randint(140, 170)
