@@ -153,22 +153,25 @@ int search_rank_register(sqlite3 *db, const char *docsize_table) {
     return search_rank_register_named(db, "journal_rank", docsize_table);
 }
 
-int search_rank_register_named(sqlite3 *db, const char *name, const char *docsize_table) {
+fts5_api *search_fts5_api(sqlite3 *db) {
     fts5_api *fts5 = NULL;
     sqlite3_stmt *statement = NULL;
-    int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL);
-    if (rc != SQLITE_OK) return rc;
+    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL) != SQLITE_OK) return NULL;
     sqlite3_bind_pointer(statement, 1, (void *)&fts5, "fts5_api_ptr", NULL);
     sqlite3_step(statement);
-    rc = sqlite3_finalize(statement);
-    if (rc != SQLITE_OK) return rc;
-    if (!fts5 || fts5->iVersion < 2) return SQLITE_ERROR;
+    if (sqlite3_finalize(statement) != SQLITE_OK) return NULL;
+    return fts5 && fts5->iVersion >= 2 ? fts5 : NULL;
+}
+
+int search_rank_register_named(sqlite3 *db, const char *name, const char *docsize_table) {
+    fts5_api *fts5 = search_fts5_api(db);
+    if (!fts5) return SQLITE_ERROR;
 
     Registration *registration = calloc(1, sizeof *registration);
     if (!registration) return SQLITE_NOMEM;
     registration->select_sizes = sqlite3_mprintf("SELECT id, sz FROM \"%w\" WHERE id >= ? ORDER BY id", docsize_table);
     if (!registration->select_sizes) { free(registration); return SQLITE_NOMEM; }
-    rc = fts5->xCreateFunction(fts5, name, registration, journal_rank, free_registration);
+    int rc = fts5->xCreateFunction(fts5, name, registration, journal_rank, free_registration);
     if (rc != SQLITE_OK) free_registration(registration);  /* FTS5 keeps it only on success */
     return rc;
 }

@@ -102,15 +102,8 @@ static int words_tokenize(Fts5Tokenizer *tokenizer, void *context, int flags, co
 }
 
 int search_words_register(sqlite3 *db) {
-    fts5_api *fts5 = NULL;
-    sqlite3_stmt *statement = NULL;
-    int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL);
-    if (rc != SQLITE_OK) return rc;
-    sqlite3_bind_pointer(statement, 1, (void *)&fts5, "fts5_api_ptr", NULL);
-    sqlite3_step(statement);
-    rc = sqlite3_finalize(statement);
-    if (rc != SQLITE_OK) return rc;
-    if (!fts5 || fts5->iVersion < 2) return SQLITE_ERROR;
+    fts5_api *fts5 = search_fts5_api(db);
+    if (!fts5) return SQLITE_ERROR;
     void *user = NULL;
     fts5_tokenizer existing;
     if (fts5->xFindTokenizer(fts5, "journal_words", &user, &existing) == SQLITE_OK) return SQLITE_OK;

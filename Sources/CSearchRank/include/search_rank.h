@@ -31,4 +31,8 @@ int search_rank_register_named(sqlite3 *db, const char *name, const char *docsiz
    shell), so only the second index of the scripts without spaces uses it. Returns an SQLite result code. */
 int search_words_register(sqlite3 *db);
 
+/* The FTS5 API of `db` (version 2 or later), through SQLite's documented `SELECT fts5(?)`
+   pointer handshake; NULL when FTS5 is missing or older. Both registrations use it. */
+fts5_api *search_fts5_api(sqlite3 *db);
+
 #endif
