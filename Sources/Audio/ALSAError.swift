@@ -7,7 +7,7 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What was being done when ALSA failed. New kinds can be added without breaking callers.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
-            case listDevices, loadConfiguration, open, negotiate, prepare, read
+            case listDevices, loadConfiguration, open, negotiate, prepare, read, write, drain
         }
         private let code: Code
 
@@ -23,11 +23,22 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let prepare = Kind(code: .prepare)
         /// Reading captured frames mid-take (`snd_pcm_readi`): the device stopped delivering.
         public static let read = Kind(code: .read)
+        /// Writing frames to play mid-stream (`snd_pcm_writei`): the device stopped taking audio.
+        public static let write = Kind(code: .write)
+        /// Waiting for the last frames to be played (`snd_pcm_drain`).
+        public static let drain = Kind(code: .drain)
 
         public var description: String { code.rawValue }
     }
 
+    /// Which way the audio was going: from a microphone, or to a speaker.
+    public enum Direction: Sendable, Equatable {
+        case capture, playback
+    }
+
     public let kind: Kind
+    /// Capture (`record`) or playback.
+    public let direction: Direction
     /// The ALSA function that failed, e.g. `snd_pcm_open`.
     public let function: String
     /// The negative errno ALSA returned.
@@ -35,8 +46,9 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The PCM name the user asked for.
     public let device: String
 
-    public init(_ kind: Kind, function: String, code: Int32, device: String) {
+    public init(_ kind: Kind, function: String, code: Int32, device: String, direction: Direction = .capture) {
         self.kind = kind
+        self.direction = direction
         self.function = function
         self.code = code
         self.device = device
@@ -51,11 +63,13 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     public var description: String {
-        "cannot record from '\(device)': \(function) failed: \(reason) — \(advice)"
+        let doing = direction == .capture ? "record from" : "play to"
+        return "cannot \(doing) '\(device)': \(function) failed: \(reason) — \(advice)"
     }
 
     /// What the user can do about it, by kind and error.
     var advice: String {
+        if direction == .playback { return playbackAdvice }
         if isUnknownDevice {
             return "run `voicejournal devices` to see the capture devices and pass one with --device"
         }
@@ -71,6 +85,26 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
                 return "the device stopped delivering audio (unplugged or reset?); run `voicejournal devices` to check it"
             }
             return "run `voicejournal devices` to check the device, or try --device default"
+        }
+    }
+
+    /// Playback's advice: the same causes, pointing at the playback devices (`aplay -L` lists them).
+    private var playbackAdvice: String {
+        if isUnknownDevice {
+            return "see the playback devices with `aplay -L` and pass one of their names"
+        }
+        switch -code {
+        case EBUSY:
+            return "another program is using the device; close it, or play to `default`"
+        case EACCES, EPERM:
+            return "you may not have access to the sound devices (is your user in the `audio` group?)"
+        case EINVAL where kind == .negotiate:
+            return "the device cannot play that format; try plughw:CARD,DEV or default"
+        default:
+            if kind == .write || kind == .drain {
+                return "the device stopped taking audio (unplugged or reset?); check it with `aplay -L`"
+            }
+            return "check the device with `aplay -L`, or try default"
         }
     }
 }
