@@ -140,37 +140,14 @@ public final class CaptureDevice: @unchecked Sendable {
         return done
     }
 
-    /// Negotiates S16_LE, interleaved access, the rate, channels, period and buffer sizes.
+    /// Negotiates the rate, exactly the channels asked, period and buffer sizes (see
+    /// `PCMNegotiation`); a read never asks for more than the buffer holds.
     private static func configure(_ pcm: OpaquePointer, name: String, requested: CaptureFormat) throws -> CaptureFormat {
-        var params: OpaquePointer?
-        let allocated = snd_pcm_hw_params_malloc(&params)
-        guard allocated >= 0, let params else {
-            throw ALSAError(.negotiate, function: "snd_pcm_hw_params_malloc", code: allocated, device: name)
-        }
-        defer { snd_pcm_hw_params_free(params) }
-
-        func check(_ function: String, _ status: Int32, _ kind: ALSAError.Kind = .negotiate) throws {
-            if status < 0 { throw ALSAError(kind, function: function, code: status, device: name) }
-        }
-        try check("snd_pcm_hw_params_any", snd_pcm_hw_params_any(pcm, params))
-        try check("snd_pcm_hw_params_set_access", snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED))
-        try check("snd_pcm_hw_params_set_format", snd_pcm_hw_params_set_format(pcm, params, SND_PCM_FORMAT_S16_LE))
-        try check("snd_pcm_hw_params_set_channels", snd_pcm_hw_params_set_channels(pcm, params, UInt32(requested.channels)))
-        var rate = UInt32(requested.sampleRate)
-        var direction: Int32 = 0
-        try check("snd_pcm_hw_params_set_rate_near", snd_pcm_hw_params_set_rate_near(pcm, params, &rate, &direction))
-        var period = snd_pcm_uframes_t(requested.periodFrames)
-        try check("snd_pcm_hw_params_set_period_size_near",
-                  snd_pcm_hw_params_set_period_size_near(pcm, params, &period, &direction))
-        var buffer = snd_pcm_uframes_t(requested.bufferFrames)
-        try check("snd_pcm_hw_params_set_buffer_size_near", snd_pcm_hw_params_set_buffer_size_near(pcm, params, &buffer))
-        try check("snd_pcm_hw_params", snd_pcm_hw_params(pcm, params))
-        try check("snd_pcm_hw_params_get_period_size", snd_pcm_hw_params_get_period_size(params, &period, &direction))
-        try check("snd_pcm_hw_params_get_buffer_size", snd_pcm_hw_params_get_buffer_size(params, &buffer))
-        try check("snd_pcm_prepare", snd_pcm_prepare(pcm), .prepare)
-        // A read never asks for more than the buffer holds (the file plugin would read nothing).
-        let readFrames = min(Int(period), Int(buffer))
-        return CaptureFormat(sampleRate: Int(rate), channels: requested.channels,
-                             periodFrames: readFrames, bufferFrames: Int(buffer))
+        let agreed = try PCMNegotiation.configure(pcm, device: name, direction: .capture,
+                                                  sampleRate: requested.sampleRate, channels: requested.channels,
+                                                  nearestChannels: false, periodFrames: requested.periodFrames,
+                                                  bufferFrames: requested.bufferFrames)
+        return CaptureFormat(sampleRate: agreed.sampleRate, channels: requested.channels,
+                             periodFrames: agreed.periodFrames, bufferFrames: agreed.bufferFrames)
     }
 }

@@ -128,39 +128,15 @@ public final class PlaybackDevice: @unchecked Sendable {
         ALSAError(kind, function: function, code: code, device: name, direction: .playback)
     }
 
-    /// Negotiates S16_LE, interleaved access, the nearest rate and channels, period and buffer sizes.
+    /// Negotiates the nearest rate and channels the device takes (see `PCMNegotiation`).
     private static func configure(_ pcm: OpaquePointer, name: String,
                                   requested: PlaybackFormat) throws -> (PlaybackFormat, canPause: Bool) {
-        var params: OpaquePointer?
-        let allocated = snd_pcm_hw_params_malloc(&params)
-        guard allocated >= 0, let params else {
-            throw ALSAError(.negotiate, function: "snd_pcm_hw_params_malloc", code: allocated, device: name, direction: .playback)
-        }
-        defer { snd_pcm_hw_params_free(params) }
-
-        func check(_ function: String, _ status: Int32, _ kind: ALSAError.Kind = .negotiate) throws {
-            if status < 0 { throw ALSAError(kind, function: function, code: status, device: name, direction: .playback) }
-        }
-        try check("snd_pcm_hw_params_any", snd_pcm_hw_params_any(pcm, params))
-        try check("snd_pcm_hw_params_set_access", snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED))
-        try check("snd_pcm_hw_params_set_format", snd_pcm_hw_params_set_format(pcm, params, SND_PCM_FORMAT_S16_LE))
-        var channels = UInt32(requested.channels)
-        try check("snd_pcm_hw_params_set_channels_near", snd_pcm_hw_params_set_channels_near(pcm, params, &channels))
-        var rate = UInt32(requested.sampleRate)
-        var direction: Int32 = 0
-        try check("snd_pcm_hw_params_set_rate_near", snd_pcm_hw_params_set_rate_near(pcm, params, &rate, &direction))
-        var period = snd_pcm_uframes_t(requested.periodFrames)
-        try check("snd_pcm_hw_params_set_period_size_near",
-                  snd_pcm_hw_params_set_period_size_near(pcm, params, &period, &direction))
-        var buffer = snd_pcm_uframes_t(requested.bufferFrames)
-        try check("snd_pcm_hw_params_set_buffer_size_near", snd_pcm_hw_params_set_buffer_size_near(pcm, params, &buffer))
-        try check("snd_pcm_hw_params", snd_pcm_hw_params(pcm, params))
-        try check("snd_pcm_hw_params_get_period_size", snd_pcm_hw_params_get_period_size(params, &period, &direction))
-        try check("snd_pcm_hw_params_get_buffer_size", snd_pcm_hw_params_get_buffer_size(params, &buffer))
-        let canPause = snd_pcm_hw_params_can_pause(params) != 0
-        try check("snd_pcm_prepare", snd_pcm_prepare(pcm), .prepare)
-        let format = PlaybackFormat(sampleRate: Int(rate), channels: Int(channels),
-                                    periodFrames: min(Int(period), Int(buffer)), bufferFrames: Int(buffer))
-        return (format, canPause)
+        let agreed = try PCMNegotiation.configure(pcm, device: name, direction: .playback,
+                                                  sampleRate: requested.sampleRate, channels: requested.channels,
+                                                  nearestChannels: true, periodFrames: requested.periodFrames,
+                                                  bufferFrames: requested.bufferFrames)
+        let format = PlaybackFormat(sampleRate: agreed.sampleRate, channels: agreed.channels,
+                                    periodFrames: agreed.periodFrames, bufferFrames: agreed.bufferFrames)
+        return (format, agreed.canPause)
     }
 }
