@@ -5,7 +5,7 @@ let package = Package(
     name: "voicejournal",
     products: [
         .executable(name: "voicejournal", targets: ["voicejournal"]),
-        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Pages", "Terminal"]),
+        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Playback", "Settings", "Pages", "Terminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -67,6 +67,12 @@ let package = Package(
             "Audio", "Transcription", "Store", "Queue", "Terminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Listening back: what to play (an entry, an answer, a search hit, a file) and the
+        // player on a terminal (status line, the words being spoken, keys).
+        .target(name: "Playback", dependencies: [
+            "Audio", "Store", "Terminal",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Flags, environment, the config file and defaults, resolved once (the endpoint pool too).
         .target(name: "Settings", dependencies: [
             "Audio", "Transcription", "Store", "Queue", "Terminal",
@@ -92,7 +98,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Settings", "Pages", "Terminal", "Server", "CMalloc",
+            "Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Playback", "Settings", "Pages", "Terminal", "Server", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -120,6 +126,7 @@ let package = Package(
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "PlayerTests", dependencies: ["Playback", "Audio", "Store", "TestSupport"]),
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
         .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),
