@@ -69,8 +69,9 @@ let package = Package(
         ]),
         // Listening back: what to play (an entry, an answer, a search hit, a file) and the
         // player on a terminal (status line, the words being spoken, keys).
+        // Recording for its signal watch (Ctrl-C and SIGTERM stop playback as they stop a take).
         .target(name: "Playback", dependencies: [
-            "Audio", "Store", "Terminal",
+            "Audio", "Store", "Terminal", "Recording",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Flags, environment, the config file and defaults, resolved once (the endpoint pool too).
@@ -126,7 +127,7 @@ let package = Package(
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "PlayerTests", dependencies: ["Playback", "Audio", "Store", "TestSupport"]),
+        .testTarget(name: "PlayerTests", dependencies: ["Playback", "Audio", "Store", "Terminal", "TestSupport"]),
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
         .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A pseudo-terminal for tests: `child` is a terminal like the one a shell gives a command
+/// (line editing and echo on), `parent` the side that types into it.
+final class PseudoTerminal {
+    let parent: Int32
+    let child: Int32
+
+    init() throws {
+        var ends: (parent: Int32, child: Int32) = (-1, -1)
+        guard openpty(&ends.parent, &ends.child, nil, nil, nil) == 0 else { throw POSIXError(.ENODEV) }
+        (parent, child) = ends
+    }
+
+    deinit {
+        close(child)
+        close(parent)
+    }
+
+    /// Types `text` as keys.
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(parent, $0.baseAddress, $0.count) }
+    }
+
+    /// The child's local mode flags.
+    var localFlags: tcflag_t {
+        var mode = termios()
+        tcgetattr(child, &mode)
+        return mode.c_lflag
+    }
+}
