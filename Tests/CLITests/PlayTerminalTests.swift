@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// `voicejournal play` on a real terminal: the built binary in a tmux pane, playing to a
+/// virtual speaker whose file is a FIFO this test reads at real-time speed (so the position
+/// moves as a sound card would move it). What the pane shows is read with `capture-pane`, keys
+/// are typed with `send-keys`, and `stty -a` in the same pane afterwards says whether the
+/// terminal got its line editing and echo back.
+@Suite(.serialized) struct PlayTerminalTests {
+    /// 16 kHz mono S16: bytes the speaker takes per second of audio.
+    static let bytesPerSecond = 32_000
+
+    @Test func showsThePositionAndTheWordsPausesOnSpaceAndQuitsOnQ() async throws {
+        let play = try PlayInTmux(seconds: 8)
+        defer { play.close() }
+        try await play.start()
+
+        // The spoken segment changes ("Transcript of", then from 1.5 s the name; the current
+        // word is in brackets) and the position moves.
+        let early = try await play.waitForPane("Transcript", seconds: 10)
+        let firstPosition = try #require(PlayInTmux.position(in: early), "\(early)")
+        #expect(early.contains("/ 00:08"), "\(early)")
+        #expect(!early.contains("lighthouse"), "\(early)")
+        _ = try await play.waitForPane("lighthouse", seconds: 10)
+        let later = try await play.waitForPosition(atLeast: firstPosition + 2, seconds: 10)
+        #expect(later.contains("lighthouse") && !later.contains("Transcript"), "\(later)")
+
+        // Space pauses: after the write in progress, nothing more reaches the speaker.
+        try play.tmux(["send-keys", "-t", play.session, "Space"])
+        try await Task.sleep(for: .milliseconds(500))
+        let atPause = (bytes: play.reader.bytes, pane: try play.pane())
+        try await Task.sleep(for: .milliseconds(1500))
+        let afterPause = (bytes: play.reader.bytes, pane: try play.pane())
+        // At most what the shrunk pipe and one device period hold (1.5 s playing would be 48 000).
+        #expect(afterPause.bytes - atPause.bytes <= 8192, "read \(afterPause.bytes - atPause.bytes) bytes while paused")
+        #expect(PlayInTmux.position(in: afterPause.pane) == PlayInTmux.position(in: atPause.pane), "\(afterPause.pane)")
+        #expect(afterPause.pane.contains("⏸") || afterPause.pane.contains("= 0"), "\(afterPause.pane)")
+
+        // Space again plays on.
+        try play.tmux(["send-keys", "-t", play.session, "Space"])
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(play.reader.bytes - afterPause.bytes > 16_000, "resumed")
+
+        // q quits at once (well before the end), clears the lines and restores the terminal.
+        try play.tmux(["send-keys", "-t", play.session, "q"])
+        let exit = try await play.waitForExit(seconds: 10)
+        #expect(exit.status == 0, "\(exit.pane)")
+        #expect(play.reader.bytes < 8 * Self.bytesPerSecond)
+        #expect(exit.terminalRestored, "\(exit.stty)")
+        #expect(!exit.pane.contains("Transcript of") && !exit.pane.contains("lighthouse"), "lines cleared: \(exit.pane)")
+    }
+
+    @Test func ctrlCExits130AndRestoresTheTerminal() async throws {
+        let play = try PlayInTmux(seconds: 8)
+        defer { play.close() }
+        try await play.start()
+        _ = try await play.waitForPane("/ 00:08", seconds: 10)
+        try await Task.sleep(for: .milliseconds(500))
+        try play.tmux(["send-keys", "-t", play.session, "C-c"])
+        let exit = try await play.waitForExit(seconds: 10)
+        #expect(exit.status == 130, "\(exit.pane)")
+        #expect(exit.terminalRestored, "\(exit.stty)")
+        #expect(play.reader.bytes < 8 * Self.bytesPerSecond)
+    }
+}
+
+/// One `voicejournal play --recording 1` in a detached tmux session of its own (its own server
+/// socket), 100 columns by 10 lines, with a transcribed recording to play.
+private final class PlayInTmux {
+    let folder: TemporaryFolder
+    let harness: TranscribeHarness
+    let speaker: VirtualSpeaker
+    let reader: FIFOReader
+    let socket = "vj-play-\(UUID().uuidString.prefix(8))"
+    let session = "play"
+
+    /// A `seconds` long recording named "lighthouse", transcribed by the stub server ("Transcript
+    /// of" until 1.5 s, then "lighthouse."), and the speaker whose file is a FIFO.
+    init(seconds: Double) throws {
+        harness = try TranscribeHarness()
+        folder = harness.folder
+        let audio = try makeTone(at: folder.path("lighthouse.wav"), seconds: seconds)
+        let transcribed = try harness.binary.run(["transcribe", audio.path])
+        guard transcribed.status == 0 else { throw PaneProblem("transcribe failed: \(transcribed.stderr)") }
+        speaker = try VirtualSpeaker(in: folder.url)
+        guard mkfifo(speaker.outfile.path, 0o600) == 0 else { throw POSIXError(.EEXIST) }
+        reader = try FIFOReader(path: speaker.outfile.path, bytesPerSecond: PlayTerminalTests.bytesPerSecond)
+    }
+
+    var statusFile: URL { folder.path("exit-status") }
+    var sttyFile: URL { folder.path("stty") }
+
+    /// Starts the pane: the command, then its exit status and `stty -a` of the same terminal.
+    func start() async throws {
+        var environment = harness.binary.environment.merging(speaker.environment) { $1 }
+        environment["XDG_CONFIG_HOME"] = harness.binary.configFolder.path
+        environment["NO_COLOR"] = "1"
+        environment["LANG"] = "C.UTF-8"
+        let exports = environment.map { "export \($0.key)=\(Self.quoted($0.value))" }.joined(separator: "\n")
+        let script = folder.path("play.sh")
+        // The trap keeps the script going past Ctrl-C (sent to the whole foreground group) to
+        // report the status; a caught signal is back to its default in the command it starts.
+        try """
+            trap : INT
+            \(exports)
+            \(Self.quoted(VoicejournalBinary.executable.path)) --home \(Self.quoted(harness.binary.home.path)) play --recording 1 --device \(speaker.name)
+            echo $? > \(Self.quoted(statusFile.path)).part
+            stty -a > \(Self.quoted(sttyFile.path))
+            mv \(Self.quoted(statusFile.path)).part \(Self.quoted(statusFile.path))
+            sleep 60
+            """.write(to: script, atomically: true, encoding: .utf8)
+        try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "10", "sh " + Self.quoted(script.path)])
+        reader.start()
+    }
+
+    /// Runs tmux on this test's own server.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        try runTool("tmux", ["-L", socket] + arguments)
+    }
+
+    /// What the pane shows now.
+    func pane() throws -> String { try tmux(["capture-pane", "-p", "-t", session]) }
+
+    /// The pane once it contains `text`.
+    func waitForPane(_ text: String, seconds: Double) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var shown = ""
+        while Date() < deadline {
+            shown = try pane()
+            if shown.contains(text) { return shown }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw PaneProblem("\(text) never showed; the pane:\n\(shown)")
+    }
+
+    /// The pane once the status line's elapsed time is at least `position` seconds.
+    func waitForPosition(atLeast position: Int, seconds: Double) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var shown = ""
+        while Date() < deadline {
+            shown = try pane()
+            if let now = Self.position(in: shown), now >= position { return shown }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw PaneProblem("the position never reached \(position) s; the pane:\n\(shown)")
+    }
+
+    /// The command's exit status, the pane then, and `stty -a` of its terminal afterwards.
+    func waitForExit(seconds: Double) async throws -> (status: Int32?, pane: String, stty: String, terminalRestored: Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, !FileManager.default.fileExists(atPath: statusFile.path) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let status = (try? String(contentsOf: statusFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let stty = (try? String(contentsOf: sttyFile, encoding: .utf8)) ?? ""
+        let flags = Set(stty.split(whereSeparator: { $0.isWhitespace || $0 == ";" }).map(String.init))
+        return (status, try pane(), stty, flags.contains("icanon") && flags.contains("echo"))
+    }
+
+    func close() {
+        _ = try? tmux(["kill-server"])
+        reader.stop()
+    }
+
+    /// The elapsed time of the status line (`▶ 00:03 / 00:08`), in seconds.
+    static func position(in pane: String) -> Int? {
+        guard let range = pane.range(of: #"(\d\d):(\d\d) / "#, options: .regularExpression) else { return nil }
+        let parts = pane[range].prefix(5).split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+    }
+
+    private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
+
+/// Reads a FIFO at a fixed byte rate on a thread of its own, as a sound card takes samples:
+/// the writer blocks while the (shrunk) pipe is full. Counts what it read.
+private final class FIFOReader: Sendable {
+    private let fd: Int32
+    private let bytesPerSecond: Int
+    private let state = Mutex((bytes: 0, stopped: false))
+
+    init(path: String, bytesPerSecond: Int) throws {
+        fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { throw POSIXError(.ENOENT) }
+        // F_SETPIPE_SZ (Linux, not imported: a _GNU_SOURCE macro): the smallest pipe, one page,
+        // so the writer is held to the reader's pace within an eighth of a second.
+        _ = fcntl(fd, 1031, Int32(4096))
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    var bytes: Int { state.withLock { $0.bytes } }
+
+    func start() {
+        let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            // A token bucket: real time's worth of bytes, at most a tenth of a second saved up
+            // (a writer that starts late, or resumes, does not get to run ahead).
+            var budget = 0.0
+            var last = Date()
+            while !state.withLock({ $0.stopped }) {
+                Thread.sleep(forTimeInterval: 0.02)
+                let now = Date()
+                budget = min(budget + now.timeIntervalSince(last) * Double(bytesPerSecond), Double(bytesPerSecond) / 10)
+                last = now
+                let allowed = Int(budget)
+                guard allowed > 0 else { continue }
+                let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, allowed)) }
+                if got > 0 {
+                    budget -= Double(got)
+                    state.withLock { $0.bytes += got }
+                }
+            }
+            close(fd)
+        }
+        thread.start()
+    }
+
+    func stop() { state.withLock { $0.stopped = true } }
+}
+
+/// A wait on the pane that ran out, with what it showed.
+private struct PaneProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
