@@ -1,18 +1,205 @@
 import Audio
 import Foundation
+import Recording
 import Store
+import Synchronization
+import Terminal
 
-// TEMPORARY (the lead's stand-in until helper "keys" lands the real one).
+/// How a player run ended.
 public struct PlayerOutcome: Sendable {
+    /// What the session reports: frames played, where it ended, why.
     public var result: PlaybackResult
+    /// The listener pressed `q` (or Ctrl-C arrived as a key).
     public var quit: Bool
+    /// SIGINT or SIGTERM stopped it (SIGINT also for Ctrl-C read as a key): the command exits
+    /// 130 or 143 as `record` does.
     public var signal: Int32?
+
+    public init(result: PlaybackResult, quit: Bool, signal: Int32?) {
+        self.result = result
+        self.quit = quit
+        self.signal = signal
+    }
 }
 
+/// Plays a session to its end on a terminal or off one: the status line and the words being
+/// spoken redrawn in place, keys read from standard input, signals turned into a stop.
 public enum Player {
+    /// How often the lines are redrawn (and after every key).
+    static let redrawEvery = Duration.milliseconds(100)
+    /// ← and → move this far.
+    static let skipSeconds = 5.0
+
+    /// Starts `session` and waits for its end, `q`, or SIGINT/SIGTERM (which stop it).
+    /// `showing`: draw a status line and the spoken segment of `segments` (with `write`; the
+    /// CLI passes stderr; `width` is the terminal's, the lines take one column less so they
+    /// never wrap) and read keys from stdin in raw mode (space, ←/→ 5 s, ↑/↓ previous/next
+    /// segment, q); the terminal mode is restored on every exit path (end, q, signal, device
+    /// error). Not `showing`: nothing is drawn and stdin is left alone.
     public static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
                            color: Bool, width: Int, write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
+        await run(session, segments: segments, title: title, showing: showing, color: color, width: width,
+                  charset: Charset.detect(), input: STDIN_FILENO, signals: watchSignals, write: write)
+    }
+
+    /// Calls its argument on SIGINT or SIGTERM until the function it returns is called.
+    typealias SignalHook = @Sendable (@escaping @Sendable (Int32) -> Void) -> () -> Void
+
+    static let watchSignals: SignalHook = { onSignal in
+        let watch = SignalWatch(onSignal)
+        return { watch.cancel() }
+    }
+
+    enum Event: Sendable {
+        case redraw
+        case key(KeyPress)
+        case signal(Int32)
+        case ended(PlaybackResult)
+    }
+
+    /// `run` with what tests replace: the charset, the terminal keys come from, the signals.
+    static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
+                    color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
+                    write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
+        let (events, events_) = AsyncStream<Event>.makeStream()
+        let screen = showing ? Screen(segments: segments, title: title, color: color, width: width - 1, charset: charset, write: write) : nil
+        // Signals are watched before the terminal goes raw: a Ctrl-C in between must not take
+        // the process down with the terminal raw.
+        let raw = Mutex<RawTerminal?>(nil)
+        let stopWatching = signals { number in
+            // At once, from here: whatever happens to the rest, the shell gets its terminal back.
+            raw.withLock { $0 }?.restore()
+            session.stop()
+            events_.yield(.signal(number))
+        }
+        // Raw mode before anything is drawn; the cursor, hidden while drawing, comes back with it.
+        let terminal = screen.flatMap { screen in RawTerminal(input: input, whenRestored: { screen.showCursor() }) }
+        raw.withLock { $0 = terminal }
+        let keys = terminal.map { _ in KeyReader(input: input) { events_.yield(.key($0)) } }
+        Task { events_.yield(.ended(await session.result())) }
+        let ticking = screen.map { _ in
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: redrawEvery)
+                    events_.yield(.redraw)
+                }
+            }
+        }
+
         session.start()
-        return PlayerOutcome(result: await session.result(), quit: false, signal: nil)
+        screen?.draw(session.status())
+        var quit = false
+        var signal: Int32?
+        var result: PlaybackResult?
+        waiting: for await event in events {
+            switch event {
+            case .redraw:
+                break
+            case .key(let key):
+                act(on: key, session: session, segments: segments, quit: &quit, signal: &signal)
+            case .signal(let number):
+                signal = signal ?? number
+            case .ended(let ended):
+                result = ended
+                break waiting
+            }
+            screen?.draw(session.status())
+        }
+        // Cancelled before the end (the caller's task): playback stops with it.
+        if result == nil { session.stop() }
+        ticking?.cancel()
+        keys?.cancel()
+        screen?.clear()
+        terminal?.restore()
+        screen?.showCursor()
+        stopWatching()
+        events_.finish()
+        // The loop above ends only on `.ended`; the session's own answer otherwise.
+        let ended = if let result { result } else { await session.result() }
+        return PlayerOutcome(result: ended, quit: quit, signal: signal)
+    }
+
+    /// What a key does to the session.
+    static func act(on key: KeyPress, session: PlaybackSession, segments: [Transcript.Segment],
+                    quit: inout Bool, signal: inout Int32?) {
+        switch key {
+        case .space:
+            session.togglePause()
+        case .left:
+            session.skip(seconds: -skipSeconds)
+        case .right:
+            session.skip(seconds: skipSeconds)
+        case .up:
+            guard !segments.isEmpty else { return }
+            session.seek(toSeconds: SegmentStep.previous(from: session.status().seconds, starts: segments.map(\.start)))
+        case .down:
+            guard let next = SegmentStep.next(from: session.status().seconds, starts: segments.map(\.start)) else { return }
+            session.seek(toSeconds: next)
+        case .quit:
+            quit = true
+            session.stop()
+        case .interrupt:
+            quit = true
+            signal = signal ?? SIGINT
+            session.stop()
+        }
+    }
+}
+
+/// The player's two lines on the terminal, redrawn in place: the status line, and under it
+/// the segment being spoken. The cursor rests at the end of the second line between frames.
+private final class Screen: Sendable {
+    private let segments: [PlaybackLine.Segment]
+    private let title: String
+    private let color: Bool
+    private let width: Int
+    private let charset: Charset
+    private let write: @Sendable (String) -> Void
+    /// Whether the two lines are on screen, and whether the cursor is hidden.
+    private let shown = Mutex((lines: false, cursorHidden: false))
+
+    init(segments: [Transcript.Segment], title: String, color: Bool, width: Int, charset: Charset,
+         write: @escaping @Sendable (String) -> Void) {
+        self.segments = segments.map { segment in
+            PlaybackLine.Segment(start: segment.start, end: segment.end, text: segment.text,
+                                 words: (segment.words ?? []).map { PlaybackLine.Word(start: $0.start, end: $0.end, text: $0.word) })
+        }
+        self.title = title
+        self.color = color
+        self.width = max(width, 1)
+        self.charset = charset
+        self.write = write
+    }
+
+    /// Draws (or redraws over) the two lines for `status`.
+    func draw(_ status: PlaybackStatus) {
+        let state = PlaybackLine.State(seconds: status.seconds, totalSeconds: status.totalSeconds,
+                                       isPaused: status.isPaused, peakDBFS: status.peakDBFS, title: title)
+        let lines = PlaybackLine.status(state, width: width, color: color, charset: charset)
+            + "\n" + ANSI.redrawLine + PlaybackLine.spoken(segments, at: status.seconds, width: width, color: color)
+        let start = shown.withLock { shown in
+            defer { shown = (true, true) }
+            // First frame: hide the cursor; later: back up to the status line.
+            return shown.lines ? ANSI.redrawLine + "\u{1B}[1A" : (shown.cursorHidden ? "" : "\u{1B}[?25l")
+        }
+        write(start + ANSI.redrawLine + lines)
+    }
+
+    /// Wipes the two lines, leaving the cursor at the start of where the status line was.
+    func clear() {
+        let wasShown = shown.withLock { shown in
+            defer { shown.lines = false }
+            return shown.lines
+        }
+        if wasShown { write(ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine) }
+    }
+
+    /// Shows the cursor again (once).
+    func showCursor() {
+        let hidden = shown.withLock { shown in
+            defer { shown.cursorHidden = false }
+            return shown.cursorHidden
+        }
+        if hidden { write("\u{1B}[?25h") }
     }
 }

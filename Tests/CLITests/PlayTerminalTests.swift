@@ -109,9 +109,22 @@ private final class PlayInTmux {
             echo $? > \(Self.quoted(statusFile.path)).part
             stty -a > \(Self.quoted(sttyFile.path))
             mv \(Self.quoted(statusFile.path)).part \(Self.quoted(statusFile.path))
-            sleep 60
+            sleep 30
             """.write(to: script, atomically: true, encoding: .utf8)
-        try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "10", "sh " + Self.quoted(script.path)])
+        // The server tmux forks would inherit every descriptor not closed on exec, among them
+        // the one Foundation watches to learn that its child ended (and `runTool`'s pipes):
+        // started as it is, this would wait for the server to exit. bash closes them first.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$@""#,
+                             "bash", "tmux", "-L", socket, "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
+                             "sh " + Self.quoted(script.path)]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PaneProblem("tmux new-session exited \(process.terminationStatus)") }
         reader.start()
     }
 
@@ -161,7 +174,9 @@ private final class PlayInTmux {
     }
 
     func close() {
-        _ = try? tmux(["kill-server"])
+        // Not kill-server: that is a SIGTERM the server sends itself, and a server started from
+        // a test runner may hold SIGTERM blocked. With its one session gone, the server exits.
+        _ = try? tmux(["kill-session", "-t", session])
         reader.stop()
     }
 

@@ -25,8 +25,16 @@ final class PseudoTerminal {
 
     /// The child's local mode flags.
     var localFlags: tcflag_t {
-        var mode = termios()
-        tcgetattr(child, &mode)
-        return mode.c_lflag
+        get {
+            var mode = termios()
+            tcgetattr(child, &mode)
+            return mode.c_lflag
+        }
+        set {
+            var mode = termios()
+            tcgetattr(child, &mode)
+            mode.c_lflag = newValue
+            tcsetattr(child, TCSANOW, &mode)
+        }
     }
 }

@@ -1,0 +1,204 @@
+import Audio
+import Foundation
+import Logging
+import Store
+import Synchronization
+@testable import Terminal
+import Testing
+import TestSupport
+@testable import Playback
+
+/// The player in-process: a real session playing to the virtual speaker (unpaced: a session
+/// not paused plays out in milliseconds), keys typed into a pseudo-terminal, signals faked.
+@Suite struct PlayerTests {
+    static let rate = 8000
+    /// Twenty seconds of audio that never repeats within a period.
+    static let samples: [Int16] = (0..<(20 * rate)).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 800) }
+    static let segments = [
+        Transcript.Segment(start: 0, end: 7, text: " The ferry left \u{1B}[31mat dawn."),
+        Transcript.Segment(start: 7, end: 12, text: " and then we waited", words: [
+            .init(start: 7, end: 8, word: " and"), .init(start: 8, end: 9, word: " then"),
+            .init(start: 9, end: 10, word: " we"), .init(start: 10, end: 12, word: " waited"),
+        ]),
+        Transcript.Segment(start: 12, end: 20, text: " for the bus."),
+    ]
+
+    /// A session on a fresh speaker, paused before it starts when `paused`.
+    private func session(paused: Bool, in folder: TemporaryFolder) throws -> (PlaybackSession, VirtualSpeaker) {
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let device = try PlaybackDevice(name: speaker.name, format: PlaybackFormat(sampleRate: Self.rate, channels: 1),
+                                        configuration: ALSAConfiguration(text: speaker.configText))
+        let session = PlaybackSession(device: device, samples: Self.samples, logger: Logger(label: "test.player"))
+        if paused { session.pause() }
+        return (session, speaker)
+    }
+
+    /// What the player wrote, collected.
+    private final class Screen: Sendable {
+        private let text = Mutex("")
+        var written: String { text.withLock { $0 } }
+        func write(_ more: String) { text.withLock { $0 += more } }
+
+        /// Waits until what was written contains `wanted`.
+        func waitFor(_ wanted: String) async throws {
+            for _ in 0..<200 where !written.contains(wanted) { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(written.contains(wanted), "never drew \(wanted)")
+        }
+    }
+
+    private static let noSignals: Player.SignalHook = { _ in {} }
+
+    private func play(_ session: PlaybackSession, showing: Bool = true, input: Int32, screen: Screen,
+                      signals: @escaping Player.SignalHook = noSignals) -> Task<PlayerOutcome, Never> {
+        Task {
+            await Player.run(session, segments: Self.segments, title: "#12 · Daily", showing: showing, color: false, width: 61,
+                             charset: .unicode, input: input, signals: signals, write: { screen.write($0) })
+        }
+    }
+
+    /// Waits until the session's position reads `seconds`.
+    private func waitForPosition(_ session: PlaybackSession, _ seconds: Double) async throws {
+        for _ in 0..<200 where abs(session.status().seconds - seconds) > 0.01 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(abs(session.status().seconds - seconds) <= 0.01, "at \(session.status().seconds), not \(seconds)")
+    }
+
+    @Test func offATerminalItPlaysToTheEndAndDrawsNothing() async throws {
+        let folder = try TemporaryFolder()
+        let (session, speaker) = try session(paused: false, in: folder)
+        let pty = try PseudoTerminal()
+        let screen = Screen()
+        let outcome = await play(session, showing: false, input: pty.child, screen: screen).value
+        #expect(outcome.result.end == .finished && !outcome.quit && outcome.signal == nil)
+        #expect(speaker.written() == Self.samples)
+        #expect(screen.written.isEmpty)
+        #expect(RawTerminal.isCooked(pty.child), "stdin is left alone")
+    }
+
+    @Test func spaceResumesAndThePlayerEndsWithTheSessionClearingItsLines() async throws {
+        let folder = try TemporaryFolder()
+        let (session, speaker) = try session(paused: true, in: folder)
+        let pty = try PseudoTerminal()
+        let screen = Screen()
+        let running = play(session, input: pty.child, screen: screen)
+        try await screen.waitFor("⏸ 00:00 / 00:20")
+        #expect(!RawTerminal.isCooked(pty.child), "raw while playing")
+        #expect(speaker.bytesWritten() == 0)
+        pty.type(" ")
+        let outcome = await running.value
+        #expect(outcome.result.end == .finished && !outcome.quit && outcome.signal == nil)
+        #expect(speaker.written() == Self.samples)
+        #expect(RawTerminal.isCooked(pty.child), "restored at the end")
+        let written = screen.written
+        #expect(written.hasPrefix("\u{1B}[?25l"), "the cursor is hidden while drawing")
+        #expect(written.hasSuffix(ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine + "\u{1B}[?25h"),
+                "the two lines wiped and the cursor back: \(written.suffix(40).debugDescription)")
+    }
+
+    @Test func theLinesAreTheStatusAndTheSegmentSpokenEscaped() async throws {
+        let folder = try TemporaryFolder()
+        let (session, _) = try session(paused: true, in: folder)
+        let pty = try PseudoTerminal()
+        let screen = Screen()
+        let running = play(session, input: pty.child, screen: screen)
+        try await screen.waitFor("The ferry left")
+        // Ends on the first frame's two lines: the status line (one column less than the
+        // terminal, so it never wraps) and the segment, its escape sequence made visible.
+        let frame = screen.written.components(separatedBy: ANSI.redrawLine).suffix(2)
+        let status = try #require(frame.first?.components(separatedBy: "\n").first)
+        #expect(status.hasPrefix("⏸ 00:00 / 00:20 [") && status.hasSuffix("#12 · Daily"), "\(status)")
+        #expect(PlaybackLine.columns(status) == 60)
+        #expect(frame.last == "The ferry left \\e[31mat dawn.")
+        #expect(!screen.written.contains("\u{1B}[31m"))
+        pty.type("\u{1B}[B")
+        try await waitForPosition(session, 7)
+        try await screen.waitFor("[and] then we waited")
+        pty.type("q")
+        _ = await running.value
+    }
+
+    @Test func arrowsSkipAndStepThroughSegments() async throws {
+        let folder = try TemporaryFolder()
+        let (session, speaker) = try session(paused: true, in: folder)
+        let pty = try PseudoTerminal()
+        let screen = Screen()
+        let running = play(session, input: pty.child, screen: screen)
+        try await screen.waitFor("⏸")
+        pty.type("\u{1B}[C")
+        try await waitForPosition(session, 5)
+        pty.type("\u{1B}OC\u{1B}OC")
+        try await waitForPosition(session, 15)
+        pty.type("\u{1B}[D")
+        try await waitForPosition(session, 10)
+        // ↑ three seconds into the segment from 7 s: back to its start; again: the one before.
+        pty.type("\u{1B}[A")
+        try await waitForPosition(session, 7)
+        pty.type("\u{1B}[A")
+        try await waitForPosition(session, 0)
+        pty.type("\u{1B}[B")
+        try await waitForPosition(session, 7)
+        pty.type("\u{1B}[B")
+        try await waitForPosition(session, 12)
+        // No segment after the last: ↓ stays.
+        pty.type("\u{1B}[B")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(session.status().seconds == 12)
+        #expect(session.status().isPaused && speaker.bytesWritten() == 0, "jumps keep the pause")
+        pty.type("q")
+        let outcome = await running.value
+        #expect(outcome.quit && outcome.result.end == .stopped)
+    }
+
+    @Test func qQuitsAndRestoresTheTerminal() async throws {
+        let folder = try TemporaryFolder()
+        let (session, _) = try session(paused: true, in: folder)
+        let pty = try PseudoTerminal()
+        let screen = Screen()
+        let running = play(session, input: pty.child, screen: screen)
+        try await screen.waitFor("⏸")
+        pty.type("q")
+        let outcome = await running.value
+        #expect(outcome.quit && outcome.signal == nil && outcome.result.end == .stopped)
+        #expect(RawTerminal.isCooked(pty.child))
+        #expect(screen.written.hasSuffix("\u{1B}[?25h"))
+    }
+
+    @Test func ctrlCAsAByteQuitsAsAnInterrupt() async throws {
+        let folder = try TemporaryFolder()
+        let (session, _) = try session(paused: true, in: folder)
+        let pty = try PseudoTerminal()
+        // A terminal whose Ctrl-C is a byte, not SIGINT (with ISIG on the line discipline
+        // would swallow it and signal the terminal's foreground group).
+        pty.localFlags &= ~tcflag_t(ISIG)
+        let screen = Screen()
+        let running = play(session, input: pty.child, screen: screen)
+        try await screen.waitFor("⏸")
+        pty.type("\u{03}")
+        let outcome = await running.value
+        #expect(outcome.quit && outcome.signal == SIGINT && outcome.result.end == .stopped)
+        #expect(RawTerminal.isCooked(pty.child))
+    }
+
+    @Test(arguments: [true, false])
+    func aSignalStopsPlaybackAndRestoresTheTerminalAtOnce(showing: Bool) async throws {
+        let folder = try TemporaryFolder()
+        let (session, _) = try session(paused: true, in: folder)
+        let pty = try PseudoTerminal()
+        let screen = Screen()
+        let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+        let cancelled = Mutex(false)
+        let running = play(session, showing: showing, input: pty.child, screen: screen, signals: { onSignal in
+            handler.withLock { $0 = onSignal }
+            return { cancelled.withLock { $0 = true } }
+        })
+        if showing { try await screen.waitFor("⏸") } else { try await Task.sleep(for: .milliseconds(200)) }
+        let signal = try #require(handler.withLock { $0 })
+        #expect(!cancelled.withLock { $0 })
+        signal(SIGTERM)
+        // The terminal is back before playback has even ended.
+        #expect(RawTerminal.isCooked(pty.child))
+        let outcome = await running.value
+        #expect(outcome.signal == SIGTERM && !outcome.quit && outcome.result.end == .stopped)
+        #expect(cancelled.withLock { $0 }, "the signal watch ends with the player")
+        #expect(showing ? screen.written.hasSuffix("\u{1B}[?25h") : screen.written.isEmpty)
+    }
+}
