@@ -90,4 +90,38 @@ import TestSupport
         #expect(open.stderr.contains("assignment #\(id) is not answered yet") && open.stderr.split(separator: "\n").count == 1, "\(open.stderr)")
         #expect(try cli.run(["assignment", "show", String(id), "--play", "--json"]).status == 2)
     }
+
+    /// The 16-bit samples of a WAV `makeTone` wrote (its header is the plain 44 bytes).
+    static func samples(of url: URL) throws -> [Int16] {
+        try Data(contentsOf: url).dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    @Test func searchPlayListsTheHitsThenPlaysTheBestFromASecondBeforeIt() throws {
+        let harness = try TranscribeHarness(environment: ["TZ": "UTC"])
+        let speaker = try VirtualSpeaker(in: harness.folder.url)
+        let file = try harness.tones(["lighthouse.wav"], in: "loose", seconds: 3.25).appendingPathComponent("lighthouse.wav")
+        _ = try harness.succeed(["transcribe", file.path])
+        let result = try harness.binary.run(["search", "lighthouse", "--play", "--device", speaker.name], environment: speaker.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("voicejournal play --recording 1 --at 00:01\n"), "listed first: \(result.stdout)")
+        #expect(result.stderr.isEmpty, "off a terminal nothing but errors")
+        // The word's segment starts at 1.5 s: playback from 1 s, to the end.
+        #expect(speaker.written() == Array(try Self.samples(of: file).dropFirst(16_000)))
+    }
+
+    @Test func assignmentShowPlayShowsTheAnswerThenPlaysIt() throws {
+        let harness = try TranscribeHarness()
+        let speaker = try VirtualSpeaker(in: harness.folder.url)
+        _ = try harness.succeed(["journal", "create", "Family"])
+        _ = try harness.succeed(["person", "add", "Rose"])
+        let question = try #require((try harness.succeed(["question", "add", "--journal", "Family", "Where?", "--json"])
+            .json() as? [String: Any])?["id"] as? Int)
+        let id = try #require((try harness.succeed(["assign", String(question), "--person", "Rose", "--json"]).json() as? [String: Any])?["id"] as? Int)
+        let audio = try makeTone(at: harness.folder.path("rose.wav"), seconds: 1.5, frequency: 500)
+        _ = try harness.succeed(["answer", String(id), "--file", audio.path])
+        let result = try harness.binary.run(["assignment", "show", String(id), "--play", "--device", speaker.name], environment: speaker.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Play:  voicejournal play --assignment \(id)\n"), "\(result.stdout)")
+        #expect(speaker.written() == (try Self.samples(of: audio)), "the whole answer, from its start")
+    }
 }

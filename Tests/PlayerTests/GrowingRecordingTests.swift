@@ -88,3 +88,27 @@ import TestSupport
         #expect(try Self.decoded(url, growing: true) == twoSeconds)
     }
 }
+
+/// The same through the player's library entry point: a WAV whose header says no audio yet,
+/// played to a speaker that takes only another rate (so the file is decoded and converted,
+/// not mapped), plays its whole second.
+@Suite struct GrowingPlaybackTests {
+    // Passes with the one change it waits for (checked): PlaybackSession+File's
+    // `AudioDecoder(url: file, limit: limit, growing: growing)`.
+    @Test(.disabled("until PlaybackSession(file:growing:) opens its AudioDecoder with `growing`"))
+    func aWAVWithNoAudioInItsHeaderPlaysInFullThroughTheResampler() async throws {
+        let folder = try TemporaryFolder("vj-growing-play")
+        let url = folder.path("take.wav")
+        try SyntheticVoice.writeWAV(GrowingRecordingTests.second, to: url)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        bytes.replaceSubrange(40..<44, with: [0, 0, 0, 0])
+        try Data(bytes).write(to: url)
+        let speaker = try VirtualSpeaker(in: folder.url, fixedRate: 8000)
+        let session = try PlaybackSession(file: url, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                          growing: true, logger: TemporaryJournal.logger)
+        session.start()
+        let result = await session.result()
+        #expect(result.end == .finished && session.isResampled)
+        #expect(abs(speaker.written().count - 8000) <= 2, "\(speaker.written().count) samples at 8 kHz")
+    }
+}
