@@ -93,9 +93,7 @@ import TestSupport
 /// played to a speaker that takes only another rate (so the file is decoded and converted,
 /// not mapped), plays its whole second.
 @Suite struct GrowingPlaybackTests {
-    // Passes with the one change it waits for (checked): PlaybackSession+File's
-    // `AudioDecoder(url: file, limit: limit, growing: growing)`.
-    @Test(.disabled("until PlaybackSession(file:growing:) opens its AudioDecoder with `growing`"))
+    @Test
     func aWAVWithNoAudioInItsHeaderPlaysInFullThroughTheResampler() async throws {
         let folder = try TemporaryFolder("vj-growing-play")
         let url = folder.path("take.wav")
