@@ -9,11 +9,12 @@ extension PlaybackSession {
     /// untouched when the device took its rate and channels; otherwise they are mixed to the
     /// device's channels and, only when the device cannot take the file's rate, converted with
     /// libsamplerate. Plays from `from` to `to` seconds (clamped to the file), or to the end.
-    /// `measuresLevel` keeps the level of what is heard, for a display.
+    /// `measuresLevel` keeps the level of what is heard, for a display. `growing`: the file is
+    /// still being recorded (a WAV's header then lags what is on disk, and all of it plays).
     public convenience init(file: URL, deviceName: String = "default", configuration: ALSAConfiguration? = nil,
-                            from: Double = 0, to: Double? = nil, measuresLevel: Bool = false,
+                            from: Double = 0, to: Double? = nil, measuresLevel: Bool = false, growing: Bool = false,
                             limit: DecodeLimit = .plausible, logger: Logger) throws {
-        let decoder = try AudioDecoder(url: file, limit: limit)
+        let decoder = try AudioDecoder(url: file, limit: limit, growing: growing)
         let info = decoder.info
         guard info.sampleRate > 0, info.channels > 0 else {
             throw SoundFileError.notAudio(path: file.path, sndfile: "no sample rate or channels", ffmpeg: "no sample rate or channels")
@@ -22,9 +23,12 @@ extension PlaybackSession {
                                         format: PlaybackFormat(sampleRate: info.sampleRate, channels: min(info.channels, 2)),
                                         configuration: configuration)
         let source = try FilePlaybackSource(decoder: decoder, device: device.format)
+        // A WAV of 16-bit samples in the device's shape is played from its own mapped bytes.
+        let mapped = source.isDirect && info.format == "wav" ? MappedPCM(url: file, channels: info.channels, growing: growing) : nil
         let rate = Double(device.format.sampleRate)
         func frame(_ seconds: Double) -> Int64 { Int64((max(seconds, 0) * rate).rounded()) }
-        self.init(device: device, source: source, startFrame: frame(from), endFrame: to.map(frame),
-                  measuresLevel: measuresLevel, fileInfo: info, isResampled: source.isResampled, logger: logger)
+        self.init(device: device, frames: mapped ?? ReadAhead(source, device: device.format), startFrame: frame(from),
+                  endFrame: to.map(frame), measuresLevel: measuresLevel, fileInfo: info, isResampled: source.isResampled,
+                  logger: logger)
     }
 }

@@ -57,8 +57,8 @@ public final class PlaybackSession: Sendable {
     public static let silentDBFS = -120.0
 
     private let device: PlaybackDevice
-    // Only the playback thread touches the source once `start()` ran (before, only init).
-    nonisolated(unsafe) private let source: any PlaybackSource
+    // Only the playback thread touches the frames once `start()` ran (before, only init).
+    nonisolated(unsafe) private let frames: any FrameProvider
     private let startFrame: Int64
     private let endFrame: Int64?
     private let measuresLevel: Bool
@@ -91,20 +91,20 @@ public final class PlaybackSession: Sendable {
     /// Prepares to play `samples` (interleaved, at `device.format`'s rate and channels) from
     /// `startFrame` on; the session owns the device from here on.
     public convenience init(device: PlaybackDevice, samples: [Int16], startFrame: Int64 = 0, logger: Logger) {
-        self.init(device: device, source: SampleArraySource(samples, channels: device.format.channels),
+        self.init(device: device, frames: ReadAhead(SampleArraySource(samples, channels: device.format.channels), device: device.format),
                   startFrame: startFrame, endFrame: nil, measuresLevel: false, fileInfo: nil, isResampled: false, logger: logger)
     }
 
-    init(device: PlaybackDevice, source: any PlaybackSource, startFrame: Int64, endFrame: Int64?, measuresLevel: Bool,
+    init(device: PlaybackDevice, frames: any FrameProvider, startFrame: Int64, endFrame: Int64?, measuresLevel: Bool,
          fileInfo: AudioFileInfo?, isResampled: Bool, logger: Logger) {
         self.device = device
-        self.source = source
+        self.frames = frames
         self.logger = logger
         self.measuresLevel = measuresLevel
         self.fileInfo = fileInfo
         self.isResampled = isResampled
-        let known = source.isLengthKnown
-        let total = source.totalFrames
+        let known = frames.isLengthKnown
+        let total = frames.totalFrames
         let first = known ? min(max(startFrame, 0), total) : max(startFrame, 0)
         self.startFrame = first
         self.endFrame = endFrame.map { max($0, first) }
@@ -213,14 +213,13 @@ public final class PlaybackSession: Sendable {
     private func playLoop() {
         let channels = device.format.channels
         let period = max(device.format.periodFrames, 1)
-        var buffer = [Int16](repeating: 0, count: period * channels)
         var position = startFrame
         var played: Int64 = 0
         var end = PlaybackEnd.finished
         var failure: (any Error)?
         var pausedHere = false
         do {
-            if startFrame > 0 { try source.seek(toFrame: startFrame) }
+            if startFrame > 0 { try frames.seek(toFrame: startFrame) }
             while true {
                 let next: Next = shared.withLock { state in
                     if state.stopRequested { return .stop }
@@ -236,7 +235,7 @@ public final class PlaybackSession: Sendable {
                 case .seek(let target):
                     device.discard()
                     pausedHere = false
-                    try source.seek(toFrame: target)
+                    try frames.seek(toFrame: target)
                     position = target
                     shared.withLock { state in
                         state.position = target
@@ -263,16 +262,14 @@ public final class PlaybackSession: Sendable {
                 var wanted = period
                 if let endFrame { wanted = Int(min(Int64(period), endFrame - position)) }
                 guard wanted > 0 else { break }
-                let frames = try buffer.withUnsafeMutableBufferPointer { samples -> Int in
-                    guard let base = samples.baseAddress else { return 0 }
-                    let frames = try source.read(into: base, maxFrames: wanted)
-                    if frames > 0 { try device.write(base, frames: frames) }
-                    return frames
+                var level: (peak: Double, rms: Double)?
+                let written = try frames.next(maxFrames: wanted) { samples, count in
+                    try device.write(samples, frames: count)
+                    if measuresLevel { level = Self.level(of: UnsafeBufferPointer(start: samples, count: count * channels)) }
                 }
-                guard frames > 0 else { break }
-                position += Int64(frames)
-                played += Int64(frames)
-                let level = measuresLevel ? buffer.withUnsafeBufferPointer { Self.level(of: $0, count: frames * channels) } : nil
+                guard written > 0 else { break }
+                position += Int64(written)
+                played += Int64(written)
                 let held = device.delay()
                 shared.withLock { state in
                     state.position = position
@@ -308,10 +305,11 @@ public final class PlaybackSession: Sendable {
     }
 
     /// Peak and RMS of a block, in dBFS.
-    private static func level(of samples: UnsafeBufferPointer<Int16>, count: Int) -> (peak: Double, rms: Double) {
+    private static func level(of samples: UnsafeBufferPointer<Int16>) -> (peak: Double, rms: Double) {
+        let count = samples.count
         var peak: Int32 = 0
         var sum: Double = 0
-        for index in 0..<min(count, samples.count) {
+        for index in 0..<count {
             let value = Int32(samples[index])
             peak = max(peak, abs(value))
             sum += Double(value * value)
@@ -329,5 +327,52 @@ public final class PlaybackSession: Sendable {
             return state.waiters
         }
         for continuation in waiting { continuation.resume(returning: result) }
+    }
+}
+
+/// The source read in blocks of several periods and handed to the device a period at a time:
+/// a tenth of the reads (system calls, for a file) while every write stays one period, so a
+/// pause or a jump still takes effect within a period.
+final class ReadAhead: FrameProvider {
+    /// Periods read at once.
+    static let periods = 16
+    private let source: any PlaybackSource
+    private let channels: Int
+    private var block: [Int16]
+    private var offset = 0
+    private var count = 0
+
+    init(_ source: any PlaybackSource, device: PlaybackFormat) {
+        self.source = source
+        channels = max(device.channels, 1)
+        block = [Int16](repeating: 0, count: max(device.periodFrames, 1) * Self.periods * channels)
+    }
+
+    var totalFrames: Int64 { source.totalFrames }
+    var isLengthKnown: Bool { source.isLengthKnown }
+
+    func seek(toFrame frame: Int64) throws {
+        try source.seek(toFrame: frame)
+        offset = 0
+        count = 0
+    }
+
+    /// Hands up to `maxFrames` frames to `body`; returns how many (0 at the end).
+    func next(maxFrames: Int, _ body: (UnsafePointer<Int16>, Int) throws -> Void) throws -> Int {
+        if offset >= count {
+            offset = 0
+            count = try block.withUnsafeMutableBufferPointer { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return try source.read(into: base, maxFrames: buffer.count / channels)
+            }
+        }
+        let frames = min(maxFrames, count - offset)
+        guard frames > 0 else { return 0 }
+        try block.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try body(base + offset * channels, frames)
+        }
+        offset += frames
+        return frames
     }
 }

@@ -1,6 +1,23 @@
 import Foundation
 
-/// Where a `PlaybackSession` gets its frames: already in the device's rate and channels,
+/// What a `PlaybackSession` writes from: frames lent a block at a time (from a file's own
+/// mapped bytes, or from a `PlaybackSource` read ahead), in the device's rate and channels.
+/// Used only by the session's playback thread.
+protocol FrameProvider: AnyObject {
+    /// Frames in the whole of it, in device frames; an estimate while `isLengthKnown` is false.
+    var totalFrames: Int64 { get }
+    var isLengthKnown: Bool { get }
+    /// Lends up to `maxFrames` frames to `body`; returns how many (0 at the end).
+    func next(maxFrames: Int, _ body: (UnsafePointer<Int16>, Int) throws -> Void) throws -> Int
+    /// Moves so the next frames lent start at `frame`.
+    func seek(toFrame frame: Int64) throws
+}
+
+extension MappedPCM {
+    var isLengthKnown: Bool { true }
+}
+
+/// Where a `PlaybackSession` gets its frames when they must be read (decoded, converted): already in the device's rate and channels,
 /// counted in device frames. Used only by the session's playback thread.
 protocol PlaybackSource: AnyObject {
     /// Frames in the whole of it, in device frames; an estimate while `isLengthKnown` is false.

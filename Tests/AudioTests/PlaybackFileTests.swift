@@ -89,6 +89,61 @@ import TestSupport
         #expect(abs(status.rmsDBFS - -9.0) < 0.3, "rms \(status.rmsDBFS)")
     }
 
+    // MARK: - a WAV's own bytes
+
+    /// Sets the data chunk's declared size of a WAV sox wrote (44-byte header) to `bytes`.
+    private func declare(_ bytes: UInt32, in url: URL) throws {
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: 40)
+        try handle.write(contentsOf: withUnsafeBytes(of: bytes.littleEndian) { Data($0) })
+    }
+
+    @Test func aWAVWhoseHeaderDeclaresNoAudioPlaysEveryFrameOnDisk() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let url = try wav(Self.samples, in: folder)
+        try declare(0, in: url)
+        let (_, result) = try await play(url, on: speaker, from: 0.5)
+        #expect(result.end == .finished)
+        #expect(speaker.written() == Array(Self.samples[8000...]))
+    }
+
+    @Test func aRecordingStillBeingWrittenPlaysWhatIsOnDiskBeyondItsHeader() async throws {
+        let folder = try TemporaryFolder()
+        let url = try wav(Self.samples, in: folder)
+        try declare(32_000, in: url)  // the header a second behind, as while recording
+        let settled = try VirtualSpeaker(in: folder.url, name: "settled")
+        _ = try await play(url, on: settled)
+        #expect(settled.written() == Array(Self.samples[..<16_000]))
+        let growing = try VirtualSpeaker(in: folder.url, name: "growing")
+        let session = try PlaybackSession(file: url, deviceName: growing.name, configuration: ALSAConfiguration(text: growing.configText),
+                                          growing: true, logger: logger)
+        session.start()
+        _ = await session.result()
+        #expect(growing.written() == Self.samples)
+    }
+
+    @Test func aWAVCutShortWhilePlayingEndsWithoutACrash() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let long: [Int16] = (0..<320_000).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 1600) }
+        let url = try wav(long, in: folder)
+        let session = try PlaybackSession(file: url, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                          logger: logger)
+        session.pause()
+        session.start()
+        // Cut to 1 s of audio (plus the header) while the file is mapped and not yet played.
+        #expect(truncate(url.path, 44 + 32_000) == 0)
+        session.resume()
+        let result = await session.result()
+        #expect(result.end == .finished)
+        let written = speaker.written()
+        // What was left plays as it is; past the cut there is at most a period of silence.
+        #expect(Array(written.prefix(16_000)) == Array(long[..<16_000]))
+        #expect(written.count < 16_000 + 8_192 && written.dropFirst(16_000).allSatisfy { $0 == 0 })
+    }
+
     // MARK: - resampled
 
     /// A 440 Hz sine at half scale, `seconds` long, made by sox at `rate`.

@@ -16,7 +16,7 @@ struct Play: AsyncParsableCommand {
             MP3, Ogg, Opus, M4A, WebM, ...). Times are seconds (291, 291.5) or a clock (4:51, 1:02:03).
 
             On a terminal a status line shows where you are, the level and the words being spoken. Keys: \
-            space pause/resume, ←/→ back/forward 5 s, ↑/↓ previous/next segment, q quit. Off a terminal \
+            space pause/resume, Left/Right back/forward 5 s, Up/Down previous/next segment, q quit. Off a terminal \
             nothing is printed but errors; --json prints what was played.
             """)
 
@@ -110,6 +110,7 @@ func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, 
     let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
     let start = at ?? target.startSeconds ?? 0
     let session = try PlaybackSession(file: target.url, deviceName: device, from: start, to: to, measuresLevel: terminal.isTTY,
+                                      growing: target.isBeingRecorded,
                                       logger: Logger(label: "voicejournal.play"))
     let status = session.status()
     if let total = status.totalSeconds, start > 0, start >= total {
