@@ -21,11 +21,11 @@ import TestSupport
         // word is in brackets) and the position moves.
         let early = try await play.waitForPane("Transcript", seconds: 10)
         let firstPosition = try #require(PlayInTmux.position(in: early), "\(early)")
-        #expect(early.contains("/ 00:08"), "\(early)")
-        #expect(!early.contains("lighthouse"), "\(early)")
-        _ = try await play.waitForPane("lighthouse", seconds: 10)
-        let later = try await play.waitForPosition(atLeast: firstPosition + 2, seconds: 10)
-        #expect(later.contains("lighthouse") && !later.contains("Transcript"), "\(later)")
+        #expect(early.contains("/ 00:08") && early.contains("recording #1"), "\(early)")
+        #expect(PlayInTmux.spoken(in: early).contains("Transcript"), "\(early)")
+        let later = try await play.waitForPosition(atLeast: max(firstPosition + 2, 2), seconds: 10)
+        let spoken = PlayInTmux.spoken(in: later)
+        #expect(spoken.contains("lighthouse") && !spoken.contains("Transcript"), "\(later)")
 
         // Space pauses: after the write in progress, nothing more reaches the speaker.
         try play.tmux(["send-keys", "-t", play.session, "Space"])
@@ -185,6 +185,13 @@ private final class PlayInTmux {
         guard let range = pane.range(of: #"(\d\d):(\d\d) / "#, options: .regularExpression) else { return nil }
         let parts = pane[range].prefix(5).split(separator: ":").compactMap { Int($0) }
         return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+    }
+
+    /// The line under the status line: the segment being spoken.
+    static func spoken(in pane: String) -> String {
+        let lines = pane.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let status = lines.firstIndex(where: { $0.contains(" / ") }), status + 1 < lines.count else { return "" }
+        return String(lines[status + 1])
     }
 
     private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
