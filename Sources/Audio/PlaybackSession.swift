@@ -47,6 +47,16 @@ public struct PlaybackResult: Sendable {
     public var end: PlaybackEnd
     /// The device error that ended it, when `end` is `.failed`.
     public var error: (any Error)?
+
+    /// A result (the session makes its own; a player that stops waiting for a device that no
+    /// longer returns from a write makes one from the last status).
+    public init(framesPlayed: Int64, position: Int64, underruns: Int, end: PlaybackEnd, error: (any Error)? = nil) {
+        self.framesPlayed = framesPlayed
+        self.position = position
+        self.underruns = underruns
+        self.end = end
+        self.error = error
+    }
 }
 
 /// Plays audio (samples in memory, or a file decoded as it plays: `init(file:…)`) on a

@@ -29,6 +29,10 @@ public enum Player {
     static let redrawEvery = Duration.milliseconds(100)
     /// ← and → move this far.
     static let skipSeconds = 5.0
+    /// How long a stop (q, a signal) waits for the session to end. A sound card returns from
+    /// a write within a period; a device that hangs (a stalled network sink, a pipe nobody
+    /// reads) would otherwise keep Ctrl-C from ending the command.
+    static let stopGrace = Duration.seconds(1)
 
     /// Starts `session` and waits for its end, `q`, or SIGINT/SIGTERM (which stop it).
     /// `showing`: draw a status line and the spoken segment of `segments` (with `write`; the
@@ -55,6 +59,8 @@ public enum Player {
         case key(KeyPress)
         case signal(Int32)
         case ended(PlaybackResult)
+        /// The session did not end within `stopGrace` of a stop.
+        case stopTimedOut
     }
 
     /// `run` with what tests replace: the charset, the terminal keys come from, the signals.
@@ -86,11 +92,13 @@ public enum Player {
             }
         }
 
+        let startFrame = session.status().position
         session.start()
         screen?.draw(session.status())
         var quit = false
         var signal: Int32?
         var result: PlaybackResult?
+        var stopTimer: Task<Void, Never>?
         waiting: for await event in events {
             switch event {
             case .redraw:
@@ -102,9 +110,22 @@ public enum Player {
             case .ended(let ended):
                 result = ended
                 break waiting
+            case .stopTimedOut:
+                // What is known of where it got: the device's thread is left to the process's exit.
+                let last = session.status()
+                result = PlaybackResult(framesPlayed: max(0, last.position - startFrame), position: last.position,
+                                        underruns: 0, end: .stopped)
+                break waiting
+            }
+            if stopTimer == nil, quit || signal != nil {
+                stopTimer = Task {
+                    try? await Task.sleep(for: stopGrace)
+                    events_.yield(.stopTimedOut)
+                }
             }
             screen?.draw(session.status())
         }
+        stopTimer?.cancel()
         // Cancelled before the end (the caller's task): playback stops with it.
         if result == nil { session.stop() }
         ticking?.cancel()

@@ -201,4 +201,43 @@ import TestSupport
         #expect(cancelled.withLock { $0 }, "the signal watch ends with the player")
         #expect(showing ? screen.written.hasSuffix("\u{1B}[?25h") : screen.written.isEmpty)
     }
+
+    @Test func aStopReturnsEvenWhenTheDeviceNeverTakesTheNextWrite() async throws {
+        // The speaker's file is a FIFO nobody reads: once the pipe is full a write never returns.
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        #expect(mkfifo(speaker.outfile.path, 0o600) == 0)
+        let fifo = open(speaker.outfile.path, O_RDONLY | O_NONBLOCK)
+        #expect(fifo >= 0)
+        let device = try PlaybackDevice(name: speaker.name, format: PlaybackFormat(sampleRate: Self.rate, channels: 1),
+                                        configuration: ALSAConfiguration(text: speaker.configText))
+        let session = PlaybackSession(device: device, samples: Self.samples, logger: Logger(label: "test.player"))
+        let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+        let pty = try PseudoTerminal()
+        let screen = Screen()
+        let running = play(session, input: pty.child, screen: screen, signals: { onSignal in
+            handler.withLock { $0 = onSignal }
+            return {}
+        })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!session.isFinished, "stuck in a write")
+        let started = ContinuousClock.now
+        let signal = try #require(handler.withLock { $0 })
+        signal(SIGINT)
+        let outcome = await running.value
+        let waited = ContinuousClock.now - started
+        #expect(outcome.signal == SIGINT && outcome.result.end == .stopped)
+        #expect(outcome.result.position > 0 && outcome.result.framesPlayed == outcome.result.position)
+        #expect(waited >= Player.stopGrace && waited < Player.stopGrace * 3, "\(waited)")
+        #expect(RawTerminal.isCooked(pty.child))
+        #expect(screen.written.hasSuffix("\u{1B}[?25h"))
+        // Let the stuck write go, so the session's thread ends before the pipe closes.
+        var sink = [UInt8](repeating: 0, count: 65_536)
+        for _ in 0..<500 where !session.isFinished {
+            _ = read(fifo, &sink, sink.count)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(session.isFinished)
+        close(fifo)
+    }
 }
