@@ -9,12 +9,16 @@ import Synchronization
 final class RawTerminal: Sendable {
     private let id: Int
 
-    /// Puts `input` in raw mode; nil (nothing changed) when it is not a terminal.
+    /// Puts `input` in raw mode; nil (nothing changed) when it is not a terminal, or is one
+    /// this process runs in the background of (`play … &`: changing its mode or reading it
+    /// would stop the process with SIGTTOU or SIGTTIN).
     /// `whenRestored` is called once, right after the mode is put back (the player shows the
     /// cursor it hid), on whichever path restores it.
     init?(input: Int32, whenRestored: @escaping @Sendable () -> Void = {}) {
         var saved = termios()
         guard isatty(input) == 1, tcgetattr(input, &saved) == 0 else { return nil }
+        let foreground = tcgetpgrp(input)
+        guard foreground < 0 || foreground == getpgrp() else { return nil }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         // One byte is enough for a read to return; no timer.

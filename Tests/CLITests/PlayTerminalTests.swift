@@ -52,6 +52,20 @@ import TestSupport
         #expect(!exit.pane.contains("Transcript of") && !exit.pane.contains("lighthouse"), "lines cleared: \(exit.pane)")
     }
 
+    @Test func inTheBackgroundItPlaysWithoutTouchingTheTerminal() async throws {
+        // The terminal belongs to the job in the foreground (here the shell's `stty`): a job in
+        // the background leaves its mode alone (and is not stopped for trying).
+        let play = try PlayInTmux(seconds: 3, background: true)
+        defer { play.close() }
+        try await play.start()
+        let exit = try await play.waitForExit(seconds: 15)
+        #expect(exit.status == 0, "\(exit.pane)")
+        let during = (try? String(contentsOf: play.sttyDuringFile, encoding: .utf8)) ?? ""
+        #expect(PlayInTmux.isCooked(stty: during), "while playing in the background: \(during)")
+        #expect(exit.terminalRestored, "\(exit.stty)")
+        #expect(play.reader.bytes > 3 * Self.bytesPerSecond / 2, "played: \(play.reader.bytes) bytes")
+    }
+
     @Test func ctrlCExits130AndRestoresTheTerminal() async throws {
         let play = try PlayInTmux(seconds: 8)
         defer { play.close() }
@@ -73,12 +87,16 @@ private final class PlayInTmux {
     let harness: TranscribeHarness
     let speaker: VirtualSpeaker
     let reader: FIFOReader
-    let socket = "vj-play-\(UUID().uuidString.prefix(8))"
+    /// The server's socket, in the test's folder (gone with it).
+    var socket: String { folder.path("tmux.sock").path }
     let session = "play"
+    /// Started as a background job (`&` with job control on) rather than in the foreground.
+    let background: Bool
 
     /// A `seconds` long recording named "lighthouse", transcribed by the stub server ("Transcript
     /// of" until 1.5 s, then "lighthouse."), and the speaker whose file is a FIFO.
-    init(seconds: Double) throws {
+    init(seconds: Double, background: Bool = false) throws {
+        self.background = background
         harness = try TranscribeHarness()
         folder = harness.folder
         let audio = try makeTone(at: folder.path("lighthouse.wav"), seconds: seconds)
@@ -91,6 +109,7 @@ private final class PlayInTmux {
 
     var statusFile: URL { folder.path("exit-status") }
     var sttyFile: URL { folder.path("stty") }
+    var sttyDuringFile: URL { folder.path("stty-during") }
 
     /// Starts the pane: the command, then its exit status and `stty -a` of the same terminal.
     func start() async throws {
@@ -100,12 +119,13 @@ private final class PlayInTmux {
         environment["LANG"] = "C.UTF-8"
         let exports = environment.map { "export \($0.key)=\(Self.quoted($0.value))" }.joined(separator: "\n")
         let script = folder.path("play.sh")
+        let play = "\(Self.quoted(VoicejournalBinary.executable.path)) --home \(Self.quoted(harness.binary.home.path)) play --recording 1 --device \(speaker.name)"
         // The trap keeps the script going past Ctrl-C (sent to the whole foreground group) to
         // report the status; a caught signal is back to its default in the command it starts.
         try """
             trap : INT
             \(exports)
-            \(Self.quoted(VoicejournalBinary.executable.path)) --home \(Self.quoted(harness.binary.home.path)) play --recording 1 --device \(speaker.name)
+            \(background ? "set -m\n\(play) &\nsleep 1.5\nstty -a > \(Self.quoted(sttyDuringFile.path))\nwait $!" : play)
             echo $? > \(Self.quoted(statusFile.path)).part
             stty -a > \(Self.quoted(sttyFile.path))
             mv \(Self.quoted(statusFile.path)).part \(Self.quoted(statusFile.path))
@@ -117,7 +137,7 @@ private final class PlayInTmux {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$@""#,
-                             "bash", "tmux", "-L", socket, "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
+                             "bash", "tmux", "-S", socket, "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
                              "sh " + Self.quoted(script.path)]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -131,7 +151,7 @@ private final class PlayInTmux {
     /// Runs tmux on this test's own server.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        try runTool("tmux", ["-L", socket] + arguments)
+        try runTool("tmux", ["-S", socket] + arguments)
     }
 
     /// What the pane shows now.
@@ -169,8 +189,13 @@ private final class PlayInTmux {
         }
         let status = (try? String(contentsOf: statusFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let stty = (try? String(contentsOf: sttyFile, encoding: .utf8)) ?? ""
+        return (status, try pane(), stty, Self.isCooked(stty: stty))
+    }
+
+    /// Whether `stty -a` output shows line editing and echo on.
+    static func isCooked(stty: String) -> Bool {
         let flags = Set(stty.split(whereSeparator: { $0.isWhitespace || $0 == ";" }).map(String.init))
-        return (status, try pane(), stty, flags.contains("icanon") && flags.contains("echo"))
+        return flags.contains("icanon") && flags.contains("echo")
     }
 
     func close() {
