@@ -3,7 +3,7 @@ import Synchronization
 
 /// A terminal's input in raw mode while the player reads keys: no line editing (a key
 /// arrives as it is pressed) and no echo (keys do not scribble over the status line).
-/// Ctrl-C still sends SIGINT. One instance owns the saved mode: `restore()` puts it back, as
+/// Ctrl-C still sends SIGINT; Ctrl-Z is only a byte. One instance owns the saved mode: `restore()` puts it back, as
 /// does `deinit`, and a process-wide `atexit` hook does it for anyone still raw when the
 /// process exits, so the shell is never left without echo.
 final class RawTerminal: Sendable {
@@ -21,10 +21,13 @@ final class RawTerminal: Sendable {
         guard foreground < 0 || foreground == getpgrp() else { return nil }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        // One byte is enough for a read to return; no timer.
+        // One byte is enough for a read to return; no timer. Ctrl-Z does not suspend: a
+        // stopped player would leave the shell a terminal without echo until `fg`, and come
+        // back to one with line editing on.
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
+            cc[Int(VSUSP)] = 0
         }
         // Registered before the mode changes: an exit in between still restores it.
         id = RawModes.shared.add(RawModes.Saved(input: input, mode: saved, whenRestored: whenRestored))

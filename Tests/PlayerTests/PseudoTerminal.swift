@@ -23,6 +23,13 @@ final class PseudoTerminal {
         _ = bytes.withUnsafeBytes { write(parent, $0.baseAddress, $0.count) }
     }
 
+    /// The byte the child's line discipline treats as `index` (VINTR, VSUSP…); 0 when none.
+    func controlCharacter(_ index: Int32) -> UInt8 {
+        var mode = termios()
+        tcgetattr(child, &mode)
+        return withUnsafeBytes(of: &mode.c_cc) { $0[Int(index)] }
+    }
+
     /// The child's local mode flags.
     var localFlags: tcflag_t {
         get {

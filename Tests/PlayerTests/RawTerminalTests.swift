@@ -14,8 +14,11 @@ import Testing
         #expect(pty.localFlags & tcflag_t(ECHO) == 0)
         // Ctrl-C still raises SIGINT: the signal path stops playback.
         #expect(pty.localFlags & tcflag_t(ISIG) != 0)
+        // Ctrl-Z does not suspend it (a suspended player would leave the terminal raw).
+        #expect(pty.controlCharacter(VSUSP) == 0)
         terminal.restore()
         #expect(RawTerminal.isCooked(pty.child))
+        #expect(pty.controlCharacter(VSUSP) == 0x1A)
         terminal.restore()
         #expect(restored.withLock { $0 } == 1)
     }
