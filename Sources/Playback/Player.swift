@@ -36,10 +36,11 @@ public enum Player {
 
     /// Starts `session` and waits for its end, `q`, or SIGINT/SIGTERM (which stop it).
     /// `showing`: draw a status line and the spoken segment of `segments` (with `write`; the
-    /// CLI passes stderr; `width` is the terminal's, the lines take one column less so they
-    /// never wrap) and read keys from stdin in raw mode (space, ←/→ 5 s, ↑/↓ previous/next
-    /// segment, q); the terminal mode is restored on every exit path (end, q, signal, device
-    /// error). Not `showing`: nothing is drawn and stdin is left alone.
+    /// CLI passes stderr; `width` is the terminal's, then its new width when resized; the
+    /// lines take one column less so they never wrap) and read keys from stdin in raw mode
+    /// (space, ←/→ 5 s, ↑/↓ previous/next segment, q); the terminal mode is restored on every
+    /// exit path (end, q, signal, device error). Not `showing`: nothing is drawn and stdin is
+    /// left alone.
     public static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
                            color: Bool, width: Int, write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
         await run(session, segments: segments, title: title, showing: showing, color: color, width: width,
@@ -68,7 +69,7 @@ public enum Player {
                     color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
                     write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
         let (events, events_) = AsyncStream<Event>.makeStream()
-        let screen = showing ? Screen(segments: segments, title: title, color: color, width: width - 1, charset: charset, write: write) : nil
+        let screen = showing ? Screen(segments: segments, title: title, color: color, charset: charset, write: write) : nil
         // Signals are watched before the terminal goes raw: a Ctrl-C in between must not take
         // the process down with the terminal raw.
         let raw = Mutex<RawTerminal?>(nil)
@@ -94,7 +95,7 @@ public enum Player {
 
         let startFrame = session.status().position
         session.start()
-        screen?.draw(session.status())
+        screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
         var quit = false
         var signal: Int32?
         var result: PlaybackResult?
@@ -123,7 +124,7 @@ public enum Player {
                     events_.yield(.stopTimedOut)
                 }
             }
-            screen?.draw(session.status())
+            screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
         }
         stopTimer?.cancel()
         // Cancelled before the end (the caller's task): playback stops with it.
@@ -173,13 +174,12 @@ private final class Screen: Sendable {
     private let segments: [PlaybackLine.Segment]
     private let title: String
     private let color: Bool
-    private let width: Int
     private let charset: Charset
     private let write: @Sendable (String) -> Void
     /// Whether the two lines are on screen, and whether the cursor is hidden.
     private let shown = Mutex((lines: false, cursorHidden: false))
 
-    init(segments: [Transcript.Segment], title: String, color: Bool, width: Int, charset: Charset,
+    init(segments: [Transcript.Segment], title: String, color: Bool, charset: Charset,
          write: @escaping @Sendable (String) -> Void) {
         self.segments = segments.map { segment in
             PlaybackLine.Segment(start: segment.start, end: segment.end, text: segment.text,
@@ -187,13 +187,13 @@ private final class Screen: Sendable {
         }
         self.title = title
         self.color = color
-        self.width = max(width, 1)
         self.charset = charset
         self.write = write
     }
 
-    /// Draws (or redraws over) the two lines for `status`.
-    func draw(_ status: PlaybackStatus) {
+    /// Draws (or redraws over) the two lines for `status`, `width` columns at most.
+    func draw(_ status: PlaybackStatus, width: Int) {
+        let width = max(width, 1)
         let state = PlaybackLine.State(seconds: status.seconds, totalSeconds: status.totalSeconds,
                                        isPaused: status.isPaused, peakDBFS: status.peakDBFS, title: title)
         let lines = PlaybackLine.status(state, width: width, color: color, charset: charset)

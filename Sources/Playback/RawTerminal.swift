@@ -8,6 +8,7 @@ import Synchronization
 /// process exits, so the shell is never left without echo.
 final class RawTerminal: Sendable {
     private let id: Int
+    private let input: Int32
 
     /// Puts `input` in raw mode; nil (nothing changed) when it is not a terminal, or is one
     /// this process runs in the background of (`play … &`: changing its mode or reading it
@@ -15,6 +16,7 @@ final class RawTerminal: Sendable {
     /// `whenRestored` is called once, right after the mode is put back (the player shows the
     /// cursor it hid), on whichever path restores it.
     init?(input: Int32, whenRestored: @escaping @Sendable () -> Void = {}) {
+        self.input = input
         var saved = termios()
         guard isatty(input) == 1, tcgetattr(input, &saved) == 0 else { return nil }
         let foreground = tcgetpgrp(input)
@@ -35,6 +37,14 @@ final class RawTerminal: Sendable {
             RawModes.shared.remove(id)
             return nil
         }
+    }
+
+    /// The terminal's width now (it may have been resized since playback started); nil when
+    /// it does not say.
+    func columns() -> Int? {
+        var size = winsize()
+        guard ioctl(input, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Puts the saved mode back (once; later calls do nothing). Safe from any thread.

@@ -112,6 +112,13 @@ import TestSupport
         pty.type("\u{1B}[B")
         try await waitForPosition(session, 7)
         try await screen.waitFor("[and] then we waited")
+        // The terminal is resized: the next frames follow it.
+        pty.resize(columns: 41)
+        func lastStatus() -> String {
+            screen.written.components(separatedBy: ANSI.redrawLine).dropLast().last?.components(separatedBy: "\n").first ?? ""
+        }
+        for _ in 0..<100 where PlaybackLine.columns(lastStatus()) != 40 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(PlaybackLine.columns(lastStatus()) == 40, "\(lastStatus())")
         pty.type("q")
         _ = await running.value
     }

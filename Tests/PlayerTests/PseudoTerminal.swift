@@ -30,6 +30,12 @@ final class PseudoTerminal {
         return withUnsafeBytes(of: &mode.c_cc) { $0[Int(index)] }
     }
 
+    /// Makes the terminal `columns` wide.
+    func resize(columns: Int) {
+        var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(child, UInt(TIOCSWINSZ), &size)
+    }
+
     /// The child's local mode flags.
     var localFlags: tcflag_t {
         get {
