@@ -30,6 +30,9 @@ let package = Package(
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // Read-only file mappings that survive the file being cut short (zeros, not SIGBUS):
+        // playback hands a WAV's own samples to ALSA without copying them first.
+        .target(name: "CMappedFile"),
         // FTS5's bm25 with a cheaper way to each row's length (same scores); on SQLite's own library.
         .target(name: "CSearchRank", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
@@ -37,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
 
         .target(name: "Audio", dependencies: [
-            "CALSA", "CSndFile", "CFFmpeg", "CSampleRate",
+            "CALSA", "CSndFile", "CFFmpeg", "CSampleRate", "CMappedFile",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Whisper's languages: codes, names, the table both uploads and stored transcripts use.

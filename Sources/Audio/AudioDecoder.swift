@@ -15,7 +15,7 @@ public final class AudioDecoder {
         case ffmpeg(FFmpegDecoder)
     }
 
-    private let source: Source
+    private var source: Source
     public let url: URL
     /// Rate, channels, format and length. For FFmpeg files `frames` is the container's
     /// estimate (`framesAreEstimated`) until the last block has been read, then the exact count.
@@ -122,6 +122,48 @@ public final class AudioDecoder {
             info.framesAreEstimated = false
         }
         return read
+    }
+
+    /// True when `readInt16` copies the file's own samples (16-bit PCM through libsndfile).
+    public var readsInt16Directly: Bool {
+        if case let .sndfile(reader) = source { return reader.isPCM16 }
+        return false
+    }
+
+    /// Reads up to `maxFrames` interleaved 16-bit frames into `buffer` straight from the file,
+    /// with no conversion; only when `readsInt16Directly` (nil otherwise).
+    public func readInt16(into buffer: UnsafeMutablePointer<Int16>, maxFrames: Int) throws -> Int? {
+        guard case let .sndfile(reader) = source, reader.isPCM16, maxFrames > 0 else { return nil }
+        let read = try reader.readInt16(into: buffer, maxFrames: maxFrames)
+        framesRead += Int64(read)
+        try limit.checkRunning(frames: framesRead, sampleRate: info.sampleRate, fileSize: fileSize, path: url.path)
+        return read
+    }
+
+    /// Moves to `frame` from the start, so the next read begins there. libsndfile seeks;
+    /// FFmpeg files are decoded from the start (or from here, going forward) up to it, which
+    /// costs time in proportion to the distance. Past the end: the next read returns 0.
+    public func seek(toFrame frame: Int64) throws {
+        let target = max(frame, 0)
+        switch source {
+        case let .sndfile(reader):
+            if !reader.seek(toFrame: min(target, info.frames)) {
+                _ = reader.seek(toFrame: info.frames)
+            }
+            framesRead = min(target, info.frames)
+        case .ffmpeg:
+            if target < framesRead {
+                source = .ffmpeg(try FFmpegDecoder(url: url))
+                framesRead = 0
+            }
+            var scratch = [Float](repeating: 0, count: 8192 * max(info.channels, 1))
+            try scratch.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                while framesRead < target {
+                    if try read(into: base, maxFrames: Int(min(8192, target - framesRead))) == 0 { break }
+                }
+            }
+        }
     }
 
     /// Reads up to `maxFrames` interleaved frames into a new array; empty at the end.

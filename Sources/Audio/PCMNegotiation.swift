@@ -15,11 +15,12 @@ struct NegotiatedPCM {
 /// The hardware parameters capture and playback both set: one negotiation, so the two
 /// directions cannot drift apart.
 enum PCMNegotiation {
-    /// Negotiates S16_LE, interleaved access, the nearest rate, the channels (exactly as asked,
+    /// Negotiates S16_LE, interleaved access, the nearest rate (only rates the device takes
+    /// natively when `alsaResamples` is false: ALSA's plug layer then converts no rate), the channels (exactly as asked,
     /// or the nearest the device has with `nearestChannels`), period and buffer sizes near the
     /// ones asked, and prepares the PCM. Errors name `device` and `direction`.
     static func configure(_ pcm: OpaquePointer, device: String, direction: ALSAError.Direction,
-                          sampleRate: Int, channels: Int, nearestChannels: Bool,
+                          sampleRate: Int, channels: Int, nearestChannels: Bool, alsaResamples: Bool = true,
                           periodFrames: Int, bufferFrames: Int) throws -> NegotiatedPCM {
         var params: OpaquePointer?
         let allocated = snd_pcm_hw_params_malloc(&params)
@@ -39,6 +40,9 @@ enum PCMNegotiation {
             try check("snd_pcm_hw_params_set_channels_near", snd_pcm_hw_params_set_channels_near(pcm, params, &agreedChannels))
         } else {
             try check("snd_pcm_hw_params_set_channels", snd_pcm_hw_params_set_channels(pcm, params, agreedChannels))
+        }
+        if !alsaResamples {
+            try check("snd_pcm_hw_params_set_rate_resample", snd_pcm_hw_params_set_rate_resample(pcm, params, 0))
         }
         var rate = UInt32(sampleRate)
         var dir: Int32 = 0

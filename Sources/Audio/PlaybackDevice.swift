@@ -118,10 +118,19 @@ public final class PlaybackDevice: @unchecked Sendable {
         if status < 0 { throw playbackError(.drain, "snd_pcm_drain", status) }
     }
 
-    /// Throws away what is buffered and not yet heard (a stop, not an end).
+    /// Throws away what is buffered and not yet heard (a stop or a jump), leaving the device
+    /// ready for the next write.
     public func discard() {
         pausedInDevice = false
         snd_pcm_drop(pcm)
+        snd_pcm_prepare(pcm)
+    }
+
+    /// Frames written but not yet heard (what the device still holds); 0 when ALSA cannot say.
+    public func delay() -> Int {
+        var frames = snd_pcm_sframes_t(0)
+        guard snd_pcm_delay(pcm, &frames) >= 0 else { return 0 }
+        return max(Int(frames), 0)
     }
 
     private func playbackError(_ kind: ALSAError.Kind, _ function: String, _ code: Int32) -> ALSAError {
@@ -131,9 +140,11 @@ public final class PlaybackDevice: @unchecked Sendable {
     /// Negotiates the nearest rate and channels the device takes (see `PCMNegotiation`).
     private static func configure(_ pcm: OpaquePointer, name: String,
                                   requested: PlaybackFormat) throws -> (PlaybackFormat, canPause: Bool) {
+        // ALSA's own rate conversion is turned off: a device that cannot take the rate says so,
+        // and the session converts with libsamplerate (band-limited), not ALSA's linear one.
         let agreed = try PCMNegotiation.configure(pcm, device: name, direction: .playback,
                                                   sampleRate: requested.sampleRate, channels: requested.channels,
-                                                  nearestChannels: true, periodFrames: requested.periodFrames,
+                                                  nearestChannels: true, alsaResamples: false, periodFrames: requested.periodFrames,
                                                   bufferFrames: requested.bufferFrames)
         let format = PlaybackFormat(sampleRate: agreed.sampleRate, channels: agreed.channels,
                                     periodFrames: agreed.periodFrames, bufferFrames: agreed.bufferFrames)

@@ -15,12 +15,25 @@ public enum PlaybackEnd: Sendable, Equatable {
 
 /// Where playback is, for a position display.
 public struct PlaybackStatus: Sendable, Equatable {
-    /// Frames from the start of the samples handed to the device so far (the starting offset
-    /// included); what is heard trails this by up to the device's buffer.
+    /// Frames from the start of the audio handed to the device so far (the starting offset
+    /// included), in the device's frames; what is heard trails this by the device's buffer.
     public var position: Int64
-    /// Frames in the whole of the samples.
+    /// Frames in the whole of the audio, in the device's frames (an estimate while
+    /// `totalSeconds` is nil).
     public var totalFrames: Int64
     public var isPaused: Bool
+    /// Where the listener is, in seconds from the start of the audio: what was handed to the
+    /// device minus what it still holds.
+    public var seconds: Double
+    /// The audio's length in seconds; nil while it is not known (a browser's WebM states none
+    /// until it has been decoded to its end).
+    public var totalSeconds: Double?
+    /// Where playback stops, in seconds (the `to` asked for, else the end as far as known).
+    public var endSeconds: Double
+    /// The level of the audio being heard (the last block written when the device cannot say),
+    /// dBFS; `PlaybackSession.silentDBFS` when silent or not measured.
+    public var peakDBFS: Double
+    public var rmsDBFS: Double
 }
 
 /// How playback went.
@@ -36,41 +49,73 @@ public struct PlaybackResult: Sendable {
     public var error: (any Error)?
 }
 
-/// Plays interleaved samples (already in the device's rate and channels) on a dedicated thread,
-/// one period per write, with pause, resume and stop from any thread. Watch it through
-/// `status()`; wait for it with `result()`.
+/// Plays audio (samples in memory, or a file decoded as it plays: `init(file:…)`) on a
+/// dedicated thread, one period per write, with pause, resume, jumps and stop from any thread.
+/// Watch it through `status()`; wait for it with `result()`.
 public final class PlaybackSession: Sendable {
+    /// The level reported for silence (and when levels are not measured).
+    public static let silentDBFS = -120.0
+
     private let device: PlaybackDevice
-    private let samples: [Int16]
+    // Only the playback thread touches the frames once `start()` ran (before, only init).
+    nonisolated(unsafe) private let frames: any FrameProvider
     private let startFrame: Int64
+    private let endFrame: Int64?
+    private let measuresLevel: Bool
     private let logger: Logger
-    /// Wakes the playback thread from a pause (resume or stop); extra signals are harmless.
+    /// The file's shape, for a session playing a file.
+    public let fileInfo: AudioFileInfo?
+    /// True when libsamplerate converts the file's rate to the device's.
+    public let isResampled: Bool
+    /// Wakes the playback thread from a pause (resume, a jump or stop); extra signals are harmless.
     private let wake = DispatchSemaphore(value: 0)
     /// What the playback thread and callers share; the device is used only by the playback thread.
     private let shared: Mutex<Shared>
 
     private struct Shared {
         var position: Int64
+        /// Frames the device held after the last write (not yet heard).
+        var held = 0
+        var totalFrames: Int64
+        var lengthKnown: Bool
         var paused = false
         var stopRequested = false
+        var seekTarget: Int64?
         var started = false
+        /// Levels of the blocks written lately, newest last: (frame after the block, peak, rms).
+        var levels: [(end: Int64, peak: Double, rms: Double)] = []
         var outcome: PlaybackResult?
         var waiters: [CheckedContinuation<PlaybackResult, Never>] = []
     }
 
     /// Prepares to play `samples` (interleaved, at `device.format`'s rate and channels) from
     /// `startFrame` on; the session owns the device from here on.
-    public init(device: PlaybackDevice, samples: [Int16], startFrame: Int64 = 0, logger: Logger) {
-        self.device = device
-        self.samples = samples
-        self.logger = logger
-        let total = Int64(samples.count / max(device.format.channels, 1))
-        self.startFrame = min(max(startFrame, 0), total)
-        shared = Mutex(Shared(position: self.startFrame))
+    public convenience init(device: PlaybackDevice, samples: [Int16], startFrame: Int64 = 0, logger: Logger) {
+        self.init(device: device, frames: ReadAhead(SampleArraySource(samples, channels: device.format.channels), device: device.format),
+                  startFrame: startFrame, endFrame: nil, measuresLevel: false, fileInfo: nil, isResampled: false, logger: logger)
     }
 
-    /// Frames in the whole of the samples.
-    public var totalFrames: Int64 { Int64(samples.count / max(device.format.channels, 1)) }
+    init(device: PlaybackDevice, frames: any FrameProvider, startFrame: Int64, endFrame: Int64?, measuresLevel: Bool,
+         fileInfo: AudioFileInfo?, isResampled: Bool, logger: Logger) {
+        self.device = device
+        self.frames = frames
+        self.logger = logger
+        self.measuresLevel = measuresLevel
+        self.fileInfo = fileInfo
+        self.isResampled = isResampled
+        let known = frames.isLengthKnown
+        let total = frames.totalFrames
+        let first = known ? min(max(startFrame, 0), total) : max(startFrame, 0)
+        self.startFrame = first
+        self.endFrame = endFrame.map { max($0, first) }
+        shared = Mutex(Shared(position: first, totalFrames: total, lengthKnown: known))
+    }
+
+    /// What the device agreed to play.
+    public var deviceFormat: PlaybackFormat { device.format }
+
+    /// Frames in the whole of the audio, in the device's frames (an estimate until known).
+    public var totalFrames: Int64 { shared.withLock { $0.totalFrames } }
 
     /// Starts the playback thread (once). A session paused before it starts writes nothing
     /// until `resume()`.
@@ -97,15 +142,53 @@ public final class PlaybackSession: Sendable {
         wake.signal()
     }
 
+    /// Pauses when playing, resumes when paused.
+    public func togglePause() {
+        let paused = shared.withLock { state -> Bool in
+            state.paused.toggle()
+            return state.paused
+        }
+        if !paused { wake.signal() }
+    }
+
     /// Ends playback after the write in progress, discarding what the device buffered.
     public func stop() {
         shared.withLock { $0.stopRequested = true }
         wake.signal()
     }
 
+    /// Jumps to `seconds` from the start (clamped to the audio and to where it stops): what the
+    /// device buffered is dropped, and a paused session stays paused there.
+    public func seek(toSeconds seconds: Double) {
+        let rate = Double(device.format.sampleRate)
+        guard seconds.isFinite else { return }
+        let frame = Int64((max(seconds, 0) * rate).rounded())
+        shared.withLock { state in
+            var limit = endFrame ?? Int64.max
+            if state.lengthKnown { limit = min(limit, state.totalFrames) }
+            state.seekTarget = min(frame, limit)
+        }
+        wake.signal()
+    }
+
+    /// Jumps `seconds` forward (or back, when negative) from where the listener is.
+    public func skip(seconds: Double) {
+        seek(toSeconds: status().seconds + seconds)
+    }
+
     /// The position, for a display.
     public func status() -> PlaybackStatus {
-        shared.withLock { PlaybackStatus(position: $0.position, totalFrames: totalFrames, isPaused: $0.paused) }
+        let rate = Double(max(device.format.sampleRate, 1))
+        return shared.withLock { state in
+            // A jump asked for but not yet made shows where it goes.
+            let heard = state.seekTarget ?? max(state.position - Int64(state.held), startFrame)
+            let level = measuresLevel ? state.levels.first { $0.end > heard } ?? state.levels.last : nil
+            let total = state.lengthKnown ? Double(state.totalFrames) / rate : nil
+            let end = endFrame.map { Double($0) / rate } ?? total ?? Double(state.totalFrames) / rate
+            return PlaybackStatus(position: state.position, totalFrames: state.totalFrames, isPaused: state.paused,
+                                  seconds: Double(heard) / rate, totalSeconds: total, endSeconds: end,
+                                  peakDBFS: level?.peak ?? Self.silentDBFS, rmsDBFS: level?.rms ?? Self.silentDBFS)
+        }
     }
 
     /// True once the playback thread is done.
@@ -125,47 +208,90 @@ public final class PlaybackSession: Sendable {
 
     // MARK: - playback thread
 
-    private enum Next { case play, pause, stop }
+    private enum Next { case play, pause, stop, seek(Int64) }
 
     private func playLoop() {
         let channels = device.format.channels
-        let total = totalFrames
+        let period = max(device.format.periodFrames, 1)
         var position = startFrame
+        var played: Int64 = 0
         var end = PlaybackEnd.finished
         var failure: (any Error)?
         var pausedHere = false
         do {
-            while position < total {
-                let next: Next = shared.withLock { $0.stopRequested ? .stop : ($0.paused ? .pause : .play) }
-                if next == .stop {
-                    end = .stopped
-                    break
+            if startFrame > 0 { try frames.seek(toFrame: startFrame) }
+            while true {
+                let next: Next = shared.withLock { state in
+                    if state.stopRequested { return .stop }
+                    if let target = state.seekTarget {
+                        state.seekTarget = nil
+                        return .seek(target)
+                    }
+                    return state.paused ? .pause : .play
                 }
-                if next == .pause {
+                switch next {
+                case .stop:
+                    end = .stopped
+                case .seek(let target):
+                    device.discard()
+                    pausedHere = false
+                    try frames.seek(toFrame: target)
+                    position = target
+                    shared.withLock { state in
+                        state.position = target
+                        state.held = 0
+                        state.levels.removeAll()
+                    }
+                    continue
+                case .pause:
                     if !pausedHere {
                         try device.pause()
                         pausedHere = true
                     }
-                    // Woken by resume or stop; the timeout only guards against a lost signal.
+                    // Woken by resume, a jump or stop; the timeout only guards against a lost signal.
                     _ = wake.wait(timeout: .now() + .milliseconds(200))
                     continue
+                case .play:
+                    break
                 }
+                if end == .stopped { break }
                 if pausedHere {
                     try device.resume()
                     pausedHere = false
                 }
-                let frames = Int(min(Int64(device.format.periodFrames), total - position))
-                try samples.withUnsafeBufferPointer { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    try device.write(base + Int(position) * channels, frames: frames)
+                var wanted = period
+                if let endFrame { wanted = Int(min(Int64(period), endFrame - position)) }
+                guard wanted > 0 else { break }
+                var level: (peak: Double, rms: Double)?
+                let written = try frames.next(maxFrames: wanted) { samples, count in
+                    try device.write(samples, frames: count)
+                    if measuresLevel { level = Self.level(of: UnsafeBufferPointer(start: samples, count: count * channels)) }
                 }
-                position += Int64(frames)
-                shared.withLock { $0.position = position }
+                guard written > 0 else { break }
+                position += Int64(written)
+                played += Int64(written)
+                let held = device.delay()
+                shared.withLock { state in
+                    state.position = position
+                    state.held = held
+                    if position > state.totalFrames { state.totalFrames = position }
+                    if let level {
+                        state.levels.append((position, level.peak, level.rms))
+                        if state.levels.count > 32 { state.levels.removeFirst() }
+                    }
+                }
             }
             if end == .stopped {
                 device.discard()
             } else {
                 try device.drain()
+                // Played to the end of the audio: its length is now known.
+                if endFrame == nil || position < (endFrame ?? 0) {
+                    shared.withLock { state in
+                        state.totalFrames = position
+                        state.lengthKnown = true
+                    }
+                }
             }
         } catch {
             logger.debug("playback failed", metadata: ["error": "\(error)"])
@@ -173,8 +299,24 @@ public final class PlaybackSession: Sendable {
             end = .failed
             failure = error
         }
-        finish(PlaybackResult(framesPlayed: position - startFrame, position: position,
+        shared.withLock { $0.held = 0 }
+        finish(PlaybackResult(framesPlayed: played, position: position,
                               underruns: device.underruns, end: end, error: failure))
+    }
+
+    /// Peak and RMS of a block, in dBFS.
+    private static func level(of samples: UnsafeBufferPointer<Int16>) -> (peak: Double, rms: Double) {
+        let count = samples.count
+        var peak: Int32 = 0
+        var sum: Double = 0
+        for index in 0..<count {
+            let value = Int32(samples[index])
+            peak = max(peak, abs(value))
+            sum += Double(value * value)
+        }
+        func dbfs(_ amplitude: Double) -> Double { amplitude > 0 ? max(20 * log10(amplitude), silentDBFS) : silentDBFS }
+        let rms = count > 0 ? (sum / Double(count)).squareRoot() / 32768 : 0
+        return (dbfs(Double(peak) / 32768), dbfs(rms))
     }
 
     private func finish(_ result: PlaybackResult) {
@@ -185,5 +327,52 @@ public final class PlaybackSession: Sendable {
             return state.waiters
         }
         for continuation in waiting { continuation.resume(returning: result) }
+    }
+}
+
+/// The source read in blocks of several periods and handed to the device a period at a time:
+/// a tenth of the reads (system calls, for a file) while every write stays one period, so a
+/// pause or a jump still takes effect within a period.
+final class ReadAhead: FrameProvider {
+    /// Periods read at once.
+    static let periods = 16
+    private let source: any PlaybackSource
+    private let channels: Int
+    private var block: [Int16]
+    private var offset = 0
+    private var count = 0
+
+    init(_ source: any PlaybackSource, device: PlaybackFormat) {
+        self.source = source
+        channels = max(device.channels, 1)
+        block = [Int16](repeating: 0, count: max(device.periodFrames, 1) * Self.periods * channels)
+    }
+
+    var totalFrames: Int64 { source.totalFrames }
+    var isLengthKnown: Bool { source.isLengthKnown }
+
+    func seek(toFrame frame: Int64) throws {
+        try source.seek(toFrame: frame)
+        offset = 0
+        count = 0
+    }
+
+    /// Hands up to `maxFrames` frames to `body`; returns how many (0 at the end).
+    func next(maxFrames: Int, _ body: (UnsafePointer<Int16>, Int) throws -> Void) throws -> Int {
+        if offset >= count {
+            offset = 0
+            count = try block.withUnsafeMutableBufferPointer { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return try source.read(into: base, maxFrames: buffer.count / channels)
+            }
+        }
+        let frames = min(maxFrames, count - offset)
+        guard frames > 0 else { return 0 }
+        try block.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try body(base + offset * channels, frames)
+        }
+        offset += frames
+        return frames
     }
 }

@@ -30,6 +30,9 @@ public final class SoundFileReader {
     private let handle: OpaquePointer
     public let info: AudioFileInfo
     public let url: URL
+    /// Whether the samples are stored as 16-bit integers (PCM_16): then reading them as 16-bit
+    /// is a copy, exactly what reading Float and converting back gives.
+    let isPCM16: Bool
 
     /// Opens any format libsndfile reads (WAV, FLAC, OGG/Vorbis, MP3, AIFF, …). Anything but
     /// a readable regular file is refused (`AudioFileProblem`) before it is opened: a pipe
@@ -42,6 +45,7 @@ public final class SoundFileReader {
         }
         self.handle = handle
         self.url = url
+        isPCM16 = sfInfo.format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_PCM_16)
         self.info = AudioFileInfo(
             frames: Int64(sfInfo.frames), sampleRate: Int(sfInfo.samplerate), channels: Int(sfInfo.channels),
             format: Self.extensionName(of: sfInfo.format))
@@ -61,6 +65,13 @@ public final class SoundFileReader {
         if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
         samples.removeSubrange(Int(read) * info.channels..<samples.count)
         return samples
+    }
+
+    /// Reads up to `maxFrames` interleaved 16-bit frames into `buffer`; 0 at the end.
+    func readInt16(into buffer: UnsafeMutablePointer<Int16>, maxFrames: Int) throws -> Int {
+        let read = sf_readf_short(handle, buffer, sf_count_t(maxFrames))
+        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        return Int(read)
     }
 
     /// Moves to `frame` (from the start); false when libsndfile cannot get there, as when the

@@ -57,8 +57,9 @@ struct ErrorReport: Sendable, Equatable {
             return ErrorReport(message: error.description, status: .configuration)
         case let error as ALSAError:
             // A device that cannot be found, opened or set up is the machine's configuration;
-            // one that stops delivering mid-take is a failed recording.
-            return ErrorReport(message: error.description, status: error.kind == .read ? .failure : .configuration)
+            // one that stops delivering mid-take (or taking mid-play) is failed work.
+            let midway = error.kind == .read || error.kind == .write || error.kind == .drain
+            return ErrorReport(message: error.description, status: midway ? .failure : .configuration)
         case let error as SoundFileError:
             return ErrorReport(message: error.description, status: .failure)
         case let error as AudioFileProblem:

@@ -19,7 +19,7 @@ struct Voicejournal: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Record.self, Meter.self, Devices.self,
+            Record.self, Play.self, Meter.self, Devices.self,
             Transcribe.self, Queue.self,
             JournalCommand.self, EntryCommand.self,
             PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self, Serve.self,

@@ -11,16 +11,34 @@ public struct VirtualSpeaker: Sendable {
     /// A configuration file defining only this PCM.
     public let configFile: URL
 
+    /// The only rate the speaker takes, when it was made with one (a sound card fixed at 16 kHz).
+    public let fixedRate: Int?
+
     /// The PCM's definition, for `ALSAConfiguration(text:)` (in-process `snd_pcm_open_lconf`).
     /// The slave is defined inline: a local configuration cannot see ALSA's global `null`.
+    /// With `fixedRate` the file plugin sits under a `plug` whose slave rate is fixed: a player
+    /// that turns ALSA's rate conversion off (`snd_pcm_hw_params_set_rate_resample`) is offered
+    /// that rate alone, as on a card that has only it.
     public var configText: String {
-        """
-        pcm.\(name) {
+        let file = """
             type file
-            slave { pcm { type null } }
-            file "\(outfile.path)"
-            format "raw"
-            hint { show on description "voicejournal test speaker" }
+                slave { pcm { type null } }
+                file "\(outfile.path)"
+                format "raw"
+            """
+        guard let fixedRate else {
+            return """
+            pcm.\(name) {
+                \(file)
+                hint { show on description "voicejournal test speaker" }
+            }
+            """
+        }
+        return """
+        pcm.\(name) {
+            type plug
+            slave { pcm { \(file) } rate \(fixedRate) }
+            hint { show on description "voicejournal test speaker (\(fixedRate) Hz only)" }
         }
         """
     }
@@ -31,9 +49,11 @@ public struct VirtualSpeaker: Sendable {
     }
 
     /// A speaker writing to `name.raw` in `folder`.
-    /// Its `null` slave takes any rate and channel count, so the device takes what is asked.
-    public init(in folder: URL, name: String = "testspk") throws {
+    /// Its `null` slave takes any rate and channel count, so the device takes what is asked
+    /// (or only `fixedRate`, when given).
+    public init(in folder: URL, name: String = "testspk", fixedRate: Int? = nil) throws {
         self.name = name
+        self.fixedRate = fixedRate
         outfile = folder.appendingPathComponent("\(name).raw")
         configFile = folder.appendingPathComponent("\(name).asoundrc")
         try configText.write(to: configFile, atomically: true, encoding: .utf8)

@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+
+extension PlaybackSession {
+    /// Plays an audio file: opens it (libsndfile, else FFmpeg) before the device, so a missing,
+    /// empty or undecodable file is its own error (`SoundFileError`, `AudioFileProblem`) and no
+    /// device is touched; then opens `deviceName` asking the file's rate and its channels (two
+    /// at most), taking the nearest the device has. The file's 16-bit samples go through
+    /// untouched when the device took its rate and channels; otherwise they are mixed to the
+    /// device's channels and, only when the device cannot take the file's rate, converted with
+    /// libsamplerate. Plays from `from` to `to` seconds (clamped to the file), or to the end.
+    /// `measuresLevel` keeps the level of what is heard, for a display. `growing`: the file is
+    /// still being recorded (a WAV's header then lags what is on disk, and all of it plays).
+    public convenience init(file: URL, deviceName: String = "default", configuration: ALSAConfiguration? = nil,
+                            from: Double = 0, to: Double? = nil, measuresLevel: Bool = false, growing: Bool = false,
+                            limit: DecodeLimit = .plausible, logger: Logger) throws {
+        let decoder = try AudioDecoder(url: file, limit: limit)
+        let info = decoder.info
+        guard info.sampleRate > 0, info.channels > 0 else {
+            throw SoundFileError.notAudio(path: file.path, sndfile: "no sample rate or channels", ffmpeg: "no sample rate or channels")
+        }
+        let device = try PlaybackDevice(name: deviceName,
+                                        format: PlaybackFormat(sampleRate: info.sampleRate, channels: min(info.channels, 2)),
+                                        configuration: configuration)
+        let source = try FilePlaybackSource(decoder: decoder, device: device.format)
+        // A WAV of 16-bit samples in the device's shape is played from its own mapped bytes.
+        let mapped = source.isDirect && info.format == "wav" ? MappedPCM(url: file, channels: info.channels, growing: growing) : nil
+        let rate = Double(device.format.sampleRate)
+        func frame(_ seconds: Double) -> Int64 { Int64((max(seconds, 0) * rate).rounded()) }
+        self.init(device: device, frames: mapped ?? ReadAhead(source, device: device.format), startFrame: frame(from),
+                  endFrame: to.map(frame), measuresLevel: measuresLevel, fileInfo: info, isResampled: source.isResampled,
+                  logger: logger)
+    }
+}

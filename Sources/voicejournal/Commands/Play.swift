@@ -1,0 +1,137 @@
+import ArgumentParser
+import Audio
+import Foundation
+import Logging
+import Playback
+import Store
+import Terminal
+
+/// `play` — listen to an entry, an answer, a search hit or any audio file through ALSA.
+struct Play: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Listen to an entry, an answer, a search hit or an audio file",
+        discussion: """
+            ID is an entry's number; anything else is an audio file (any format voicejournal reads: WAV, FLAC, \
+            MP3, Ogg, Opus, M4A, WebM, ...). Times are seconds (291, 291.5) or a clock (4:51, 1:02:03).
+
+            On a terminal a status line shows where you are, the level and the words being spoken. Keys: \
+            space pause/resume, ←/→ back/forward 5 s, ↑/↓ previous/next segment, q quit. Off a terminal \
+            nothing is printed but errors; --json prints what was played.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("An entry's number, or an audio file.", valueName: "id-or-file")) var target: String?
+    @Option(help: ArgumentHelp("Play this recording (see `entry show`, `search`).", valueName: "id")) var recording: Int64?
+    @Option(help: ArgumentHelp("Play the answer to this assignment.", valueName: "id")) var assignment: Int64?
+    @Option(help: ArgumentHelp("Play the best search hit, from a second before its words.", valueName: "words")) var search: String?
+    @Option(help: ArgumentHelp("Start here: seconds or mm:ss (default: the start, or the search hit).", valueName: "time")) var at: String?
+    @Option(help: ArgumentHelp("Stop here: seconds or mm:ss (default: the end).", valueName: "time")) var to: String?
+    @Option(help: ArgumentHelp("ALSA playback device: default, hw:0,0, plughw:..., a name from ~/.asoundrc (see `voicejournal devices --playback`).",
+                               valueName: "pcm")) var device = "default"
+    @Flag(help: "Print what was played as JSON when it ends.") var json = false
+
+    func validate() throws {
+        let given = [target != nil, recording != nil, assignment != nil, search != nil].filter { $0 }.count
+        if given == 0 { throw ValidationError("say what to play: an entry's number, a file, --recording, --assignment or --search") }
+        if given > 1 { throw ValidationError("play one thing at a time: an entry's number or a file, --recording, --assignment or --search") }
+        if let search, search.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--search needs words to look for") }
+        if let target, target.isEmpty { throw ValidationError("an empty name is not a file; give an entry's number or a path") }
+        let start = try Self.time(at, "--at"), end = try Self.time(to, "--to")
+        if let start, let end, end <= start { throw ValidationError("--to must come after --at") }
+        if device.isEmpty { throw ValidationError("--device needs a name (see `voicejournal devices --playback`)") }
+    }
+
+    /// A time given with `flag`, in seconds.
+    static func time(_ text: String?, _ flag: String) throws -> Double? {
+        guard let text else { return nil }
+        guard let seconds = Clock.parse(text) else {
+            throw ValidationError("\(flag) \(TerminalText.escaped(text)): give seconds (291, 291.5) or a clock (4:51, 1:02:03)")
+        }
+        return seconds
+    }
+
+    func run() async throws {
+        let what: PlayTarget
+        if let target, target.allSatisfy(\.isASCIIDigit), let id = Int64(target) {
+            what = try PlayTarget.entry(id, in: global.openStoreForReading())
+        } else if let target {
+            what = try PlayTarget.file(target)
+        } else if let recording {
+            what = try PlayTarget.recording(recording, in: global.openStoreForReading())
+        } else if let assignment {
+            what = try PlayTarget.assignment(assignment, in: global.openStoreForReading())
+        } else {
+            what = try PlayTarget.search(search ?? "", in: global.openStoreForReading())
+        }
+        try await playTarget(what, at: Self.time(at, "--at"), to: Self.time(to, "--to"), device: device, json: json, global: global)
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// What `play --json` prints when playback ends.
+struct PlayReport: Encodable {
+    var file: String
+    var entryId: Int64?
+    var recordingId: Int64?
+    var assignmentId: Int64?
+    /// Where playback started and stopped, in seconds on the recording's clock.
+    var from: Double
+    var to: Double
+    var seconds: Double
+    /// `finished` (played to the end or to --to), `quit` (q), `interrupted` (a signal).
+    var end: String
+    var underruns: Int
+    var device: Device
+    var audio: Audio
+    var resampled: Bool
+
+    struct Device: Encodable {
+        var name: String
+        var sampleRate: Int
+        var channels: Int
+    }
+
+    struct Audio: Encodable {
+        var format: String
+        var sampleRate: Int
+        var channels: Int
+        var durationSeconds: Double?
+    }
+}
+
+/// Plays `target` from `at` (else where the target starts) to `to` on `device`: the player on a
+/// terminal, silence but errors elsewhere, the report with `json`. A signal exits 130 after
+/// the report; a device that fails mid-way is failed work.
+func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, json: Bool, global: GlobalOptions) async throws {
+    let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
+    let start = at ?? target.startSeconds ?? 0
+    let session = try PlaybackSession(file: target.url, deviceName: device, from: start, to: to, measuresLevel: terminal.isTTY,
+                                      logger: Logger(label: "voicejournal.play"))
+    let status = session.status()
+    if let total = status.totalSeconds, start > 0, start >= total {
+        throw CLIError.usage("--at \(Clock.text(start, .position)) is past the end of \(TerminalText.escaped(target.title)) "
+                             + "(\(Clock.text(total, .position)) long)")
+    }
+    let outcome = await Player.run(session, segments: target.segments, title: target.title, showing: terminal.isTTY,
+                                   color: terminal.color, width: terminal.width,
+                                   write: { FileHandle.standardError.write(Data($0.utf8)) })
+    let result = outcome.result
+    if result.end == .failed, let error = result.error { throw error }
+    if json {
+        let info = session.fileInfo, format = session.deviceFormat, rate = Double(max(format.sampleRate, 1))
+        let last = session.status()
+        try printJSON(PlayReport(
+            file: target.url.path, entryId: target.entryId, recordingId: target.recordingId, assignmentId: target.assignmentId,
+            from: start, to: Double(result.position) / rate, seconds: Double(result.framesPlayed) / rate,
+            end: outcome.signal != nil ? "interrupted" : outcome.quit ? "quit" : "finished", underruns: result.underruns,
+            device: .init(name: device, sampleRate: format.sampleRate, channels: format.channels),
+            audio: .init(format: info?.format ?? "audio", sampleRate: info?.sampleRate ?? 0, channels: info?.channels ?? 0,
+                         durationSeconds: last.totalSeconds),
+            resampled: session.isResampled))
+    }
+    if outcome.signal != nil { throw ExitCode(CLIError.interrupted) }
+}

@@ -1,0 +1,202 @@
+import Audio
+import Foundation
+import Logging
+import Testing
+import TestSupport
+
+/// Files played through real ALSA (the `file` plugin as the speaker): what lands in its raw
+/// file is compared with the file's own samples, exactly when the device takes the file's
+/// rate, and with the signal itself when a 16 kHz device makes libsamplerate convert.
+@Suite struct PlaybackFileTests {
+    private let logger = Logger(label: "test.playback")
+
+    /// 3 s of 16 kHz mono that never repeats within a period.
+    private static let samples: [Int16] = (0..<48_000).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 1600) }
+
+    private func wav(_ samples: [Int16], rate: Int = 16000, channels: Int = 1, in folder: TemporaryFolder) throws -> URL {
+        let raw = folder.url.appendingPathComponent("samples.raw"), url = folder.url.appendingPathComponent("take.wav")
+        try samples.withUnsafeBytes { Data($0) }.write(to: raw)
+        _ = try runTool("sox", ["-t", "raw", "-r", "\(rate)", "-e", "signed", "-b", "16", "-c", "\(channels)", raw.path, url.path])
+        return url
+    }
+
+    private func play(_ file: URL, on speaker: VirtualSpeaker, from: Double = 0, to: Double? = nil,
+                      measuresLevel: Bool = false) async throws -> (PlaybackSession, PlaybackResult) {
+        let session = try PlaybackSession(file: file, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                          from: from, to: to, measuresLevel: measuresLevel, logger: logger)
+        session.start()
+        return (session, await session.result())
+    }
+
+    @Test(arguments: [0.0, 0.5, 1.25, 2.99])
+    func aWAVAtTheDevicesRatePlaysItsOwnSamplesFromTheStart(at seconds: Double) async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let (session, result) = try await play(try wav(Self.samples, in: folder), on: speaker, from: seconds)
+        let first = Int((seconds * 16000).rounded())
+        #expect(result.end == .finished && result.underruns == 0)
+        #expect(!session.isResampled && session.deviceFormat.sampleRate == 16000)
+        #expect(speaker.written() == Array(Self.samples[first...]))
+        let status = session.status()
+        #expect(status.totalSeconds == 3.0 && status.endSeconds == 3.0 && abs(status.seconds - 3.0) < 0.001)
+    }
+
+    @Test func toEndsWhereAsked() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let (session, result) = try await play(try wav(Self.samples, in: folder), on: speaker, from: 0.5, to: 2.0)
+        #expect(result.end == .finished && result.framesPlayed == 24_000)
+        #expect(speaker.written() == Array(Self.samples[8000..<32_000]))
+        #expect(session.status().endSeconds == 2.0)
+    }
+
+    @Test func aStereoWAVPlaysBothChannelsUntouched() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let stereo = (0..<96_000).map { Int16(truncatingIfNeeded: $0 &* 31 &- $0 % 7) }
+        let (session, result) = try await play(try wav(stereo, rate: 48000, channels: 2, in: folder), on: speaker, from: 0.25)
+        #expect(result.end == .finished)
+        #expect(session.deviceFormat.channels == 2 && session.deviceFormat.sampleRate == 48000)
+        #expect(speaker.written() == Array(stereo[24_000...]))
+    }
+
+    @Test func aJumpWhilePausedPlaysFromThere() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let session = try PlaybackSession(file: try wav(Self.samples, in: folder), deviceName: speaker.name,
+                                          configuration: ALSAConfiguration(text: speaker.configText), logger: logger)
+        session.pause()
+        session.start()
+        session.seek(toSeconds: 2.0)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(speaker.bytesWritten() == 0)
+        #expect(session.status().seconds == 2.0 && session.status().isPaused)
+        session.skip(seconds: -0.5)
+        session.togglePause()
+        let result = await session.result()
+        #expect(result.end == .finished)
+        #expect(speaker.written() == Array(Self.samples[24_000...]))
+    }
+
+    @Test func theLevelOfWhatIsHeardIsMeasured() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let tone = folder.url.appendingPathComponent("tone.wav")
+        _ = try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", tone.path, "synth", "1", "sine", "440", "vol", "0.5"])
+        let (session, _) = try await play(tone, on: speaker, measuresLevel: true)
+        let status = session.status()
+        #expect(abs(status.peakDBFS - -6.0) < 0.3, "peak \(status.peakDBFS)")
+        #expect(abs(status.rmsDBFS - -9.0) < 0.3, "rms \(status.rmsDBFS)")
+    }
+
+    // MARK: - a WAV's own bytes
+
+    /// Sets the data chunk's declared size of a WAV sox wrote (44-byte header) to `bytes`.
+    private func declare(_ bytes: UInt32, in url: URL) throws {
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: 40)
+        try handle.write(contentsOf: withUnsafeBytes(of: bytes.littleEndian) { Data($0) })
+    }
+
+    @Test func aWAVWhoseHeaderDeclaresNoAudioPlaysEveryFrameOnDisk() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let url = try wav(Self.samples, in: folder)
+        try declare(0, in: url)
+        let (_, result) = try await play(url, on: speaker, from: 0.5)
+        #expect(result.end == .finished)
+        #expect(speaker.written() == Array(Self.samples[8000...]))
+    }
+
+    @Test func aRecordingStillBeingWrittenPlaysWhatIsOnDiskBeyondItsHeader() async throws {
+        let folder = try TemporaryFolder()
+        let url = try wav(Self.samples, in: folder)
+        try declare(32_000, in: url)  // the header a second behind, as while recording
+        let settled = try VirtualSpeaker(in: folder.url, name: "settled")
+        _ = try await play(url, on: settled)
+        #expect(settled.written() == Array(Self.samples[..<16_000]))
+        let growing = try VirtualSpeaker(in: folder.url, name: "growing")
+        let session = try PlaybackSession(file: url, deviceName: growing.name, configuration: ALSAConfiguration(text: growing.configText),
+                                          growing: true, logger: logger)
+        session.start()
+        _ = await session.result()
+        #expect(growing.written() == Self.samples)
+    }
+
+    @Test func aWAVCutShortWhilePlayingEndsWithoutACrash() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let long: [Int16] = (0..<320_000).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 1600) }
+        let url = try wav(long, in: folder)
+        let session = try PlaybackSession(file: url, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                          logger: logger)
+        session.pause()
+        session.start()
+        // Cut to 1 s of audio (plus the header) while the file is mapped and not yet played.
+        #expect(truncate(url.path, 44 + 32_000) == 0)
+        session.resume()
+        let result = await session.result()
+        #expect(result.end == .finished)
+        let written = speaker.written()
+        // What was left plays as it is; past the cut there is at most a period of silence.
+        #expect(Array(written.prefix(16_000)) == Array(long[..<16_000]))
+        #expect(written.count < 16_000 + 8_192 && written.dropFirst(16_000).allSatisfy { $0 == 0 })
+    }
+
+    // MARK: - resampled
+
+    /// A 440 Hz sine at half scale, `seconds` long, made by sox at `rate`.
+    private func tone(_ name: String, rate: Int, seconds: Int, in folder: TemporaryFolder) throws -> URL {
+        let url = folder.url.appendingPathComponent(name)
+        _ = try runTool("sox", ["-n", "-r", "\(rate)", "-c", "1", "-b", "16", url.path, "synth", "\(seconds)", "sine", "440", "vol", "0.5"])
+        return url
+    }
+
+    /// How far `written` (16 kHz) is from the sine itself from `start` seconds on: RMS and largest
+    /// difference, full scale 1.
+    private func distanceFromTheSine(_ written: [Int16], start: Double) -> (rms: Double, max: Double) {
+        var sum = 0.0, largest = 0.0
+        for (index, sample) in written.enumerated() {
+            let time = start + Double(index) / 16000
+            let difference = Double(sample) / 32768 - 0.5 * sin(2 * Double.pi * 440 * time)
+            sum += difference * difference
+            largest = max(largest, abs(difference))
+        }
+        return ((sum / Double(max(written.count, 1))).squareRoot(), largest)
+    }
+
+    @Test func a48kHzFLACOnA16kHzDeviceIsResampledByLibsamplerate() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url, fixedRate: 16000)
+        let flac = try tone("tone.flac", rate: 48000, seconds: 4, in: folder)
+        let (session, result) = try await play(flac, on: speaker, from: 1.5)
+        #expect(result.end == .finished)
+        #expect(session.isResampled && session.deviceFormat.sampleRate == 16000)
+        let written = speaker.written()
+        #expect(abs(written.count - 40_000) <= 1, "\(written.count) samples")
+        // Away from the file's last milliseconds (where the filter runs out of input), the
+        // converted samples follow the sine to within a few 16-bit steps.
+        let distance = distanceFromTheSine(Array(written.prefix(39_800)), start: 1.5)
+        #expect(distance.rms < 0.0005 && distance.max < 0.002, "\(distance)")
+    }
+
+    @Test func aBrowsersWebMOnA16kHzDeviceIsDecodedAndResampled() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url, fixedRate: 16000)
+        let wav = try tone("tone.wav", rate: 48000, seconds: 4, in: folder)
+        // As a browser's MediaRecorder writes it: Opus at 48 kHz in a live WebM that states no length.
+        let webm = folder.url.appendingPathComponent("answer.webm")
+        _ = try runTool("ffmpeg", ["-v", "error", "-i", wav.path, "-c:a", "libopus", "-b:a", "96k", "-f", "webm", "-live", "1", webm.path])
+        let (session, result) = try await play(webm, on: speaker, from: 1.0)
+        #expect(result.end == .finished)
+        #expect(session.isResampled && session.deviceFormat.sampleRate == 16000)
+        let written = speaker.written()
+        #expect(abs(written.count - 48_000) <= 16, "\(written.count) samples")
+        // Opus is lossy: the error is the codec's, far below the tone (a shifted or missing
+        // block would be as loud as the tone itself).
+        let distance = distanceFromTheSine(Array(written.prefix(47_000)), start: 1.0)
+        #expect(distance.rms < 0.01, "\(distance)")
+        #expect(session.status().totalSeconds.map { abs($0 - 4.0) < 0.01 } == true)
+    }
+}
