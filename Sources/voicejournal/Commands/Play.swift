@@ -16,7 +16,7 @@ struct Play: AsyncParsableCommand {
             MP3, Ogg, Opus, M4A, WebM, ...). Times are seconds (291, 291.5) or a clock (4:51, 1:02:03).
 
             On a terminal a status line shows where you are, the level and the words being spoken. Keys: \
-            space pause/resume, ←/→ back/forward 5 s, ↑/↓ previous/next segment, q quit. Off a terminal \
+            space pause/resume, Left/Right back/forward 5 s, Up/Down previous/next segment, q quit. Off a terminal \
             nothing is printed but errors; --json prints what was played.
             """)
 
