@@ -31,8 +31,10 @@ public final class AudioDecoder {
     /// decode throws `SoundFileError` of kind `.notAudio` ("not audio or damaged: …"), as does
     /// an empty file ("empty file"). A declared length over `limit` throws `AudioFileProblem`
     /// (`.tooLong`, `.implausibleLength`) before anything is decoded; so does `read` once the
-    /// decoded count passes it.
-    public init(url: URL, limit: DecodeLimit = .plausible) throws {
+    /// decoded count passes it. `growing`: a recorder may still be writing the file (a
+    /// recording in progress, or one whose recorder died): every whole frame on disk is read,
+    /// whatever a WAV header says (`SoundFileReader(growing:)`); the file is never written.
+    public init(url: URL, limit: DecodeLimit = .plausible, growing: Bool = false) throws {
         self.url = url
         self.limit = limit
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -43,7 +45,7 @@ public final class AudioDecoder {
         guard fileSize > 0 else { throw SoundFileError.empty(path: url.path) }
         let reader: SoundFileReader
         do {
-            reader = try SoundFileReader(url: url)
+            reader = try growing ? SoundFileReader(growing: url) : SoundFileReader(url: url)
         } catch let sndfileError as SoundFileError {
             let decoder = try Self.ffmpeg(url, sndfileError: sndfileError)
             source = .ffmpeg(decoder)

@@ -14,7 +14,7 @@ extension PlaybackSession {
     public convenience init(file: URL, deviceName: String = "default", configuration: ALSAConfiguration? = nil,
                             from: Double = 0, to: Double? = nil, measuresLevel: Bool = false, growing: Bool = false,
                             limit: DecodeLimit = .plausible, logger: Logger) throws {
-        let decoder = try AudioDecoder(url: file, limit: limit)
+        let decoder = try AudioDecoder(url: file, limit: limit, growing: growing)
         let info = decoder.info
         guard info.sampleRate > 0, info.channels > 0 else {
             throw SoundFileError.notAudio(path: file.path, sndfile: "no sample rate or channels", ffmpeg: "no sample rate or channels")

@@ -33,24 +33,33 @@ public final class SoundFileReader {
     /// Whether the samples are stored as 16-bit integers (PCM_16): then reading them as 16-bit
     /// is a copy, exactly what reading Float and converting back gives.
     let isPCM16: Bool
+    /// What a handle opened through virtual I/O reads from (`GrowingWAV`): kept as long as it.
+    private let source: AnyObject?
 
     /// Opens any format libsndfile reads (WAV, FLAC, OGG/Vorbis, MP3, AIFF, …). Anything but
     /// a readable regular file is refused (`AudioFileProblem`) before it is opened: a pipe
     /// would block the open, a device would never end.
-    public init(url: URL) throws {
+    public convenience init(url: URL) throws {
         guard try RegularFile.check(url).sizeBytes > 0 else { throw SoundFileError.empty(path: url.path) }
         var sfInfo = SF_INFO()
         guard let handle = sf_open(url.path, Int32(SFM_READ), &sfInfo) else {
             throw SoundFileError.last(nil, operation: "open", path: url.path)
         }
+        self.init(handle: handle, info: sfInfo, url: url, keeping: nil)
+    }
+
+    /// A reader owning `handle` (closed on deinit), and `source` while the handle lives.
+    init(handle: OpaquePointer, info sfInfo: SF_INFO, url: URL, keeping source: AnyObject?) {
         self.handle = handle
         self.url = url
+        self.source = source
         isPCM16 = sfInfo.format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_PCM_16)
         self.info = AudioFileInfo(
             frames: Int64(sfInfo.frames), sampleRate: Int(sfInfo.samplerate), channels: Int(sfInfo.channels),
             format: Self.extensionName(of: sfInfo.format))
     }
 
+    // The handle closes before `source` goes: stored properties are released after deinit runs.
     deinit { sf_close(handle) }
 
     /// Opens the file only to learn its shape; throws if libsndfile cannot read it.

@@ -17,11 +17,12 @@ public struct AssignmentPage: Encodable, Sendable {
         case assignment, recording, waveform
     }
 
-    /// `--json`: the assignment, and the recording and its RMS envelope (0–1) when there are.
+    /// `--json`: the assignment, and the recording (with the commands that play it and each
+    /// timed segment) and its RMS envelope (0–1) when there are.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(view.assignment, forKey: .assignment)
-        try container.encodeIfPresent(view.recording, forKey: .recording)
+        try container.encodeIfPresent(view.recording.map(PlayableRecording.init), forKey: .recording)
         try container.encodeIfPresent(waveform?.map(\.rms), forKey: .waveform)
     }
 

@@ -19,14 +19,20 @@ public struct EntryPage: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case recording, waveform, original
+        case recording, waveform, original, segments
     }
 
     /// The waveform as its RMS envelope (0–1); every key is written, null when there is nothing.
+    /// Each timed segment (the entry's own `segments` and its recording's) carries `play`, the
+    /// command that plays it from a second before, and the recording its own `play`.
     public func encode(to encoder: any Encoder) throws {
         try view.entry.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(view.recording, forKey: .recording)
+        if let segments = view.entry.segments, let recording = view.recording?.recording {
+            // Over the entry's own key: the encoder keeps a key's last value.
+            try container.encode(PlayableSegment.list(segments, of: recording), forKey: .segments)
+        }
+        try container.encode(view.recording.map(PlayableRecording.init), forKey: .recording)
         try container.encode(waveform?.map(\.rms), forKey: .waveform)
         try container.encode(view.original, forKey: .original)
     }
@@ -67,8 +73,8 @@ public enum RecordingLines {
     /// Columns of the small waveform (and of its `--json` envelope).
     public static let waveformColumns = 48
 
-    /// The recording's file, length, levels, a small waveform (nil: the file cannot be read)
-    /// and what it answers.
+    /// The recording's file, length, levels, a small waveform (nil: the file cannot be read),
+    /// the command that plays it and what it answers.
     public static func lines(_ details: RecordingDetails, waveform: [Waveform.Column]?, color: Bool) -> [String] {
         let recording = details.recording
         var facts = [String(format: "%.1f s", recording.durationSeconds), recording.format, "\(recording.sampleRate) Hz"]
@@ -80,6 +86,7 @@ public enum RecordingLines {
         } else {
             lines.append("       (the audio file cannot be read)")
         }
+        if let play = PlayCommandText.recording(recording) { lines.append("Play:  \(play)") }
         if let language = LanguageText.named(details.transcript?.language) {
             lines.append("Language: \(TerminalText.escaped(language))")
         }

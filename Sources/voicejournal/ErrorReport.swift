@@ -1,4 +1,5 @@
 import Audio
+import Playback
 import Foundation
 import Recording
 import Server
@@ -68,6 +69,11 @@ struct ErrorReport: Sendable, Equatable {
         case let error as RecordingError:
             // A take or an attached file that could not be kept: that piece of work failed.
             return ErrorReport(message: error.description, status: .failure)
+        case let error as PlayTargetError:
+            // An id that names nothing is a mistake in what was asked (as `entry show` has it);
+            // an entry or answer with nothing to play is work that cannot be done.
+            let unknown = [.noSuchEntry, .noSuchRecording, .noSuchAssignment].contains(error.kind)
+            return ErrorReport(message: error.description, status: unknown ? .usage : .failure)
         case let error as ResamplerError:
             return ErrorReport(message: error.description, status: .failure)
         case let error as DigestError:

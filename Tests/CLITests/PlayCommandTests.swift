@@ -99,6 +99,13 @@ import TestSupport
         #expect(try binary.run(["play"]).status == 2)
         #expect(try binary.run(["play", "3", "--recording", "4"]).status == 2)
         #expect(try binary.run(["play", "--search", " "]).status == 2)
+        _ = try binary.run(["entry", "add", "--text", "typed, not spoken"])
+        for missing in [["999"], ["--recording", "5"], ["--assignment", "3"]] {
+            let result = try binary.run(["play"] + missing)
+            #expect(result.status == 2 && result.stderr.contains("there is no"), "\(missing): \(result.stderr)")
+        }
+        let typed = try binary.run(["play", "1"])
+        #expect(typed.status == 1 && typed.stderr.contains("typed"), "\(typed.stderr)")
     }
 
     @Test(arguments: [SIGINT, SIGTERM])

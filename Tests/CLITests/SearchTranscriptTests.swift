@@ -17,7 +17,10 @@ import TestSupport
         #expect(hit?["matchedIn"] as? String == "transcript" && hit?["segmentStart"] as? Double == 1.5)
         #expect(hit?["snippet"] as? String == "Transcript of [lighthouse].")
         let table = try harness.succeed(["search", "lighthouse"]).stdout
-        #expect(table.hasSuffix("-        @00:01 Transcript of [lighthouse].\n") && table.contains("recording #1"), "\(table)")
+        // The word's segment starts at 1.5 s: the command under the hit plays from 00:01.
+        #expect(table.hasSuffix("-        @00:01 Transcript of [lighthouse].\n"
+                                + String(repeating: " ", count: table.distance(from: table.startIndex, to: table.range(of: "MATCH")!.lowerBound))
+                                + "voicejournal play --recording 1 --at 00:01\n") && table.contains("recording #1"), "\(table)")
 
         _ = try harness.succeed(["transcribe", harness.tones(["harbour.wav"], in: "trips").path, "--journal", "Trips"])
         #expect(try harness.succeed(["search", "transcript", "--journal", "Trips"]).stdout

@@ -140,7 +140,10 @@ import Testing
                                         Self.hit(entry: nil, assignment: 1, snippet: "[Transcript] of it", at: 1.5),
                                         Self.hit(entry: nil, snippet: "in no journal")], bold: false)
         #expect(shown.contains("@00:00 [Manuscript] of clip, Anneliese."), "\(shown)")
-        #expect(shown.split(separator: "\n").map { String($0.prefix(14)) } == ["ENTRY         ", "#4            ", "assignment #1 ", "recording #9  "])
+        // Under each hit in a recording, the command that plays it (see PlayCommandTextTests).
+        #expect(shown.split(separator: "\n").map { String($0.prefix(14)) }
+            == ["ENTRY         ", "#4            ", "              ", "assignment #1 ", "              ", "recording #9  ", "              "])
+        #expect(shown.contains("voicejournal play --assignment 1 --at 00:01") && shown.hasSuffix("voicejournal play --recording 9"), "\(shown)")
         #expect(SearchResults.text([], bold: false) == "No matches.")
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pages
+import Playback
 import Store
 import Terminal
 
@@ -33,13 +34,24 @@ struct AssignmentCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Argument(help: "The assignment's id (see 'assignment list').") var id: Int64
         @OptionGroup var link: LinkOptions
+        @Flag(help: "Then play the answer (as `voicejournal play --assignment ID` does).") var play = false
+        @Option(help: "With --play: the ALSA playback device (see `voicejournal devices --playback`).") var device = "default"
+
+        func validate() throws {
+            if play, output.json {
+                throw ValidationError("--play and --json cannot go together; for what was played use: voicejournal play --assignment \(id) --json")
+            }
+        }
 
         func run() async throws {
             let settings = try link.settings(global)
-            let view = try global.openStoreForReading().assignmentView(id: id)
+            let store = try global.openStoreForReading()
+            let view = try store.assignmentView(id: id)
             try output.show(AssignmentPage(view, waveform: RecordingLines.waveform(of: view.recording))) {
                 $0.text(link: settings.answerLink(token: view.assignment.linkToken), color: output.color)
             }
+            guard play else { return }
+            try await playTarget(PlayTarget.assignment(id, in: store), at: nil, to: nil, device: device, json: false, global: global)
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pages
+import Playback
 import Store
 import Terminal
 
@@ -10,7 +11,9 @@ struct Search: AsyncParsableCommand {
         discussion: """
             Every word must appear; word forms match ("walking" finds "walked"). FTS5's query \
             language works too: "an exact phrase", prefix*, AND, OR, NOT (in capitals), ( ) and \
-            NEAR(garden rain, 5). A match in a transcript shows where it is in the recording (@12:03).
+            NEAR(garden rain, 5). A match in a transcript shows where it is in the recording (@12:03) \
+            and the command that plays it from a second before; --play plays the best such match \
+            after listing them (as `voicejournal play --search QUERY` does, filters applied).
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -19,13 +22,29 @@ struct Search: AsyncParsableCommand {
     @Option(help: "Only this kind: voice, text or gratitude.") var kind: EntryKind?
     @Argument(help: "Words to look for.") var query: [String]
     @Option(parsing: .unconditional, help: "At most this many results.") var limit = 20
+    @Flag(help: "Then play the best match that lies in a recording, from a second before it.") var play = false
+    @Option(help: "With --play: the ALSA playback device (see `voicejournal devices --playback`).") var device = "default"
 
-    func validate() throws { try validateLimit(limit) }
+    func validate() throws {
+        try validateLimit(limit)
+        if play, output.json {
+            throw ValidationError("--play and --json cannot go together; for what was played use: voicejournal play --search WORDS --json")
+        }
+    }
 
     func run() async throws {
         let bold = output.color
-        let hits = try global.openStoreForReading().search(query.joined(separator: " "), filter: filters.filter(kind: kind),
-                                                           person: person, limit: limit, highlight: SearchResults.highlight(bold: bold))
-        try output.show(hits) { SearchResults.text($0, bold: bold) }
+        let store = try global.openStoreForReading()
+        let words = query.joined(separator: " ")
+        let hits = try store.search(words, filter: filters.filter(kind: kind), person: person, limit: limit,
+                                    highlight: SearchResults.highlight(bold: bold))
+        try output.show(SearchResults.rows(hits)) { SearchResults.text($0.map(\.hit), bold: bold) }
+        guard play else { return }
+        guard let target = try PlayTarget.best(of: hits, in: store) else {
+            throw PlayTargetError(.noHitWithRecording, hits.isEmpty
+                ? "nothing to play: no match for \"\(words)\""
+                : "nothing to play: no match for \"\(words)\" lies in a recording")
+        }
+        try await playTarget(target, at: nil, to: nil, device: device, json: false, global: global)
     }
 }
