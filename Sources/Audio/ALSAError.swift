@@ -11,7 +11,7 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
         }
         private let code: Code
 
-        /// Listing the capture devices (`snd_device_name_hint`).
+        /// Listing the capture or playback devices (`snd_device_name_hint`).
         public static let listDevices = Kind(code: .listDevices)
         /// Parsing ALSA configuration text (`snd_config_*`).
         public static let loadConfiguration = Kind(code: .loadConfiguration)
@@ -88,10 +88,11 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    /// Playback's advice: the same causes, pointing at the playback devices (`aplay -L` lists them).
+    /// Playback's advice: the same causes, pointing at the playback devices
+    /// (`voicejournal devices --playback`, the list `aplay -L` prints).
     private var playbackAdvice: String {
         if isUnknownDevice {
-            return "see the playback devices with `aplay -L` and pass one of their names"
+            return "run `voicejournal devices --playback` (the list `aplay -L` prints) to see the playback devices and pass one with --device"
         }
         switch -code {
         case EBUSY:
@@ -99,12 +100,12 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Equatable {
         case EACCES, EPERM:
             return "you may not have access to the sound devices (is your user in the `audio` group?)"
         case EINVAL where kind == .negotiate:
-            return "the device cannot play that format; try plughw:CARD,DEV or default"
+            return "the device cannot play that format; try --device plughw:CARD,DEV or default"
         default:
             if kind == .write || kind == .drain {
-                return "the device stopped taking audio (unplugged or reset?); check it with `aplay -L`"
+                return "the device stopped taking audio (unplugged or reset?); run `voicejournal devices --playback` to check it"
             }
-            return "check the device with `aplay -L`, or try default"
+            return "run `voicejournal devices --playback` to check the device, or try --device default"
         }
     }
 }

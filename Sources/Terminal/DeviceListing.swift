@@ -1,4 +1,4 @@
-/// Capture devices as `arecord -L` lists them: each name on its own line, its description's
+/// PCM devices as `arecord -L` / `aplay -L` list them: each name on its own line, its description's
 /// lines below it indented by four spaces. Names and descriptions come from ALSA's
 /// configuration files and are escaped.
 public enum DeviceListing {
