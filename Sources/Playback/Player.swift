@@ -68,7 +68,7 @@ public enum Player {
     static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
                     color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
                     write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
-        let (events, events_) = AsyncStream<Event>.makeStream()
+        let (events, emit) = AsyncStream<Event>.makeStream()
         let screen = showing ? Screen(segments: segments, title: title, color: color, charset: charset, write: write) : nil
         // Signals are watched before the terminal goes raw: a Ctrl-C in between must not take
         // the process down with the terminal raw.
@@ -77,18 +77,18 @@ public enum Player {
             // At once, from here: whatever happens to the rest, the shell gets its terminal back.
             raw.withLock { $0 }?.restore()
             session.stop()
-            events_.yield(.signal(number))
+            emit.yield(.signal(number))
         }
         // Raw mode before anything is drawn; the cursor, hidden while drawing, comes back with it.
         let terminal = screen.flatMap { screen in RawTerminal(input: input, whenRestored: { screen.showCursor() }) }
         raw.withLock { $0 = terminal }
-        let keys = terminal.map { _ in KeyReader(input: input) { events_.yield(.key($0)) } }
-        Task { events_.yield(.ended(await session.result())) }
+        let keys = terminal.map { _ in KeyReader(input: input) { emit.yield(.key($0)) } }
+        Task { emit.yield(.ended(await session.result())) }
         let ticking = screen.map { _ in
             Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: redrawEvery)
-                    events_.yield(.redraw)
+                    emit.yield(.redraw)
                 }
             }
         }
@@ -121,7 +121,7 @@ public enum Player {
             if stopTimer == nil, quit || signal != nil {
                 stopTimer = Task {
                     try? await Task.sleep(for: stopGrace)
-                    events_.yield(.stopTimedOut)
+                    emit.yield(.stopTimedOut)
                 }
             }
             screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
@@ -135,7 +135,7 @@ public enum Player {
         terminal?.restore()
         screen?.showCursor()
         stopWatching()
-        events_.finish()
+        emit.finish()
         // The loop above ends only on `.ended`; the session's own answer otherwise.
         let ended = if let result { result } else { await session.result() }
         return PlayerOutcome(result: ended, quit: quit, signal: signal)
