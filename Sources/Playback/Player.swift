@@ -12,7 +12,7 @@ public struct PlayerOutcome: Sendable {
     /// The listener pressed `q` (or Ctrl-C arrived as a key).
     public var quit: Bool
     /// SIGINT or SIGTERM stopped it (SIGINT also for Ctrl-C read as a key): the command exits
-    /// 130 or 143 as `record` does.
+    /// 130 for either, as `record` does.
     public var signal: Int32?
 
     public init(result: PlaybackResult, quit: Bool, signal: Int32?) {

@@ -19,11 +19,12 @@ import TestSupport
 
         // The spoken segment changes ("Transcript of", then from 1.5 s the name; the current
         // word is in brackets) and the position moves.
-        let early = try await play.waitForPane("Transcript", seconds: 10)
+        // Deadlines are generous: the whole suite may be loading both cores.
+        let early = try await play.waitForPane("Transcript", seconds: 30)
         let firstPosition = try #require(PlayInTmux.position(in: early), "\(early)")
         #expect(early.contains("/ 00:08") && early.contains("recording #1"), "\(early)")
         #expect(PlayInTmux.spoken(in: early).contains("Transcript"), "\(early)")
-        let later = try await play.waitForPosition(atLeast: max(firstPosition + 2, 2), seconds: 10)
+        let later = try await play.waitForPosition(atLeast: max(firstPosition + 2, 2), seconds: 30)
         let spoken = PlayInTmux.spoken(in: later)
         #expect(spoken.contains("lighthouse") && !spoken.contains("Transcript"), "\(later)")
 
@@ -70,7 +71,7 @@ import TestSupport
         let play = try PlayInTmux(seconds: 8)
         defer { play.close() }
         try await play.start()
-        _ = try await play.waitForPane("/ 00:08", seconds: 10)
+        _ = try await play.waitForPane("/ 00:08", seconds: 30)
         try await Task.sleep(for: .milliseconds(500))
         try play.tmux(["send-keys", "-t", play.session, "C-c"])
         let exit = try await play.waitForExit(seconds: 10)

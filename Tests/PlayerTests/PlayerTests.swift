@@ -235,7 +235,8 @@ import TestSupport
         let waited = ContinuousClock.now - started
         #expect(outcome.signal == SIGINT && outcome.result.end == .stopped)
         #expect(outcome.result.position > 0 && outcome.result.framesPlayed == outcome.result.position)
-        #expect(waited >= Player.stopGrace && waited < Player.stopGrace * 3, "\(waited)")
+        // It returns after the grace, not never; how long after depends on the machine's load.
+        #expect(waited >= Player.stopGrace && waited < Player.stopGrace * 20, "\(waited)")
         #expect(RawTerminal.isCooked(pty.child))
         #expect(screen.written.hasSuffix("\u{1B}[?25h"))
         // Let the stuck write go, so the session's thread ends before the pipe closes.
