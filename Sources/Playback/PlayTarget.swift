@@ -127,9 +127,11 @@ public struct PlayTarget: Sendable, Equatable {
 
     /// Recordings store absolute paths (`record` writes under the home's `audio/`,
     /// `transcribe` keeps the file where it was found); a relative one, as only a crafted
-    /// import could hold, is read as lying in the home.
+    /// import could hold, is read as lying in the home, and never leads out of it (`..`).
     static func absolute(_ path: String, in home: DataHome) -> URL {
-        path.hasPrefix("/") ? URL(fileURLWithPath: path) : home.url.appendingPathComponent(path)
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        let inside = path.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "/")
+        return home.url.appendingPathComponent(inside)
     }
 
     static func title(of entry: EntryDetails) -> String {

@@ -235,8 +235,9 @@ import TestSupport
         let waited = ContinuousClock.now - started
         #expect(outcome.signal == SIGINT && outcome.result.end == .stopped)
         #expect(outcome.result.position > 0 && outcome.result.framesPlayed == outcome.result.position)
-        // It returns after the grace, not never; how long after depends on the machine's load.
-        #expect(waited >= Player.stopGrace && waited < Player.stopGrace * 20, "\(waited)")
+        // It returns after the grace, not never. How long after depends on the load: the whole
+        // suite's waits share the threads the player's timer runs on (40 s was seen).
+        #expect(waited >= Player.stopGrace && waited < Player.stopGrace * 120, "\(waited)")
         #expect(RawTerminal.isCooked(pty.child))
         #expect(screen.written.hasSuffix("\u{1B}[?25h"))
         // Let the stuck write go, so the session's thread ends before the pipe closes.
