@@ -204,6 +204,9 @@ public final class PlaybackSession: Sendable {
     /// True once the playback thread is done.
     public var isFinished: Bool { shared.withLock { $0.outcome != nil } }
 
+    /// How it went, once the playback thread is done; nil before (see `result()` to wait).
+    public var finalResult: PlaybackResult? { shared.withLock { $0.outcome } }
+
     /// Waits until the playback thread is done.
     public func result() async -> PlaybackResult {
         await withCheckedContinuation { continuation in

@@ -27,6 +27,8 @@ public struct PlayerOutcome: Sendable {
 public enum Player {
     /// How often the lines are redrawn (and after every key).
     static let redrawEvery = Duration.milliseconds(100)
+    /// How often, off a terminal, the player looks whether playback ended.
+    static let checkEvery = Duration.milliseconds(50)
     /// ← and → move this far.
     static let skipSeconds = 5.0
     /// How long a stop (q, a signal) waits for the session to end. A sound card returns from
@@ -56,19 +58,21 @@ public enum Player {
     }
 
     enum Event: Sendable {
-        case redraw
+        /// The clock: redraw, and look whether the session ended or a stop ran out of grace.
+        case tick
         case key(KeyPress)
         case signal(Int32)
-        case ended(PlaybackResult)
-        /// The session did not end within `stopGrace` of a stop.
-        case stopTimedOut
     }
 
     /// `run` with what tests replace: the charset, the terminal keys come from, the signals.
+    ///
+    /// The player's loop runs on a thread of its own, fed by threads (the clock, the keys, the
+    /// signal watch): nothing it does while playing waits on the shared threads of Swift's
+    /// concurrency, which a busy process may leave it no turn on.
     static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
                     color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
                     write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
-        let (events, emit) = AsyncStream<Event>.makeStream()
+        let events = EventQueue()
         let screen = showing ? Screen(segments: segments, title: title, color: color, charset: charset, write: write) : nil
         // Signals are watched before the terminal goes raw: a Ctrl-C in between must not take
         // the process down with the terminal raw.
@@ -77,68 +81,60 @@ public enum Player {
             // At once, from here: whatever happens to the rest, the shell gets its terminal back.
             raw.withLock { $0 }?.restore()
             session.stop()
-            emit.yield(.signal(number))
+            events.push(.signal(number))
         }
         // Raw mode before anything is drawn; the cursor, hidden while drawing, comes back with it.
         let terminal = screen.flatMap { screen in RawTerminal(input: input, whenRestored: { screen.showCursor() }) }
         raw.withLock { $0 = terminal }
-        let keys = terminal.map { _ in KeyReader(input: input) { emit.yield(.key($0)) } }
-        Task { emit.yield(.ended(await session.result())) }
-        let ticking = screen.map { _ in
-            Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: redrawEvery)
-                    emit.yield(.redraw)
-                }
-            }
-        }
+        let keys = terminal.map { _ in KeyReader(input: input) { events.push(.key($0)) } }
+        // Off a terminal the clock only looks for the end (a few times a second, no drawing).
+        let clock = Ticker(every: showing ? redrawEvery : checkEvery) { events.push(.tick) }
 
         let startFrame = session.status().position
         session.start()
         screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
-        var quit = false
-        var signal: Int32?
-        var result: PlaybackResult?
-        var stopTimer: Task<Void, Never>?
-        waiting: for await event in events {
-            switch event {
-            case .redraw:
-                break
-            case .key(let key):
-                act(on: key, session: session, segments: segments, quit: &quit, signal: &signal)
-            case .signal(let number):
-                signal = signal ?? number
-            case .ended(let ended):
-                result = ended
-                break waiting
-            case .stopTimedOut:
-                // What is known of where it got: the device's thread is left to the process's exit.
-                let last = session.status()
-                result = PlaybackResult(framesPlayed: max(0, last.position - startFrame), position: last.position,
-                                        underruns: 0, end: .stopped)
-                break waiting
-            }
-            if stopTimer == nil, quit || signal != nil {
-                stopTimer = Task {
-                    try? await Task.sleep(for: stopGrace)
-                    emit.yield(.stopTimedOut)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<PlayerOutcome, Never>) in
+            let loop = Thread {
+                var quit = false
+                var signal: Int32?
+                var stopAsked: ContinuousClock.Instant?
+                var result: PlaybackResult?
+                while result == nil {
+                    switch events.next() {
+                    case .tick:
+                        break
+                    case .key(let key):
+                        act(on: key, session: session, segments: segments, quit: &quit, signal: &signal)
+                    case .signal(let number):
+                        signal = signal ?? number
+                    }
+                    if let ended = session.finalResult {
+                        result = ended
+                        break
+                    }
+                    if stopAsked == nil, quit || signal != nil { stopAsked = .now }
+                    if let asked = stopAsked, ContinuousClock.now - asked >= stopGrace {
+                        // What is known of where it got: the device's thread is left to the process's exit.
+                        let last = session.status()
+                        result = PlaybackResult(framesPlayed: max(0, last.position - startFrame), position: last.position,
+                                                underruns: 0, end: .stopped)
+                        break
+                    }
+                    screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
                 }
+                clock.cancel()
+                keys?.cancel()
+                screen?.clear()
+                terminal?.restore()
+                screen?.showCursor()
+                let ended = result ?? PlaybackResult(framesPlayed: 0, position: startFrame, underruns: 0, end: .stopped)
+                continuation.resume(returning: PlayerOutcome(result: ended, quit: quit, signal: signal))
             }
-            screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
+            loop.name = "voicejournal player"
+            loop.start()
         }
-        stopTimer?.cancel()
-        // Cancelled before the end (the caller's task): playback stops with it.
-        if result == nil { session.stop() }
-        ticking?.cancel()
-        keys?.cancel()
-        screen?.clear()
-        terminal?.restore()
-        screen?.showCursor()
         stopWatching()
-        emit.finish()
-        // The loop above ends only on `.ended`; the session's own answer otherwise.
-        let ended = if let result { result } else { await session.result() }
-        return PlayerOutcome(result: ended, quit: quit, signal: signal)
+        return outcome
     }
 
     /// What a key does to the session.
@@ -166,6 +162,49 @@ public enum Player {
             session.stop()
         }
     }
+}
+
+/// Events for the player's loop, from any thread; `next()` waits for one.
+private final class EventQueue: Sendable {
+    private let pending = Mutex<[Player.Event]>([])
+    private let arrived = DispatchSemaphore(value: 0)
+
+    func push(_ event: Player.Event) {
+        pending.withLock { $0.append(event) }
+        arrived.signal()
+    }
+
+    func next() -> Player.Event {
+        while true {
+            arrived.wait()
+            if let event = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return event }
+        }
+    }
+}
+
+/// Calls `tick` every `interval` from a thread of its own until `cancel()`.
+private final class Ticker: Sendable {
+    private final class Stop: Sendable {
+        let requested = Mutex(false)
+        var isRequested: Bool { requested.withLock { $0 } }
+    }
+    private let stop = Stop()
+
+    init(every interval: Duration, _ tick: @escaping @Sendable () -> Void) {
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let stop = stop
+        let thread = Thread {
+            while !stop.isRequested {
+                Thread.sleep(forTimeInterval: seconds)
+                if stop.isRequested { return }
+                tick()
+            }
+        }
+        thread.name = "voicejournal player clock"
+        thread.start()
+    }
+
+    func cancel() { stop.requested.withLock { $0 = true } }
 }
 
 /// The player's two lines on the terminal, redrawn in place: the status line, and under it
@@ -206,13 +245,15 @@ private final class Screen: Sendable {
         write(start + ANSI.redrawLine + lines)
     }
 
-    /// Wipes the two lines, leaving the cursor at the start of where the status line was.
+    /// Wipes the two lines, leaving the cursor (shown) at the start of where the status line
+    /// was. The cursor is shown again here too: a signal may have shown it already, and the
+    /// wipe must not be the last word.
     func clear() {
         let wasShown = shown.withLock { shown in
-            defer { shown.lines = false }
+            defer { shown = (false, false) }
             return shown.lines
         }
-        if wasShown { write(ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine) }
+        if wasShown { write(ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine + "\u{1B}[?25h") }
     }
 
     /// Shows the cursor again (once).

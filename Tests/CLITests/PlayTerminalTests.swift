@@ -149,10 +149,17 @@ private final class PlayInTmux {
         // The server tmux forks would inherit every descriptor not closed on exec, among them
         // the one Foundation watches to learn that its child ended (and `runTool`'s pipes):
         // started as it is, this would wait for the server to exit. bash closes them first.
+        // It would also inherit the signal mask of whichever test-runner thread started it: in
+        // a full run that blocks most signals, and a tmux server started so stops taking the
+        // pane's output (the pane froze at its first frame while `play` went on drawing).
+        // Python starts it with nothing blocked and the stop signals at their defaults.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let cleanSignals = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+            + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE)]; "
+            + "os.execvp(sys.argv[1], sys.argv[1:])"
         process.arguments = ["-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$@""#,
-                             "bash", "tmux", "-S", socket, "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
+                             "bash", "python3", "-c", cleanSignals, "tmux", "-S", socket, "new-session", "-d", "-s", session, "-x", "100", "-y", "10",
                              "sh " + Self.quoted(script.path)]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -193,7 +200,7 @@ private final class PlayInTmux {
             if let now = Self.position(in: shown), now >= position { return shown }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw PaneProblem("the position never reached \(position) s; the pane:\n\(shown)")
+        throw PaneProblem("the position never reached \(position) s (the speaker took \(reader.bytes) bytes); the pane:\n\(shown)")
     }
 
     /// The command's exit status, the pane then, and `stty -a` of its terminal afterwards.
