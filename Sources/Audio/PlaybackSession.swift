@@ -79,6 +79,8 @@ public final class PlaybackSession: Sendable {
     public let isResampled: Bool
     /// Wakes the playback thread from a pause (resume, a jump or stop); extra signals are harmless.
     private let wake = DispatchSemaphore(value: 0)
+    /// Signalled once the playback thread is done (and passed on by each waiter).
+    private let done = DispatchSemaphore(value: 0)
     /// What the playback thread and callers share; the device is used only by the playback thread.
     private let shared: Mutex<Shared>
 
@@ -203,6 +205,13 @@ public final class PlaybackSession: Sendable {
 
     /// True once the playback thread is done.
     public var isFinished: Bool { shared.withLock { $0.outcome != nil } }
+
+    /// Blocks the calling thread until the playback thread is done (never from the
+    /// cooperative pool: `result()` is the way to wait there).
+    public func waitUntilFinished() {
+        done.wait()
+        done.signal()
+    }
 
     /// How it went, once the playback thread is done; nil before (see `result()` to wait).
     public var finalResult: PlaybackResult? { shared.withLock { $0.outcome } }
@@ -339,6 +348,7 @@ public final class PlaybackSession: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
+        done.signal()
         for continuation in waiting { continuation.resume(returning: result) }
     }
 }

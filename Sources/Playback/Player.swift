@@ -27,8 +27,6 @@ public struct PlayerOutcome: Sendable {
 public enum Player {
     /// How often the lines are redrawn (and after every key).
     static let redrawEvery = Duration.milliseconds(100)
-    /// How often, off a terminal, the player looks whether playback ended.
-    static let checkEvery = Duration.milliseconds(50)
     /// ← and → move this far.
     static let skipSeconds = 5.0
     /// How long a stop (q, a signal) waits for the session to end. A sound card returns from
@@ -87,8 +85,14 @@ public enum Player {
         let terminal = screen.flatMap { screen in RawTerminal(input: input, whenRestored: { screen.showCursor() }) }
         raw.withLock { $0 = terminal }
         let keys = terminal.map { _ in KeyReader(input: input) { events.push(.key($0)) } }
-        // Off a terminal the clock only looks for the end (a few times a second, no drawing).
-        let clock = Ticker(every: showing ? redrawEvery : checkEvery) { events.push(.tick) }
+        // The clock redraws on a terminal; the end of playback wakes the loop at once.
+        let clock = showing ? Ticker(every: redrawEvery) { events.push(.tick) } : nil
+        let endWatch = Thread {
+            session.waitUntilFinished()
+            events.push(.tick)
+        }
+        endWatch.name = "voicejournal player end"
+        endWatch.start()
 
         let startFrame = session.status().position
         session.start()
@@ -112,7 +116,14 @@ public enum Player {
                         result = ended
                         break
                     }
-                    if stopAsked == nil, quit || signal != nil { stopAsked = .now }
+                    if stopAsked == nil, quit || signal != nil {
+                        stopAsked = .now
+                        // Wakes the loop when the grace is over, clock or not.
+                        Thread {
+                            Thread.sleep(forTimeInterval: Double(stopGrace.components.seconds))
+                            events.push(.tick)
+                        }.start()
+                    }
                     if let asked = stopAsked, ContinuousClock.now - asked >= stopGrace {
                         // What is known of where it got: the device's thread is left to the process's exit.
                         let last = session.status()
@@ -122,7 +133,7 @@ public enum Player {
                     }
                     screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
                 }
-                clock.cancel()
+                clock?.cancel()
                 keys?.cancel()
                 screen?.clear()
                 terminal?.restore()
