@@ -78,8 +78,9 @@ public enum Player {
         let stopWatching = signals { number in
             // At once, from here: whatever happens to the rest, the shell gets its terminal back.
             raw.withLock { $0 }?.restore()
-            session.stop()
+            // Queued before the stop: the end it brings must not reach the loop first.
             events.push(.signal(number))
+            session.stop()
         }
         // Raw mode before anything is drawn; the cursor, hidden while drawing, comes back with it.
         let terminal = screen.flatMap { screen in RawTerminal(input: input, whenRestored: { screen.showCursor() }) }
