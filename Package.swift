@@ -26,7 +26,8 @@ let package = Package(
         // libcurl (libcurl4-openssl-dev gives the headers) is loaded on first use, like FFmpeg:
         // its thirty-odd dependent libraries took 5 ms of every start.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libcrypto (libssl-dev gives the headers), for SHA-256, is loaded on first use too.
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
@@ -111,7 +112,10 @@ let package = Package(
             // search's start-up and of a batch's wait before its first upload. `-static-stdlib`
             // at link time alone leaves the static Foundation libraries' own dependencies
             // (ICU, CoreFoundation) unresolved, so they are named, in one group for any order.
-            .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm"], .when(configuration: .release)),
+            // `--no-export-dynamic`: the executable's 34,000 Swift symbols stay out of its dynamic
+            // symbol table, which nothing loads against; the runtime's start-up `dladdr` walked
+            // all of them, and every library's symbol lookups passed them (1.2 ms a start).
+            .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
         ]),
 
         // Shared by the test targets: temporary homes, running the built binary, fixtures.

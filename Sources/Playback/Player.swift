@@ -44,7 +44,7 @@ public enum Player {
     public static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
                            color: Bool, width: Int, write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
         await run(session, segments: segments, title: title, showing: showing, color: color, width: width,
-                  charset: Charset.detect(), input: STDIN_FILENO, signals: watchSignals, write: write)
+                  charset: showing ? Charset.detect() : .ascii, input: STDIN_FILENO, signals: watchSignals, write: write)
     }
 
     /// Calls its argument on SIGINT or SIGTERM until the function it returns is called.

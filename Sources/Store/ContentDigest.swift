@@ -37,30 +37,32 @@ public enum ContentDigest {
     }
 }
 
-/// One `EVP_MD_CTX` computing SHA-256, freed on deinit. Every OpenSSL result is checked.
+/// One OpenSSL SHA-256 computation (an `EVP_MD_CTX`), freed on deinit. libcrypto is loaded
+/// on the first one; every OpenSSL result is checked.
 private final class SHA256Context {
     private let context: OpaquePointer
 
     init() throws {
-        guard let context = EVP_MD_CTX_new() else { throw DigestError(.unavailable, step: "EVP_MD_CTX_new") }
+        guard let context = ccrypto_sha256_begin() else {
+            let why = ccrypto_load_error().map { "loading libcrypto.so.3: " + String(cString: $0) + ";" } ?? "EVP_DigestInit_ex"
+            throw DigestError(.unavailable, step: why)
+        }
         self.context = context
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw DigestError(.unavailable, step: "EVP_DigestInit_ex") }
     }
 
-    deinit { EVP_MD_CTX_free(context) }
+    deinit { ccrypto_sha256_free(context) }
 
     func update(_ data: Data) throws {
-        let status = data.withUnsafeBytes { bytes in EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+        let status = data.withUnsafeBytes { bytes in ccrypto_sha256_update(context, bytes.baseAddress, bytes.count) }
         guard status == 1 else { throw DigestError(.hashing, step: "EVP_DigestUpdate") }
     }
 
     func finish() throws -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
+        var digest = [UInt8](repeating: 0, count: 32)
+        guard ccrypto_sha256_finish(context, &digest) == 1 else {
             throw DigestError(.hashing, step: "EVP_DigestFinal_ex")
         }
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        return digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 

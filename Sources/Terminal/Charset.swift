@@ -11,7 +11,9 @@ public enum Charset: Sendable, Equatable {
     /// `C` locale: ASCII.
     public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> Charset {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        let normalised = locale.lowercased().replacingOccurrences(of: "-", with: "")
+        // Plain Swift, not Foundation's string search: this runs at the start of commands
+        // where Foundation's first NSString use was a measurable part of the start-up.
+        let normalised = String(locale.lowercased().filter { $0 != "-" })
         return normalised.contains("utf8") ? .unicode : .ascii
     }
 }

@@ -16,7 +16,8 @@ enum Main {
         keepFreedMemory()
         // Library log lines go to stderr (stdout is for output and --json), errors only unless
         // VOICEJOURNAL_LOG_LEVEL (trace, debug, info, notice, warning, error, critical) says otherwise.
-        let level = ProcessInfo.processInfo.environment["VOICEJOURNAL_LOG_LEVEL"]
+        // getenv, not ProcessInfo's environment, which copies all of it into a dictionary first.
+        let level = getenv("VOICEJOURNAL_LOG_LEVEL").map { String(cString: $0) }
             .flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .error
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -110,7 +110,7 @@ func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, 
     let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
     let start = at ?? target.startSeconds ?? 0
     let session = try PlaybackSession(file: target.url, deviceName: device, from: start, to: to, measuresLevel: terminal.isTTY,
-                                      growing: target.isBeingRecorded,
+                                      growing: target.isBeingRecorded, interactive: terminal.isTTY,
                                       logger: Logger(label: "voicejournal.play"))
     let status = session.status()
     if let total = status.totalSeconds, start > 0, start >= total {
