@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `scripts/install` into a temporary prefix and back out, and `scripts/package`'s .deb through
+/// dpkg: what a person gets who installs voicejournal instead of running it from the checkout.
+/// The binary installed is the one the tests run (the debug build), stripped like a release.
+@Suite(.serialized) struct InstallTests {
+    static let install = PackagePaths.root.appendingPathComponent("scripts/install").path
+    static let package = PackagePaths.root.appendingPathComponent("scripts/package").path
+    /// The Whisper environment the tests already use: the install links it instead of fetching
+    /// the models from PyPI again (the fetch is whisper-setup's, tested with the checkout).
+    static var whisperVenv: URL { WhisperServer.python.deletingLastPathComponent().deletingLastPathComponent() }
+
+    @Test func installsIntoAPrefixRunsFromThereAndUninstallsToExactlyWhatWasThere() throws {
+        let folder = try TemporaryFolder("vj-install")
+        let home = folder.path("home")
+        let prefix = home.appendingPathComponent(".local")
+        // Something of the user's already in the prefix: it stays, and so do its folders.
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try Data("#!/bin/sh\n".utf8).write(to: prefix.appendingPathComponent("bin/other-tool"))
+        let before = try Self.listing(home)
+        let environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": folder.path("config").path]
+
+        let installed = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", VoicejournalBinary.executable.path,
+                                                   "--whisper-venv", Self.whisperVenv.path, "--whisper-model", "tiny.en"],
+                                     environment: environment)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(installed.stdout.contains("--uninstall --prefix \(prefix.path)"), "\(installed.stdout)")
+
+        // The command, from another folder, with nothing but PATH (and HOME) set.
+        let bin = prefix.appendingPathComponent("bin")
+        let clean = ["PATH": "\(bin.path):/usr/bin:/bin", "HOME": home.path]
+        let version = try Self.run("/usr/bin/env", ["voicejournal", "--version"], environment: clean, in: folder.url)
+        let expected = try Self.run(VoicejournalBinary.executable.path, ["--version"], environment: clean).stdout
+        #expect(version.status == 0 && version.stdout == expected && !expected.isEmpty, "\(version.stderr)")
+        // Stripped, and no RUNPATH: it finds its libraries where the system keeps them.
+        let dynamic = try runTool("readelf", ["-S", "-d", bin.appendingPathComponent("voicejournal").path])
+        #expect(!dynamic.contains(".symtab") && !dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"))
+
+        // A journal kept with the installed command.
+        let journal = folder.path("journal")
+        let added = try Self.run("/usr/bin/env", ["voicejournal", "--home", journal.path, "entry", "add", "--text", "kept"],
+                                 environment: clean)
+        #expect(added.status == 0, "\(added.stderr)")
+        let journalBefore = try Self.listing(journal, contents: true)
+
+        // The manual page renders; man finds it from PATH (PREFIX/bin -> PREFIX/share/man).
+        let page = try Self.run("/usr/bin/env", ["man", "-l", prefix.appendingPathComponent("share/man/man1/voicejournal.1").path],
+                                environment: clean.merging(["MANWIDTH": "80", "MANPAGER": "cat"]) { $1 })
+        #expect(page.status == 0 && page.stdout.contains("voicejournal") && page.stdout.contains("SYNOPSIS"), "\(page.stderr)")
+        let found = try Self.run("/usr/bin/env", ["man", "-w", "voicejournal"], environment: clean)
+        #expect(found.stdout.hasPrefix(prefix.path), "\(found.stdout) \(found.stderr)")
+
+        try checkCompletions(prefix: prefix, home: home, clean: clean)
+        try checkUnits(prefix: prefix, folder: folder)
+        try checkWhisperServer(bin: bin, clean: clean)
+
+        // A second run upgrades in place: the same files, the same manifest.
+        let manifest = prefix.appendingPathComponent("share/voicejournal/install-manifest")
+        let firstManifest = try String(contentsOf: manifest, encoding: .utf8)
+        let again = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", VoicejournalBinary.executable.path,
+                                               "--no-whisper"], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOf: manifest, encoding: .utf8) == firstManifest)
+
+        let removed = try Self.run("/bin/bash", [Self.install, "--uninstall", "--prefix", prefix.path], environment: environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try Self.listing(home) == before)
+        #expect(try Self.listing(journal, contents: true) == journalBefore)
+        #expect(FileManager.default.fileExists(atPath: Self.whisperVenv.appendingPathComponent("bin/python").path),
+                "an environment given with --whisper-venv is the user's: kept")
+        let twice = try Self.run("/bin/bash", [Self.install, "--uninstall", "--prefix", prefix.path], environment: environment)
+        #expect(twice.status == 1 && twice.stderr.contains("nothing to uninstall"), "\(twice.stderr)")
+    }
+
+    /// Each shell's file is where that shell looks, and loads: bash-completion finds it under
+    /// ~/.local/share with no setting, fish too; zsh once the folder is on fpath (the installer
+    /// says so). Each file also parses (`bash -n`, `zsh -n`, `fish --no-execute`).
+    func checkCompletions(prefix: URL, home: URL, clean: [String: String]) throws {
+        let share = prefix.appendingPathComponent("share")
+        let bashFile = share.appendingPathComponent("bash-completion/completions/voicejournal").path
+        #expect(try Self.run("/bin/bash", ["-n", bashFile], environment: clean).status == 0)
+        if FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion") {
+            let bash = try Self.run("/bin/bash", ["-c", "source /usr/share/bash-completion/bash_completion; "
+                                                  + "__load_completion voicejournal && complete -p voicejournal"], environment: clean)
+            #expect(bash.stdout.contains("-F _voicejournal voicejournal"), "\(bash.stdout) \(bash.stderr)")
+        }
+        let zshFolder = share.appendingPathComponent("zsh/site-functions")
+        if let zsh = Self.which("zsh") {
+            #expect(try Self.run(zsh, ["-n", zshFolder.appendingPathComponent("_voicejournal").path], environment: clean).status == 0)
+            let loaded = try Self.run(zsh, ["-fc", "fpath=(\(zshFolder.path) $fpath); autoload -Uz compinit; "
+                                            + "compinit -u -d \(home.path)/.zcompdump; print -r -- ${_comps[voicejournal]}"],
+                                      environment: clean)
+            #expect(loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_voicejournal", "\(loaded.stderr)")
+        }
+        if let fish = Self.which("fish") {
+            let fishFile = share.appendingPathComponent("fish/vendor_completions.d/voicejournal.fish").path
+            #expect(try Self.run(fish, ["--no-execute", fishFile], environment: clean).status == 0)
+            let completed = try Self.run(fish, ["-c", "complete -C'voicejournal pl'"], environment: clean)
+            #expect(completed.stdout.hasPrefix("play\t"), "\(completed.stdout) \(completed.stderr)")
+        }
+    }
+
+    /// `systemd-analyze verify` accepts both units as the user's manager would load them: their
+    /// commands exist and run, their manual page is found.
+    func checkUnits(prefix: URL, folder: TemporaryFolder) throws {
+        let runtime = folder.path("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for name in ["voicejournal-whisper.service", "voicejournal-serve.service"] {
+            let unit = prefix.appendingPathComponent("share/systemd/user/\(name)")
+            let text = try String(contentsOf: unit, encoding: .utf8)
+            #expect(text.contains("ExecStart=\(prefix.path)/bin/") && text.contains("Restart=on-failure"))
+            let verified = try Self.run("/usr/bin/systemd-analyze", ["--user", "verify", unit.path],
+                                        environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime.path,
+                                                      "MANPATH": prefix.appendingPathComponent("share/man").path + ":"])
+            #expect(verified.status == 0 && verified.stderr.isEmpty, "\(name): \(verified.stderr)")
+        }
+    }
+
+    /// The installed server, started by its installed name with a clean environment, finds its
+    /// environment through the prefix and answers /health.
+    func checkWhisperServer(bin: URL, clean: [String: String]) throws {
+        let process = Process()
+        process.executableURL = bin.appendingPathComponent("voicejournal-whisper-server")
+        process.arguments = ["--port", "0", "--model", "tiny.en", "--exit-with-stdin"]
+        process.environment = clean
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+        try process.run()
+        defer {
+            // Its end of stdin closed ends it (--exit-with-stdin): a SIGTERM could find the signal
+            // blocked, inherited from a test thread that blocks it.
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        watchdog.cancel()
+        let port = Int(String(decoding: line, as: UTF8.self))
+        #expect(port != nil, "no port printed")
+        guard let port else { return }
+        let health = try runTool("curl", ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)/health"])
+        #expect(health.contains("\"ok\"") && health.contains("tiny.en"), "\(health)")
+    }
+
+    /// The .deb: dpkg-deb reads it, lintian has no error, dpkg installs it (as root), the command
+    /// runs from /usr/bin, dpkg removes it.
+    @Test(.enabled(if: getuid() == 0 && InstallTests.which("dpkg-shlibdeps") != nil, "dpkg -i needs root and dpkg-dev"))
+    func packageBuildsADebThatDpkgInstallsRunsAndRemoves() throws {
+        let folder = try TemporaryFolder("vj-package")
+        let built = try Self.run("/bin/bash", [Self.package, "--binary", VoicejournalBinary.executable.path,
+                                               "--output", folder.url.path, "--lintian"],
+                                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(!built.stderr.contains("E: "), "lintian: \(built.stderr)")
+        let deb = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = try Self.run(VoicejournalBinary.executable.path, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(deb.hasSuffix("/voicejournal_\(version)_amd64.deb"), "\(deb)")
+        let info = try runTool("dpkg-deb", ["--info", deb])
+        #expect(info.contains("Package: voicejournal") && info.contains("Version: \(version)"))
+        for needed in ["libasound2", "libsndfile1", "libsqlite3-0", "libssl3", "libsamplerate0"] {
+            #expect(info.contains(needed), "Depends lacks \(needed)")
+        }
+        #expect(info.contains("Recommends: libcurl4") && info.contains("libavformat"))
+        let contents = try runTool("dpkg-deb", ["--contents", deb])
+        for path in ["./usr/bin/voicejournal", "./usr/bin/voicejournal-whisper-setup", "./usr/share/man/man1/voicejournal.1.gz",
+                     "./usr/share/bash-completion/completions/voicejournal", "./usr/share/zsh/vendor-completions/_voicejournal",
+                     "./usr/share/fish/vendor_completions.d/voicejournal.fish", "./usr/lib/systemd/user/voicejournal-serve.service",
+                     "./usr/lib/systemd/user/voicejournal-whisper.service", "./usr/share/doc/voicejournal/copyright"] {
+            #expect(contents.contains(path), "the package lacks \(path)")
+        }
+
+        let installed = try Self.run("/usr/bin/dpkg", ["-i", deb])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        defer { _ = try? Self.run("/usr/bin/dpkg", ["-r", "voicejournal"]) }
+        let ran = try Self.run("/usr/bin/voicejournal", ["--version"], environment: ["PATH": "/usr/bin:/bin"], in: folder.url)
+        #expect(ran.status == 0 && ran.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == version, "\(ran.stderr)")
+        let removed = try Self.run("/usr/bin/dpkg", ["-r", "voicejournal"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/usr/bin/voicejournal"))
+        #expect(!FileManager.default.fileExists(atPath: "/usr/lib/systemd/user/voicejournal-serve.service"))
+    }
+
+    // MARK: - helpers
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `executable` with exactly `environment` (nothing inherited), in `folder`.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"],
+                    in folder: URL? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        if let folder { process.currentDirectoryURL = folder }
+        let outputs = try TemporaryFolder("vj-run")
+        let out = outputs.path("out"), err = outputs.path("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                       stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    /// Every path under `root` with its kind (and, with `contents`, a digest of each file).
+    static func listing(_ root: URL, contents: Bool = false) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: root.path) else { return [] }
+        let format = contents ? "%y %P %s\n" : "%y %P\n"
+        var lines = try runTool("find", [root.path, "-printf", format]).split(separator: "\n").map(String.init)
+        if contents {
+            lines += try runTool("find", [root.path, "-type", "f", "-exec", "sha256sum", "{}", "+"]).split(separator: "\n").map(String.init)
+        }
+        return lines.sorted()
+    }
+
+    static func which(_ tool: String) -> String? {
+        ["/usr/bin", "/bin", "/usr/local/bin"].map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
