@@ -32,7 +32,8 @@ extension AnswerServer {
                                                     availableConnectionsDelegate: MaximumAvailableConnections(connections, logger: logger)),
             onServerRunning: { channel in
                 onEvent(.listening(Listening(host: configuration.host, port: channel.localAddress?.port ?? 0,
-                                             publicURL: configuration.publicURL, waiting: waiting, hostName: hostName)))
+                                             publicURL: configuration.publicURL, origin: configuration.publicURLOrigin,
+                                             waiting: waiting, hostName: hostName)))
             },
             logger: logger)
     }

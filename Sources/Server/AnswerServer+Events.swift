@@ -29,19 +29,26 @@ extension AnswerServer {
         package let address: String
         /// Where links point: the public URL, else `address`.
         package let links: String
+        /// What set the public URL (`--public-url`, …); nil without one.
+        package let linksOrigin: String?
         /// Assignments waiting for their answer when the server started.
         package let waiting: Int
 
-        /// `hostName` (this machine's name) stands in for a `host` that means every interface.
-        package init(host: String, port: Int, publicURL: String?, waiting: Int, hostName: String) {
+        /// `hostName` (this machine's name) stands in for a `host` that means every interface;
+        /// `origin` says what set `publicURL`.
+        package init(host: String, port: Int, publicURL: String?, origin: String? = nil, waiting: Int, hostName: String) {
             self.host = host
             self.port = port
             isEveryInterface = AnswerServer.isEveryInterface(host)
             let shown = isEveryInterface ? hostName : host
             address = "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
             links = publicURL ?? address
+            linksOrigin = publicURL == nil ? nil : origin
             self.waiting = waiting
         }
+
+        /// Whether links point somewhere else than where the server listens (a proxy, a tunnel).
+        package var linksPointElsewhere: Bool { links != address }
     }
 }
 
@@ -65,16 +72,20 @@ extension AnswerServer.Event {
             let waiting = listening.waiting
             let waitingLine = ServeLine.output(
                 "\(waiting) assignment\(waiting == 1 ? "" : "s") waiting; see each one's link with: voicejournal assignment link ID")
+            // Said outright when the links lead elsewhere (a proxy, a tunnel), and what said so.
+            let elsewhere: [ServeLine] = listening.linksPointElsewhere
+                ? [.output("Links point to \(links)" + (listening.linksOrigin.map { " (\(TerminalText.escaped($0)))" } ?? "")
+                    + ", not to where it listens.")]
+                : []
             guard listening.isEveryInterface else {
-                return [.output("Serving answers on \(listening.address) (links: \(links)/a/TOKEN). Ctrl-C stops."), waitingLine]
+                return [.output("Serving answers on \(listening.address) (links: \(links)/a/TOKEN). Ctrl-C stops.")] + elsewhere + [waitingLine]
             }
             return [
                 .notice("warning: --host \(listening.host) serves plain HTTP to every network this machine is on. Browsers allow "
                     + "the microphone only on https pages (or on this machine itself): put a reverse proxy with TLS in front, "
                     + "give its https address as --public-url, and listen on 127.0.0.1 (see docs/serve.md)"),
                 .output("Serving answers on every interface, port \(listening.port) (links: \(links)/a/TOKEN). Ctrl-C stops."),
-                waitingLine,
-            ]
+            ] + elsewhere + [waitingLine]
         case let .answered(id, recording, seconds, again):
             return [.output(again ? "Assignment #\(id): the same answer was sent again (recording \(recording)); nothing new stored."
                             : String(format: "Assignment #%lld answered: recording %lld, %.1f s.", id, recording, seconds))]

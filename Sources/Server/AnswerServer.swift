@@ -24,6 +24,9 @@ package struct AnswerServer: Sendable {
         package var askedBy: String?
         /// Where links point from outside (`--public-url`); nil: where the server listens.
         package var publicURL: String?
+        /// What set `publicURL`, in the user's words (`--public-url`, the variable, the config
+        /// file's `public_url`), for the line that says links point elsewhere.
+        package var publicURLOrigin: String?
         /// Requests per minute for one link (its page and uploads), and per client for links
         /// that do not work: a stranger trying tokens never uses up a real link's allowance.
         package var requestsPerMinute: Int

@@ -21,7 +21,7 @@ extension Settings {
         let modelGiven: Bool
         switch model.source {
         case .flag, .environment: modelGiven = true
-        case .configFile, .builtIn: modelGiven = false
+        case .configFile, .runningServe, .builtIn: modelGiven = false
         }
         // The same server named twice is one endpoint: the first table counts.
         let (tables, repeats) = EndpointConfig.distinct(endpoints)

@@ -11,6 +11,8 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     case environment(String)
     /// The config file at this path.
     case configFile(String)
+    /// The `serve` running on the data home (its process id): links follow the server.
+    case runningServe(pid: Int32)
     /// voicejournal's own default.
     case builtIn
 
@@ -19,6 +21,7 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
         case .flag(let name): "flag \(name)"
         case .environment(let name): "environment \(name)"
         case .configFile(let path): "config file \(path)"
+        case .runningServe(let pid): "running serve, pid \(pid)"
         case .builtIn: "default"
         }
     }
@@ -89,7 +92,8 @@ public struct Settings: Sendable {
     /// concurrencies added up, else 4.
     public let jobs: Setting<Int>
     /// Where `serve` is reached from outside (a reverse proxy or tunnel): links are
-    /// `<publicURL>/a/<token>`.
+    /// `<publicURL>/a/<token>`. A serve running on the home comes after the flag and the
+    /// environment and before the config file: the links printed are the ones it answers.
     public let publicURL: Setting<String>
     /// The name the answer page shows as the one asking; nil: none.
     public let askedBy: Setting<String?>
@@ -110,8 +114,9 @@ public struct Settings: Sendable {
     public static let rates = 1000...768_000
 
     /// Reads the config file (`flags.config`, else the default place, where a missing file
-    /// is no error) and resolves every setting.
-    public static func load(flags: Flags, environment: [String: String]) throws(ConfigError) -> Settings {
+    /// is no error) and, unless `followingServe` is false (`serve` itself), the record of a
+    /// serve running on the home, and resolves every setting.
+    public static func load(flags: Flags, environment: [String: String], followingServe: Bool = true) throws(ConfigError) -> Settings {
         let configPath: Setting<String>
         if let given = flags.config {
             configPath = Setting((given as NSString).expandingTildeInPath, from: .flag("--config"))
@@ -121,11 +126,16 @@ public struct Settings: Sendable {
                                  from: xdg ? .environment("XDG_CONFIG_HOME") : .builtIn)
         }
         let file = try ConfigFile.load(URL(fileURLWithPath: configPath.value), required: flags.config != nil)
-        return Settings(flags: flags, environment: environment, file: file, configPath: configPath)
+        // A --public-url given wins anyway: no need to look.
+        let serve = followingServe && flags.publicURL == nil
+            ? RunningServe.find(in: DataHome.resolve(flag: flags.home, environment: environment)) : nil
+        return Settings(flags: flags, environment: environment, file: file, configPath: configPath, runningServe: serve)
     }
 
-    /// Resolves every setting from what was given.
-    public init(flags: Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>) {
+    /// Resolves every setting from what was given; `runningServe` is the serve running on the
+    /// home, if any.
+    public init(flags: Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>,
+                runningServe: RunningServe? = nil) {
         self.file = file
         self.configPath = configPath
         let resolver = Resolver(environment: environment, file: file)
@@ -159,9 +169,15 @@ public struct Settings: Sendable {
                               file: fromFile?.model ?? defaults.model, default: TranscriptionOptions.defaultModel)
         let poolJobs = fromFile == nil ? nil : (file?.endpoints ?? []).reduce(0) { $0 + max(1, $1.concurrency) }
         jobs = resolver.pick(flags.jobs, "--jobs", file: poolJobs, default: Self.defaultJobs)
-        publicURL = resolver.pick(flags.publicURL.map(Self.trimmedURL), "--public-url", env: "VOICEJOURNAL_PUBLIC_URL",
-                                  { WhisperClient.Configuration.isHTTPURL($0) ? Self.trimmedURL($0) : nil },
-                                  file: defaults.publicURL, default: Self.defaultPublicURL)
+        let publicURL = resolver.pick(flags.publicURL.map(Self.trimmedURL), "--public-url", env: "VOICEJOURNAL_PUBLIC_URL",
+                                      { WhisperClient.Configuration.isHTTPURL($0) ? Self.trimmedURL($0) : nil },
+                                      file: defaults.publicURL, default: Self.defaultPublicURL)
+        switch (publicURL.source, runningServe) {
+        case (.configFile, let serve?), (.builtIn, let serve?):
+            self.publicURL = Setting(serve.links, from: .runningServe(pid: serve.pid))
+        default:
+            self.publicURL = publicURL
+        }
         askedBy = resolver.pickOptional(flags.askedBy, "--asked-by", file: defaults.askedBy)
         translate = resolver.pick(flags.translate, "--translate", file: defaults.translate, default: false)
     }

@@ -87,6 +87,7 @@ public struct ShownSettings: Encodable, Sendable {
         case .flag(let name): ("flag", name)
         case .environment(let name): ("environment", name)
         case .configFile(let path): ("config file", path)
+        case .runningServe(let pid): ("running serve", "pid \(pid)")
         case .builtIn: ("default", nil)
         }
     }
@@ -119,7 +120,8 @@ public struct ShownSettings: Encodable, Sendable {
     }
 
     private static func sourceText(_ source: String, _ origin: String?) -> String {
-        origin.map { source + " " + TerminalText.escaped($0) } ?? source
+        // "running serve, pid 1234": the pid is no name of the source, as a flag's or a file's is.
+        origin.map { source + (source == "running serve" ? ", " : " ") + TerminalText.escaped($0) } ?? source
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

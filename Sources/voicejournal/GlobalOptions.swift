@@ -31,12 +31,13 @@ struct GlobalOptions: ParsableArguments {
     var dataHome: DataHome { DataHome.resolve(flag: home) }
 
     /// The effective settings: `flags` (the command's own options), then the environment,
-    /// then the config file, then the defaults. A bad config file is an error (exit 3).
-    func settings(_ flags: Settings.Flags = Settings.Flags()) throws -> Settings {
+    /// then (for the public URL, unless `followingServe` is false) a serve running on the
+    /// home, then the config file, then the defaults. A bad config file is an error (exit 3).
+    func settings(_ flags: Settings.Flags = Settings.Flags(), followingServe: Bool = true) throws -> Settings {
         var flags = flags
         flags.home = home
         flags.config = config
-        return try Settings.load(flags: flags, environment: ProcessInfo.processInfo.environment)
+        return try Settings.load(flags: flags, environment: ProcessInfo.processInfo.environment, followingServe: followingServe)
     }
 
     /// Opens the journal store to save something (creating the home on first use), and

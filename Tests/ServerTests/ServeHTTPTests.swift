@@ -163,6 +163,8 @@ import TestSupport
         let serve = try ServeHarness()
         let (id, token) = try serve.assignment()
         try serve.binary.writeConfig("[defaults]\npublic_url = \"https://journal.example.org/\"\n")
+        // A running serve's links would come before the file's (ServeLinkTests): stopped first.
+        serve.stop()
         let link = try serve.binary.run(["assignment", "link", "\(id)"])
         #expect(link.status == 0 && link.stdout == "https://journal.example.org/a/\(token)\n", "\(link.stderr)")
         let flagged = try serve.binary.run(["assignment", "link", "\(id)", "--public-url", "https://tunnel.example.net"])

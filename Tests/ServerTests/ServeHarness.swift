@@ -24,9 +24,11 @@ final class ServeHarness: @unchecked Sendable {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts the server and waits for its "Serving answers on" line.
+    /// Starts the server (on a free port unless its arguments name one) and waits for its
+    /// "Serving answers on" line.
     func start() throws {
-        let running = try binary.start(["serve", "--port", "0"] + serveArguments)
+        let port = serveArguments.contains("--port") ? [] : ["--port", "0"]
+        let running = try binary.start(["serve"] + port + serveArguments)
         server = running
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {

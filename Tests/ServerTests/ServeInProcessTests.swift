@@ -130,9 +130,14 @@ import TestSupport
             ServeLine(text: "1 assignment waiting; see each one's link with: voicejournal assignment link ID", isNotice: false),
         ])
         let everywhere = AnswerServer.Event.listening(.init(host: "0.0.0.0", port: 80, publicURL: "https://journal.example.org",
-                                                            waiting: 2, hostName: "den"))
-        #expect(everywhere.lines.map(\.isNotice) == [true, false, false])
+                                                            origin: "--public-url", waiting: 2, hostName: "den"))
+        #expect(everywhere.lines.map(\.isNotice) == [true, false, false, false])
         #expect(everywhere.lines[1].text == "Serving answers on every interface, port 80 (links: https://journal.example.org/a/TOKEN). Ctrl-C stops.")
+        #expect(everywhere.lines[2].text == "Links point to https://journal.example.org (--public-url), not to where it listens.")
+        // A public URL that is where it listens needs no such line.
+        let same = AnswerServer.Event.listening(.init(host: "127.0.0.1", port: 9000, publicURL: "http://127.0.0.1:9000",
+                                                      origin: "public_url in /etc/config.toml", waiting: 0, hostName: "unused"))
+        #expect(same.lines.count == 2 && !same.lines.contains { $0.text.hasPrefix("Links point to") })
         let listening = AnswerServer.Listening(host: "::", port: 80, publicURL: nil, waiting: 0, hostName: "den")
         #expect(listening.address == "http://den:80" && listening.links == listening.address)
         #expect(AnswerServer.Listening(host: "::1", port: 9, publicURL: nil, waiting: 0, hostName: "den").address == "http://[::1]:9")

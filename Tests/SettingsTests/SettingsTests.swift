@@ -1,5 +1,6 @@
 import Foundation
 import Settings
+import Store
 import Queue
 import Testing
 import Transcription
@@ -119,6 +120,25 @@ import Transcription
         let nothing = Settings(flags: Settings.Flags(), environment: ["VOICEJOURNAL_PUBLIC_URL": "not a url"], file: nil, configPath: configPath)
         #expect(nothing.answerLink(token: token) == "http://127.0.0.1:8787/a/\(token)")
         #expect(nothing.askedBy == Setting(nil, from: .builtIn))
+    }
+
+    @Test func aRunningServesLinksComeAfterTheFlagAndTheEnvironmentAndBeforeTheConfigFile() throws {
+        let file = try ConfigFile.parse("[defaults]\npublic_url = \"https://journal.example.org\"\n", path: path)
+        let configPath = Setting(path, from: .flag("--config"))
+        let serve = RunningServe(pid: 4242, address: "http://127.0.0.1:9000", links: "http://127.0.0.1:9000")
+        var flags = Settings.Flags()
+        flags.publicURL = "https://tunnel.example.net"
+        let flagged = Settings(flags: flags, environment: [:], file: file, configPath: configPath, runningServe: serve)
+        #expect(flagged.publicURL == Setting("https://tunnel.example.net", from: .flag("--public-url")))
+        let environment = ["VOICEJOURNAL_PUBLIC_URL": "http://192.0.2.7:8787"]
+        let fromEnvironment = Settings(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath, runningServe: serve)
+        #expect(fromEnvironment.publicURL.source == .environment("VOICEJOURNAL_PUBLIC_URL"))
+        let following = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath, runningServe: serve)
+        #expect(following.publicURL == Setting("http://127.0.0.1:9000", from: .runningServe(pid: 4242)))
+        #expect(following.answerLink(token: "abc") == "http://127.0.0.1:9000/a/abc")
+        #expect(following.publicURL.source.description == "running serve, pid 4242")
+        let withoutFile = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath, runningServe: serve)
+        #expect(withoutFile.publicURL.source == .runningServe(pid: 4242))
     }
 
     @Test func translateComesFromTheFlagElseTheFileElseIsOff() throws {

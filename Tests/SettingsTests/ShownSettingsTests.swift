@@ -1,5 +1,6 @@
 import Foundation
 import Settings
+import Store
 import Testing
 import Transcription
 
@@ -25,6 +26,16 @@ import Transcription
         #expect(text.hasPrefix("config file: \(path)  [default]"))
         #expect(text.contains("Family stories  [config file \(path)]"))
         #expect(text.contains("language           (detected)  [default]"))
+    }
+
+    @Test func aPublicURLFromARunningServeNamesItsProcess() {
+        let serve = RunningServe(pid: 1234, address: "http://127.0.0.1:9000", links: "http://127.0.0.1:9000")
+        let settings = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: Setting(path, from: .builtIn),
+                                runningServe: serve)
+        let shown = ShownSettings(settings, environment: [:])
+        let publicURL = shown.settings.first { $0.name == "public_url" }
+        #expect(publicURL?.source == "running serve" && publicURL?.origin == "pid 1234")
+        #expect(shown.lines().contains { $0.hasPrefix("public_url") && $0.hasSuffix("http://127.0.0.1:9000  [running serve, pid 1234]") })
     }
 
     @Test func keysAreShownOnlyAsSetOrUnsetAndCredentialsInAddressesNever() throws {

@@ -29,11 +29,14 @@ struct Assign: AsyncParsableCommand {
 
 /// `--public-url` for the commands that print an assignment's link.
 struct LinkOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Where `serve` is reached from outside (default: $VOICEJOURNAL_PUBLIC_URL, else the config file's public_url, else http://127.0.0.1:8787).",
+    @Option(help: ArgumentHelp("Where `serve` is reached from outside (default: $VOICEJOURNAL_PUBLIC_URL, else where the serve running on this home points its links, else the config file's public_url, else http://127.0.0.1:8787).",
                                valueName: "url"))
     var publicURL: String?
 
-    func validate() throws {
+    func validate() throws { try Self.validate(publicURL) }
+
+    /// Refuses a `--public-url` that is no http(s) URL (`serve` checks its own the same way).
+    static func validate(_ publicURL: String?) throws {
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || publicURL.count < 10 {
             throw ValidationError("--public-url must be an http(s) URL such as https://journal.example.org")
         }

@@ -10,8 +10,8 @@ struct ConfigCommand: AsyncParsableCommand {
         discussion: """
             Settings come from the command-line flag, else the environment variable, else the \
             config file ($XDG_CONFIG_HOME/voicejournal/config.toml, ~/.config/voicejournal/config.toml, \
-            or --config FILE), else the built-in default. Keys are shown as set or unset, never \
-            their value.
+            or --config FILE), else the built-in default; for public_url a serve running on the \
+            home comes before the config file. Keys are shown as set or unset, never their value.
             """,
         subcommands: [Show.self],
         defaultSubcommand: Show.self)

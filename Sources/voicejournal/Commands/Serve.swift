@@ -17,14 +17,18 @@ struct Serve: AsyncParsableCommand {
             The link's token is its only credential. Listens on 127.0.0.1 unless --host says \
             otherwise: to reach it from a phone, put a reverse proxy or tunnel with TLS in front and \
             give its address as --public-url (see docs/serve.md), and name the proxy with \
-            --trusted-proxy so each visitor is rate-limited on their own. Ctrl-C or SIGTERM stops it \
-            after the uploads in flight (at most --shutdown-timeout seconds).
+            --trusted-proxy so each visitor is rate-limited on their own. While it runs, `assign` and \
+            `assignment link` print links to it (its --public-url, else where it listens). Ctrl-C or \
+            SIGTERM stops it after the uploads in flight (at most --shutdown-timeout seconds).
             """)
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on (0.0.0.0: every interface; see docs/serve.md first).") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0: any free port).") var port = 8787
-    @OptionGroup var link: LinkOptions
+    // Not LinkOptions: serve's own links never follow a running serve's.
+    @Option(help: ArgumentHelp("Where this server is reached from outside, for its links (default: $VOICEJOURNAL_PUBLIC_URL, else the config file's public_url, else where it listens).",
+                               valueName: "url"))
+    var publicURL: String?
     @Option(help: ArgumentHelp("The name the page shows as asking (default: the config file's asked_by, else none).", valueName: "name"))
     var askedBy: String?
     @Option(help: ArgumentHelp("The longest answer, in seconds.", valueName: "seconds")) var maxAnswerSeconds = 180
@@ -48,6 +52,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        try LinkOptions.validate(publicURL)
         guard (5...3600).contains(maxAnswerSeconds) else { throw ValidationError("--max-answer-seconds must be 5 to 3600") }
         guard maxUploadBytes >= 1024 else { throw ValidationError("--max-upload-bytes must be at least 1024") }
         guard requestsPerMinute >= 1 else { throw ValidationError("--requests-per-minute must be at least 1") }
@@ -65,8 +70,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var flags = transcription.flags(jobs: jobs)
-        (flags.publicURL, flags.askedBy) = (link.publicURL, askedBy)
-        let settings = try global.settings(flags)
+        (flags.publicURL, flags.askedBy) = (publicURL, askedBy)
+        // Its own links never follow another serve's record (nor the one it left when killed).
+        let settings = try global.settings(flags, followingServe: false)
         let store = try global.openStore()
         let environment = ProcessInfo.processInfo.environment
         // A missing key or bad endpoint is said now (exit 3), not after the first answer; endpoints left out, once.
