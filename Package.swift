@@ -26,8 +26,6 @@ let package = Package(
         // libcurl (libcurl4-openssl-dev gives the headers) is loaded on first use, like FFmpeg:
         // its thirty-odd dependent libraries took 5 ms of every start.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // libcrypto (libssl-dev gives the headers), for SHA-256, is loaded on first use too.
-        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
@@ -51,7 +49,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Store", dependencies: [
-            "CCrypto", "CSearchRank", "Languages",
+            "CSearchRank", "Languages",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),

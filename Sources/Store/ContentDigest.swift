@@ -1,4 +1,3 @@
-import CCrypto
 import Foundation
 
 /// SHA-256 of a file's bytes, read in fixed-size blocks so memory does not grow with the
@@ -37,32 +36,36 @@ public enum ContentDigest {
     }
 }
 
-/// One OpenSSL SHA-256 computation (an `EVP_MD_CTX`), freed on deinit. libcrypto is loaded
-/// on the first one; every OpenSSL result is checked.
+/// One OpenSSL SHA-256 computation (an `EVP_MD_CTX`), freed on deinit. Every OpenSSL result
+/// is checked.
 private final class SHA256Context {
+    private let functions: LibCrypto
     private let context: OpaquePointer
 
     init() throws {
-        guard let context = ccrypto_sha256_begin() else {
-            let why = ccrypto_load_error().map { "loading libcrypto.so.3: " + String(cString: $0) + ";" } ?? "EVP_DigestInit_ex"
-            throw DigestError(.unavailable, step: why)
+        let functions = try LibCrypto.loaded.get()
+        guard let context = functions.newContext() else { throw DigestError(.unavailable, step: "EVP_MD_CTX_new") }
+        guard functions.initialize(context, functions.sha256(), nil) == 1 else {
+            functions.freeContext(context)
+            throw DigestError(.unavailable, step: "EVP_DigestInit_ex")
         }
-        self.context = context
+        (self.functions, self.context) = (functions, context)
     }
 
-    deinit { ccrypto_sha256_free(context) }
+    deinit { functions.freeContext(context) }
 
     func update(_ data: Data) throws {
-        let status = data.withUnsafeBytes { bytes in ccrypto_sha256_update(context, bytes.baseAddress, bytes.count) }
+        let status = data.withUnsafeBytes { bytes in functions.update(context, bytes.baseAddress, bytes.count) }
         guard status == 1 else { throw DigestError(.hashing, step: "EVP_DigestUpdate") }
     }
 
     func finish() throws -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        guard ccrypto_sha256_finish(context, &digest) == 1 else {
+        var digest = [UInt8](repeating: 0, count: 64)  // EVP_MAX_MD_SIZE
+        var length: UInt32 = 0
+        guard functions.finish(context, &digest, &length) == 1, length == 32 else {
             throw DigestError(.hashing, step: "EVP_DigestFinal_ex")
         }
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return digest.prefix(32).map { String(format: "%02x", $0) }.joined()
     }
 }
 
