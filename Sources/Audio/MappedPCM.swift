@@ -25,11 +25,7 @@ final class MappedPCM: FrameProvider {
         guard let header = try? handle.read(upToCount: 65_536), let layout = try? WAVLayout.parse(Array(header)),
               layout.blockAlign == 2 * channels,
               let size = try? handle.seekToEnd() else { return nil }
-        // A declared size smaller than what is on disk is kept (chunks may follow the audio),
-        // unless the file is still growing.
-        var bytes = Int64(size) - Int64(layout.dataOffset)
-        if !growing, layout.declaredDataSize > 0, Int64(layout.declaredDataSize) < bytes { bytes = Int64(layout.declaredDataSize) }
-        bytes -= bytes % Int64(layout.blockAlign)
+        let bytes = layout.audioBytes(fileSize: Int64(size), growing: growing)
         guard bytes > 0 else { return nil }
         var slot: Int32 = -1
         guard let start = cmapped_map(handle.fileDescriptor, Int64(layout.dataOffset), Int(bytes), &slot) else { return nil }

@@ -43,11 +43,26 @@ struct WAVLayout: Equatable {
     /// everything after the `data` header is audio.
     func fix(fileSize: Int64) -> (riffSize: UInt32, dataSize: UInt32, fileSize: Int64)? {
         let onDisk = max(fileSize - Int64(dataOffset), 0)
-        let whole = onDisk - onDisk % Int64(blockAlign)
+        let whole = wholeFrameBytes(onDisk)
         if Int64(declaredDataSize) == onDisk, whole == onDisk { return nil }
         let dataSize = UInt32(clamping: whole)
         let newSize = Int64(dataOffset) + Int64(dataSize)
         return (UInt32(clamping: newSize - 8), dataSize, newSize)
+    }
+}
+
+extension WAVLayout {
+    /// `bytes` cut to whole frames.
+    func wholeFrameBytes(_ bytes: Int64) -> Int64 { bytes - bytes % Int64(blockAlign) }
+
+    /// The audio's bytes in a file of `fileSize`, whole frames only: what the header declares
+    /// when that is less than what is on disk (chunks may follow the audio), else everything
+    /// after the `data` header; always everything when `growing` (a recording still being
+    /// written, its header behind) or when the header declares none.
+    func audioBytes(fileSize: Int64, growing: Bool) -> Int64 {
+        var bytes = max(fileSize - Int64(dataOffset), 0)
+        if !growing, declaredDataSize > 0 { bytes = min(bytes, Int64(declaredDataSize)) }
+        return wholeFrameBytes(bytes)
     }
 }
 

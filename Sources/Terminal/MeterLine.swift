@@ -83,7 +83,8 @@ public enum MeterLine {
         return Int((fraction * Double(width)).rounded())
     }
 
-    private static func escape(_ zone: Zone) -> String {
+    /// The colour of a zone, on the meter and wherever a level is shown.
+    static func escape(_ zone: Zone) -> String {
         switch zone {
         case .green: ANSI.green
         case .yellow: ANSI.yellow

@@ -77,7 +77,7 @@ public enum PlaybackLine {
         // place), "  " + title after it.
         let room = width - fixed - 3
         guard room >= shortestBar else {
-            return pad(paint(glyph, glyphColor(state), color) + time + " " + paint(level, levelColor(state), color), plain: glyph + time + " " + level, width: width)
+            return pad(ANSI.paint(glyph, glyphColor(state), color) + time + " " + ANSI.paint(level, levelColor(state), color), plain: glyph + time + " " + level, width: width)
         }
         var barWidth = min(room, longestBar)
         var titleText = ""
@@ -89,7 +89,7 @@ public enum PlaybackLine {
         }
         let bar = positionBar(state, width: barWidth, color: color, charset: charset)
         let plain = glyph + time + " [" + ANSI.stripped(bar) + "] " + level + titleText
-        let text = paint(glyph, glyphColor(state), color) + time + " [" + bar + "] " + paint(level, levelColor(state), color) + titleText
+        let text = ANSI.paint(glyph, glyphColor(state), color) + time + " [" + bar + "] " + ANSI.paint(level, levelColor(state), color) + titleText
         return pad(text, plain: plain, width: width)
     }
 
@@ -103,22 +103,13 @@ public enum PlaybackLine {
         let lit = String(repeating: full, count: filled)
         let rest = String(repeating: empty, count: width - filled)
         guard color else { return lit + rest }
-        return (filled > 0 ? ANSI.cyan + lit + ANSI.reset : "") + (filled < width ? ANSI.dim + rest + ANSI.reset : "")
+        return ANSI.paint(lit, ANSI.cyan, true) + ANSI.paint(rest, ANSI.dim, true)
     }
 
     private static func glyphColor(_ state: State) -> String { state.isPaused ? ANSI.yellow : ANSI.green }
 
     private static func levelColor(_ state: State) -> String {
-        guard state.peakDBFS > MeterLine.floorDBFS else { return ANSI.dim }
-        switch MeterLine.zone(state.peakDBFS) {
-        case .green: return ANSI.green
-        case .yellow: return ANSI.yellow
-        case .red: return ANSI.red
-        }
-    }
-
-    private static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
-        on ? code + text + ANSI.reset : text
+        state.peakDBFS > MeterLine.floorDBFS ? MeterLine.escape(MeterLine.zone(state.peakDBFS)) : ANSI.dim
     }
 
     /// `text` cut or padded with spaces so that `plain` (what it shows) takes `width` columns.

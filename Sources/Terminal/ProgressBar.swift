@@ -50,7 +50,7 @@ public enum ProgressBar {
     public static func line(_ progress: BatchProgress, width: Int, color: Bool) -> String {
         var parts = ["\(progress.finished)/\(progress.total)"]
         if progress.chunksTotal > 0 { parts.append("chunks \(progress.chunksDone)/\(progress.chunksTotal)") }
-        if progress.failed > 0 { parts.append(paint("\(progress.failed) failed", ANSI.red, color)) }
+        if progress.failed > 0 { parts.append(ANSI.paint("\(progress.failed) failed", ANSI.red, color)) }
         parts.append(progress.filesPerMinute.map { "\(oneDecimal($0)) files/min" } ?? "-- files/min")
         parts.append("ETA " + (progress.secondsLeft.map(clock) ?? "--:--"))
         var plainLength = parts.joined(separator: " · ").count
@@ -60,16 +60,13 @@ public enum ProgressBar {
         let barWidth = min(40, width - plainLength - 4)
         guard barWidth >= 5 else { return text }
         let filled = min(barWidth, Int((progress.fraction * Double(barWidth)).rounded(.down)))
-        let bar = paint(String(repeating: "█", count: filled), ANSI.green, color) + String(repeating: "░", count: barWidth - filled)
+        let bar = ANSI.paint(String(repeating: "█", count: filled), ANSI.green, color) + String(repeating: "░", count: barWidth - filled)
         return "[\(bar)] \(text)"
     }
 
     /// `m:ss`, or `h:mm:ss` past an hour.
     public static func clock(_ seconds: Double) -> String { Clock.text(seconds, .elapsed) }
 
-    private static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
-        on && !text.isEmpty ? code + text + ANSI.reset : text
-    }
 
     /// `12.3`: one decimal, as `String(format: "%.1f")` gives it without its cost (a line per file).
     public static func oneDecimal(_ value: Double) -> String {

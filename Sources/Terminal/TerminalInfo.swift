@@ -55,6 +55,12 @@ public enum ANSI {
     /// Back to the start of the line and clear it, for a line redrawn in place.
     public static let redrawLine = "\r\u{1B}[2K"
 
+    /// `text` in `code` (and back to normal after it) when `on`, else `text` as it is; nothing
+    /// wraps an empty text.
+    public static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
+        on && !text.isEmpty ? code + text + reset : text
+    }
+
     /// `text` without escape sequences: what the terminal shows.
     public static func stripped(_ text: String) -> String {
         var result = ""
