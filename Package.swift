@@ -22,13 +22,18 @@ let package = Package(
     targets: [
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // libsndfile (libsndfile1-dev gives the header) is opened on first use (Audio's LibSndFile),
+        // not linked: it and the seven codec libraries it loads took 0.6 ms of every start.
+        .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
         // libcurl (libcurl4-openssl-dev gives the headers) is loaded on first use, like FFmpeg:
         // its thirty-odd dependent libraries took 5 ms of every start.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
-        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // It also quiets libmpg123 under libsndfile (mpg123_quiet.c): the program exports its
+        // mpg123_new for libsndfile, which it opens at run time, to bind to.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl"),
+                                                  .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=mpg123_new"])]),
         // Read-only file mappings that survive the file being cut short (zeros, not SIGBUS):
         // playback hands a WAV's own samples to ALSA without copying them first.
         .target(name: "CMappedFile"),
@@ -39,9 +44,11 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
 
         .target(name: "Audio", dependencies: [
-            "CALSA", "CSndFile", "CFFmpeg", "CSampleRate", "CMappedFile",
+            "CALSA", "CSndFile", "CFFmpeg", "CSampleRate", "CMappedFile", "SharedLibrary",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // dlopen on first use, for the C libraries only some commands need.
+        .target(name: "SharedLibrary"),
         // Whisper's languages: codes, names, the table both uploads and stored transcripts use.
         .target(name: "Languages"),
         .target(name: "Transcription", dependencies: [
@@ -49,7 +56,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Store", dependencies: [
-            "CSearchRank", "Languages",
+            "CSearchRank", "Languages", "SharedLibrary",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -43,7 +43,7 @@ final class GrowingWAV {
     deinit { Glibc.close(descriptor) }
 
     /// Opens the view with libsndfile; the handle reads through `self`, which must outlive it.
-    func openHandle(path: String) throws -> (handle: OpaquePointer, info: SF_INFO) {
+    func openHandle(path: String, sndfile: LibSndFile) throws -> (handle: OpaquePointer, info: SF_INFO) {
         var io = SF_VIRTUAL_IO(
             get_filelen: { user in GrowingWAV.of(user)?.length ?? -1 },
             seek: { offset, whence, user in GrowingWAV.of(user)?.seek(offset, whence: whence) ?? -1 },
@@ -52,8 +52,8 @@ final class GrowingWAV {
             write: { _, _, _ in 0 },
             tell: { user in GrowingWAV.of(user)?.position ?? -1 })
         var info = SF_INFO()
-        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(self).toOpaque()) else {
-            throw SoundFileError.last(nil, operation: "open", path: path)
+        guard let handle = sndfile.openVirtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(self).toOpaque()) else {
+            throw sndfile.failure(nil, operation: "open", path: path)
         }
         return (handle, info)
     }
@@ -109,8 +109,9 @@ extension SoundFileReader {
     public convenience init(growing url: URL) throws {
         guard try RegularFile.check(url).sizeBytes > 0 else { throw SoundFileError.empty(path: url.path) }
         if let view = try GrowingWAV(url) {
-            let (handle, info) = try view.openHandle(path: url.path)
-            self.init(handle: handle, info: info, url: url, keeping: view)
+            let sndfile = try LibSndFile.forFile("open", path: url.path)
+            let (handle, info) = try view.openHandle(path: url.path, sndfile: sndfile)
+            self.init(handle: handle, sndfile: sndfile, info: info, url: url, keeping: view)
         } else {
             try self.init(url: url)
         }

@@ -7,8 +7,11 @@ import CSndFile
 public enum AudioLibraryVersions {
     /// alsa-lib's version, e.g. "1.2.8".
     public static var alsa: String { String(cString: calsa_version()) }
-    /// libsndfile's version string, e.g. "libsndfile-1.2.0".
-    public static var sndfile: String { String(cString: csndfile_version()) }
+    /// libsndfile's version string, e.g. "libsndfile-1.2.0"; "not installed" when it cannot be loaded.
+    public static var sndfile: String {
+        guard let library = LibSndFile.ifAvailable, let version = library.versionString() else { return "not installed" }
+        return String(cString: version)
+    }
     /// libavformat's version (the FFmpeg library that opens containers), e.g. "59.27.100";
     /// "not installed" when FFmpeg's libraries cannot be loaded.
     public static var avformat: String {

@@ -1,5 +1,8 @@
 import CMappedFile
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A 16-bit PCM WAV file's samples mapped into memory (one guarded `mmap`, unmapped in deinit),
 /// so playback hands the device the file's own bytes with no copy in between: reading them
@@ -14,26 +17,48 @@ final class MappedPCM: FrameProvider {
     /// Whole frames on disk when it was mapped: a recording still being written plays what
     /// had reached the disk, whatever its header says yet.
     let totalFrames: Int64
+    /// The file's shape as its header gives it (format "wav", `frames` = `totalFrames`).
+    let info: AudioFileInfo
+    /// The audio's bytes in the file (`totalFrames` whole frames).
+    var audioBytes: Int64 { totalFrames * 2 * Int64(channels) }
 
-    /// Maps `url` when it is a RIFF/WAVE file of 16-bit PCM with `channels` channels: nil for
-    /// anything else (the caller decodes it instead), or when it holds no whole frame. The
-    /// audio is what the header declares, or (`growing`: a recording still being written, its
-    /// header a second behind; or a header declaring none) every whole frame on disk.
-    init?(url: URL, channels: Int, growing: Bool = false) {
-        guard channels > 0, let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 65_536), let layout = try? WAVLayout.parse(Array(header)),
-              layout.blockAlign == 2 * channels,
-              let size = try? handle.seekToEnd() else { return nil }
-        let bytes = layout.audioBytes(fileSize: Int64(size), growing: growing)
+    /// Maps `url` when it is a regular RIFF/WAVE file of 16-bit integer PCM, one or two
+    /// channels: nil for anything else (the caller decodes it instead, and a decoder's error is
+    /// the one to show), or when it holds no whole frame. The audio is what the header
+    /// declares, or (`growing`: a recording still being written, its header a second behind;
+    /// or a header declaring none) every whole frame on disk. Opened without blocking and
+    /// checked on its descriptor, so a pipe or a device put in the file's place is never read.
+    init?(wav url: URL, growing: Bool = false) {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let layout = Self.layout(descriptor, fileSize: Int64(status.st_size)), layout.isPCM16,
+              let format = layout.format, (1...2).contains(format.channels), format.sampleRate > 0 else { return nil }
+        let bytes = layout.audioBytes(fileSize: Int64(status.st_size), growing: growing)
         guard bytes > 0 else { return nil }
         var slot: Int32 = -1
-        guard let start = cmapped_map(handle.fileDescriptor, Int64(layout.dataOffset), Int(bytes), &slot) else { return nil }
+        guard let start = cmapped_map(descriptor, Int64(layout.dataOffset), Int(bytes), &slot) else { return nil }
         // Mapping keeps the pages reachable after the descriptor is closed.
         self.slot = slot
         samples = start.assumingMemoryBound(to: Int16.self)
-        self.channels = channels
+        channels = format.channels
         totalFrames = bytes / Int64(layout.blockAlign)
+        info = AudioFileInfo(frames: totalFrames, sampleRate: format.sampleRate, channels: format.channels, format: "wav")
+    }
+
+    /// The header's layout, read from the first 4 KB (where a WAV's `data` chunk nearly always
+    /// starts), or the first 64 KB when chunks before the audio reach further.
+    private static func layout(_ descriptor: Int32, fileSize: Int64) -> WAVLayout? {
+        for size in [4096, 65_536] {
+            var header = [UInt8](repeating: 0, count: size)
+            let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size, 0) }
+            guard read > 0 else { return nil }
+            if let layout = try? WAVLayout.parse(Array(header.prefix(read))) { return layout }
+            if read < size || Int64(size) >= fileSize { return nil }
+        }
+        return nil
     }
 
     deinit { cmapped_unmap(slot) }

@@ -2,37 +2,51 @@ import Foundation
 import Logging
 
 extension PlaybackSession {
-    /// Plays an audio file: opens it (libsndfile, else FFmpeg) before the device, so a missing,
-    /// empty or undecodable file is its own error (`SoundFileError`, `AudioFileProblem`) and no
-    /// device is touched; then opens `deviceName` asking the file's rate and its channels (two
-    /// at most), taking the nearest the device has. The file's 16-bit samples go through
-    /// untouched when the device took its rate and channels; otherwise they are mixed to the
-    /// device's channels and, only when the device cannot take the file's rate, converted with
-    /// libsamplerate. Plays from `from` to `to` seconds (clamped to the file), or to the end.
-    /// `measuresLevel` keeps the level of what is heard, for a display. `growing`: the file is
-    /// still being recorded (a WAV's header then lags what is on disk, and all of it plays).
-    /// `interactive`: 50 ms periods, so a pause, a jump or the level follows within one;
-    /// otherwise the geometry `aplay` uses (125 ms periods, a 500 ms buffer), which wakes the
-    /// playback thread (and the card) less than half as often, for playback nobody steers.
+    /// Plays an audio file. A 16-bit PCM WAV (one or two channels: a recording) that the device
+    /// takes at its own rate and channels plays from the file's own mapped bytes, with no
+    /// decoder (libsndfile is not even loaded). Anything else is opened (libsndfile, else
+    /// FFmpeg) before the device, so a missing, empty or undecodable file is its own error
+    /// (`SoundFileError`, `AudioFileProblem`) and no device is touched; then `deviceName` is
+    /// opened asking the file's rate and its channels (two at most), taking the nearest the
+    /// device has. The file's 16-bit samples go through untouched when the device took its
+    /// rate and channels; otherwise they are mixed to the device's channels and, only when
+    /// the device cannot take the file's rate, converted with libsamplerate. Plays from `from`
+    /// to `to` seconds (clamped to the file), or to the end. `measuresLevel` keeps the level
+    /// of what is heard, for a display. `growing`: the file is still being recorded (a WAV's
+    /// header then lags what is on disk, and all of it plays). `interactive`: 50 ms periods,
+    /// so a pause, a jump or the level follows within one; otherwise the geometry `aplay` uses
+    /// (125 ms periods, a 500 ms buffer), which wakes the playback thread (and the card) less
+    /// than half as often, for playback nobody steers.
     public convenience init(file: URL, deviceName: String = "default", configuration: ALSAConfiguration? = nil,
                             from: Double = 0, to: Double? = nil, measuresLevel: Bool = false, growing: Bool = false,
                             interactive: Bool = true, limit: DecodeLimit = .plausible, logger: Logger) throws {
-        let decoder = try AudioDecoder(url: file, limit: limit, growing: growing)
-        let info = decoder.info
+        let mapped = MappedPCM(wav: file, growing: growing)
+        let decoder = try mapped == nil ? AudioDecoder(url: file, limit: limit, growing: growing) : nil
+        let info = mapped?.info ?? decoder?.info ?? AudioFileInfo(frames: 0, sampleRate: 0, channels: 0, format: "audio")
         guard info.sampleRate > 0, info.channels > 0 else {
             throw SoundFileError.notAudio(path: file.path, sndfile: "no sample rate or channels", ffmpeg: "no sample rate or channels")
+        }
+        if let mapped {
+            // Nothing is decoded (the mapped bytes are the file's own), so only the caller's
+            // own limit on the length applies.
+            try limit.check(declaredSeconds: mapped.info.durationSeconds, fileSize: mapped.audioBytes, path: file.path)
         }
         let channels = min(info.channels, 2)
         let format = interactive ? PlaybackFormat(sampleRate: info.sampleRate, channels: channels)
             : PlaybackFormat(sampleRate: info.sampleRate, channels: channels, periodFrames: max(info.sampleRate / 8, 32),
                              bufferFrames: max(info.sampleRate / 8, 32) * 4)
         let device = try PlaybackDevice(name: deviceName, format: format, configuration: configuration)
-        let source = try FilePlaybackSource(decoder: decoder, device: device.format)
-        // A WAV of 16-bit samples in the device's shape is played from its own mapped bytes.
-        let mapped = source.isDirect && info.format == "wav" ? MappedPCM(url: file, channels: info.channels, growing: growing) : nil
         let rate = Double(device.format.sampleRate)
         func frame(_ seconds: Double) -> Int64 { Int64((max(seconds, 0) * rate).rounded()) }
-        self.init(device: device, frames: mapped ?? ReadAhead(source, device: device.format), startFrame: frame(from),
+        if let mapped, device.format.sampleRate == info.sampleRate, device.format.channels == info.channels {
+            self.init(device: device, frames: mapped, startFrame: frame(from), endFrame: to.map(frame), measuresLevel: measuresLevel,
+                      fileInfo: info, isResampled: false, logger: logger)
+            return
+        }
+        // A WAV the device takes otherwise is decoded after all.
+        let source = try FilePlaybackSource(decoder: decoder ?? AudioDecoder(url: file, limit: limit, growing: growing),
+                                            device: device.format)
+        self.init(device: device, frames: ReadAhead(source, device: device.format), startFrame: frame(from),
                   endFrame: to.map(frame), measuresLevel: measuresLevel, fileInfo: info, isResampled: source.isResampled,
                   logger: logger)
     }

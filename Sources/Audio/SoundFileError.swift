@@ -1,5 +1,3 @@
-import CSndFile
-
 /// An audio file that could not be read or written (by libsndfile, or FFmpeg when decoding),
 /// with the library's own explanation and the file it concerns.
 public struct SoundFileError: Error, CustomStringConvertible, Sendable {
@@ -39,10 +37,5 @@ public struct SoundFileError: Error, CustomStringConvertible, Sendable {
         let sndfile = sndfile.trimmingCharacters(in: .whitespacesAndNewlines)
         return SoundFileError(operation: "open", path: path, reason: "not audio or damaged (libsndfile: \(sndfile) FFmpeg: \(ffmpeg))",
                               kind: .notAudio)
-    }
-
-    /// Reads libsndfile's error for `handle` (or the last open failure when nil).
-    static func last(_ handle: OpaquePointer?, operation: String, path: String) -> SoundFileError {
-        SoundFileError(operation: operation, path: path, reason: String(cString: sf_strerror(handle)))
     }
 }

@@ -28,6 +28,7 @@ public struct AudioFileInfo: Sendable, Equatable {
 /// An audio file open for reading through libsndfile (one `SNDFILE*`, closed on deinit).
 public final class SoundFileReader {
     private let handle: OpaquePointer
+    private let sndfile: LibSndFile
     public let info: AudioFileInfo
     public let url: URL
     /// Whether the samples are stored as 16-bit integers (PCM_16): then reading them as 16-bit
@@ -41,26 +42,28 @@ public final class SoundFileReader {
     /// would block the open, a device would never end.
     public convenience init(url: URL) throws {
         guard try RegularFile.check(url).sizeBytes > 0 else { throw SoundFileError.empty(path: url.path) }
+        let sndfile = try LibSndFile.forFile("open", path: url.path)
         var sfInfo = SF_INFO()
-        guard let handle = sf_open(url.path, Int32(SFM_READ), &sfInfo) else {
-            throw SoundFileError.last(nil, operation: "open", path: url.path)
+        guard let handle = sndfile.open(url.path, Int32(SFM_READ), &sfInfo) else {
+            throw sndfile.failure(nil, operation: "open", path: url.path)
         }
-        self.init(handle: handle, info: sfInfo, url: url, keeping: nil)
+        self.init(handle: handle, sndfile: sndfile, info: sfInfo, url: url, keeping: nil)
     }
 
     /// A reader owning `handle` (closed on deinit), and `source` while the handle lives.
-    init(handle: OpaquePointer, info sfInfo: SF_INFO, url: URL, keeping source: AnyObject?) {
+    init(handle: OpaquePointer, sndfile: LibSndFile, info sfInfo: SF_INFO, url: URL, keeping source: AnyObject?) {
         self.handle = handle
+        self.sndfile = sndfile
         self.url = url
         self.source = source
         isPCM16 = sfInfo.format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_PCM_16)
         self.info = AudioFileInfo(
             frames: Int64(sfInfo.frames), sampleRate: Int(sfInfo.samplerate), channels: Int(sfInfo.channels),
-            format: Self.extensionName(of: sfInfo.format))
+            format: Self.extensionName(of: sfInfo.format, sndfile: sndfile))
     }
 
     // The handle closes before `source` goes: stored properties are released after deinit runs.
-    deinit { sf_close(handle) }
+    deinit { _ = sndfile.close(handle) }
 
     /// Opens the file only to learn its shape; throws if libsndfile cannot read it.
     public static func probe(_ url: URL) throws -> AudioFileInfo {
@@ -70,35 +73,35 @@ public final class SoundFileReader {
     /// Reads up to `frames` interleaved frames as 16-bit samples; an empty array at the end.
     public func readInt16(frames: Int) throws -> [Int16] {
         var samples = [Int16](repeating: 0, count: frames * info.channels)
-        let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, sf_count_t(frames)) }
-        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        let read = samples.withUnsafeMutableBufferPointer { sndfile.readShort(handle, $0.baseAddress, sf_count_t(frames)) }
+        if read < 0 { throw sndfile.failure(handle, operation: "read", path: url.path) }
         samples.removeSubrange(Int(read) * info.channels..<samples.count)
         return samples
     }
 
     /// Reads up to `maxFrames` interleaved 16-bit frames into `buffer`; 0 at the end.
     func readInt16(into buffer: UnsafeMutablePointer<Int16>, maxFrames: Int) throws -> Int {
-        let read = sf_readf_short(handle, buffer, sf_count_t(maxFrames))
-        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        let read = sndfile.readShort(handle, buffer, sf_count_t(maxFrames))
+        if read < 0 { throw sndfile.failure(handle, operation: "read", path: url.path) }
         return Int(read)
     }
 
     /// Moves to `frame` (from the start); false when libsndfile cannot get there, as when the
     /// file ends before it.
     func seek(toFrame frame: Int64) -> Bool {
-        sf_seek(handle, sf_count_t(frame), SEEK_SET) == sf_count_t(frame)
+        sndfile.seek(handle, sf_count_t(frame), SEEK_SET) == sf_count_t(frame)
     }
 
     /// Reads up to `maxFrames` interleaved frames as Float (full scale ±1.0) into `buffer`
     /// (which holds at least `maxFrames * channels` samples); 0 at the end.
     public func readFloat(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws -> Int {
-        let read = sf_readf_float(handle, buffer, sf_count_t(maxFrames))
-        if read < 0 { throw SoundFileError.last(handle, operation: "read", path: url.path) }
+        let read = sndfile.readFloat(handle, buffer, sf_count_t(maxFrames))
+        if read < 0 { throw sndfile.failure(handle, operation: "read", path: url.path) }
         return Int(read)
     }
 
     /// libsndfile's extension for the file's major format (e.g. "wav"), or "audio" if it has none.
-    private static func extensionName(of format: Int32) -> String {
+    private static func extensionName(of format: Int32, sndfile: LibSndFile) -> String {
         // libsndfile names every MPEG file "m1a"; an MP3 is an "mp3" to everyone else.
         if format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_MPEG),
            format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_MPEG_LAYER_III) {
@@ -106,7 +109,7 @@ public final class SoundFileReader {
         }
         var formatInfo = SF_FORMAT_INFO()
         formatInfo.format = format & Int32(SF_FORMAT_TYPEMASK)
-        let status = sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &formatInfo, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+        let status = sndfile.command(nil, Int32(SFC_GET_FORMAT_INFO), &formatInfo, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
         guard status == 0, let ext = formatInfo.extension else { return "audio" }
         return String(cString: ext)
     }

@@ -1,8 +1,7 @@
-import CSndFile
 import Foundation
 
 /// Where the sizes live in a WAV file's header: enough to make a file whose recorder died
-/// cover all the audio that reached the disk.
+/// cover all the audio that reached the disk, and to play a 16-bit one from its own bytes.
 struct WAVLayout: Equatable {
     /// Bytes per frame (the `fmt ` chunk's block align).
     var blockAlign: Int
@@ -12,30 +11,64 @@ struct WAVLayout: Equatable {
     var dataOffset: Int
     /// What the header says the audio length is, in bytes.
     var declaredDataSize: UInt32
+    /// The rest of the `fmt ` chunk; nil when it is too short to hold them.
+    var format: Format?
+
+    /// The `fmt ` chunk's description of the samples.
+    struct Format: Equatable {
+        /// WAVE_FORMAT_PCM (1), IEEE float (3), …; for WAVE_FORMAT_EXTENSIBLE, its subformat's.
+        var tag: UInt16
+        var channels: Int
+        var sampleRate: Int
+        var bitsPerSample: Int
+    }
+
+    /// True for 16-bit integer PCM in whole 2-byte samples: what ALSA's S16_LE takes as it is.
+    var isPCM16: Bool {
+        guard let format else { return false }
+        return format.tag == 1 && format.bitsPerSample == 16 && format.channels > 0 && blockAlign == 2 * format.channels
+    }
 
     /// Reads the RIFF chunk list up to the `data` chunk.
     static func parse(_ header: [UInt8]) throws -> WAVLayout {
-        func word(_ offset: Int) -> UInt32 {
-            UInt32(header[offset]) | UInt32(header[offset + 1]) << 8 | UInt32(header[offset + 2]) << 16 | UInt32(header[offset + 3]) << 24
-        }
+        func half(_ offset: Int) -> UInt16 { UInt16(header[offset]) | UInt16(header[offset + 1]) << 8 }
+        func word(_ offset: Int) -> UInt32 { UInt32(half(offset)) | UInt32(half(offset + 2)) << 16 }
         func tag(_ offset: Int) -> String { String(decoding: header[offset..<offset + 4], as: UTF8.self) }
         guard header.count >= 12, tag(0) == "RIFF", tag(8) == "WAVE" else { throw WAVLayoutError.notWAV }
         var offset = 12
         var blockAlign: Int?
+        var format: Format?
         while offset + 8 <= header.count {
             let id = tag(offset), size = Int(word(offset + 4))
             if id == "data" {
                 guard let blockAlign, blockAlign > 0 else { throw WAVLayoutError.noFormat }
                 return WAVLayout(blockAlign: blockAlign, dataSizeOffset: offset + 4, dataOffset: offset + 8,
-                                 declaredDataSize: word(offset + 4))
+                                 declaredDataSize: word(offset + 4), format: format)
             }
             if id == "fmt " {
-                guard offset + 8 + 14 <= header.count else { break }
-                blockAlign = Int(header[offset + 20]) | Int(header[offset + 21]) << 8
+                let body = offset + 8
+                guard body + 14 <= header.count else { break }
+                blockAlign = Int(half(body + 12))
+                if size >= 16, body + 16 <= header.count {
+                    format = Format(tag: Self.formatTag(header, fmt: body, size: size), channels: Int(half(body + 2)),
+                                    sampleRate: Int(word(body + 4)), bitsPerSample: Int(half(body + 14)))
+                }
             }
             offset += 8 + size + (size & 1)
         }
         throw WAVLayoutError.noData
+    }
+
+    /// The format tag of the `fmt ` chunk at `body`: WAVE_FORMAT_EXTENSIBLE (0xFFFE) stands for
+    /// its subformat, a GUID whose first two bytes are the tag when the rest is the standard
+    /// suffix (anything else is not a tag of WAV's, and reads as 0).
+    private static func formatTag(_ header: [UInt8], fmt body: Int, size: Int) -> UInt16 {
+        let tag = UInt16(header[body]) | UInt16(header[body + 1]) << 8
+        guard tag == 0xFFFE else { return tag }
+        let guid = body + 24
+        let suffix: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        guard size >= 40, guid + 16 <= header.count, Array(header[guid + 2..<guid + 16]) == suffix else { return 0 }
+        return UInt16(header[guid]) | UInt16(header[guid + 1]) << 8
     }
 
     /// The sizes that make the header cover every whole frame on disk, or nil when it already

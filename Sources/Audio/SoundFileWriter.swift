@@ -26,6 +26,7 @@ public final class SoundFileWriter: @unchecked Sendable {
     // @unchecked: created on one thread, then written by exactly one thread (the capture
     // session's writer) until that thread has finished; `close()` runs after it.
     private var handle: OpaquePointer?
+    private let sndfile: LibSndFile
     /// Ours, not libsndfile's (opened with close_desc false), so failure paths close it once.
     private let descriptor: Int32
     public let url: URL
@@ -51,6 +52,9 @@ public final class SoundFileWriter: @unchecked Sendable {
         self.container = container
         self.sampleRate = sampleRate
         self.channels = channels
+        // Before the file is made: a library that cannot be loaded leaves nothing behind.
+        let sndfile = try LibSndFile.forFile("open for writing", path: url.path)
+        self.sndfile = sndfile
         let fd = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw SystemError.soundFile("create", path: url.path)
@@ -65,24 +69,24 @@ public final class SoundFileWriter: @unchecked Sendable {
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
         info.format = format
-        guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
-            let error = SoundFileError.last(nil, operation: "open for writing", path: url.path)
+        guard let handle = sndfile.openDescriptor(fd, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            let error = sndfile.failure(nil, operation: "open for writing", path: url.path)
             Glibc.close(fd)
             throw error
         }
         self.handle = handle
         descriptor = fd
         // Float samples beyond full scale are clipped, not wrapped around to the opposite sign.
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        _ = sndfile.command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         if let comment {
             // Before the first write, so libsndfile places it in the header, not after the audio.
-            sf_set_string(handle, Int32(SF_STR_COMMENT), comment)
+            _ = sndfile.setString(handle, Int32(SF_STR_COMMENT), comment)
         }
     }
 
     deinit {
         if let handle {
-            sf_close(handle)
+            _ = sndfile.close(handle)
             Glibc.close(descriptor)
         }
     }
@@ -92,25 +96,25 @@ public final class SoundFileWriter: @unchecked Sendable {
     func setCompression(_ level: Double) -> Bool {
         guard let handle, framesWritten == 0 else { return false }
         var level = min(max(level, 0), 1)
-        return sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size)) == Int32(SF_TRUE)
+        return sndfile.command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size)) == Int32(SF_TRUE)
     }
 
     /// Appends `frames` interleaved frames.
     public func write(_ samples: UnsafePointer<Int16>, frames: Int) throws {
         guard let handle else { throw SoundFileError(operation: "write", path: url.path, reason: "the file is closed") }
-        try count(sf_writef_short(handle, samples, sf_count_t(frames)), of: frames, handle: handle)
+        try count(sndfile.writeShort(handle, samples, sf_count_t(frames)), of: frames, handle: handle)
     }
 
     /// Appends `frames` interleaved Float frames (full scale ±1.0).
     public func write(_ samples: UnsafePointer<Float>, frames: Int) throws {
         guard let handle else { throw SoundFileError(operation: "write", path: url.path, reason: "the file is closed") }
-        try count(sf_writef_float(handle, samples, sf_count_t(frames)), of: frames, handle: handle)
+        try count(sndfile.writeFloat(handle, samples, sf_count_t(frames)), of: frames, handle: handle)
     }
 
     /// Adds what libsndfile wrote to `framesWritten`; throws its reason when it wrote less than asked.
     private func count(_ written: sf_count_t, of frames: Int, handle: OpaquePointer) throws {
         framesWritten += Int64(max(written, 0))
-        guard written == frames else { throw SoundFileError.last(handle, operation: "write", path: url.path) }
+        guard written == frames else { throw sndfile.failure(handle, operation: "write", path: url.path) }
     }
 
     /// Rewrites the header so it covers every frame written so far: a file cut off after
@@ -129,8 +133,8 @@ public final class SoundFileWriter: @unchecked Sendable {
         }
         guard let layout else {
             // Not a layout we can patch in place: let libsndfile rewrite the whole header.
-            guard sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0) == 0, sf_error(handle) == 0 else {
-                throw SoundFileError.last(handle, operation: "update the header of", path: url.path)
+            guard sndfile.command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0) == 0, sndfile.error(handle) == 0 else {
+                throw sndfile.failure(handle, operation: "update the header of", path: url.path)
             }
             return
         }
@@ -156,13 +160,13 @@ public final class SoundFileWriter: @unchecked Sendable {
     public func close() throws {
         guard let handle else { return }
         self.handle = nil
-        let status = sf_close(handle)
+        let status = sndfile.close(handle)
         let closed = Glibc.close(descriptor)
         if closed != 0 {
             throw SystemError.soundFile("close", path: url.path)
         }
         if status != 0 {
-            throw SoundFileError(operation: "close", path: url.path, reason: String(cString: sf_error_number(status)))
+            throw SoundFileError(operation: "close", path: url.path, reason: sndfile.errorNumber(status).map { String(cString: $0) } ?? "error \(status)")
         }
     }
 }

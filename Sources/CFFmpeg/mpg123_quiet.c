@@ -2,9 +2,11 @@
    ("Note: Illegal Audio-MPEG-Header …", "Warning: Xing stream size off by more than 1% …")
    for ordinary files with a damaged frame or data after the last one, unless the handle has
    the MPG123_QUIET flag. libsndfile offers no way to set it, so the one function that makes
-   handles is interposed here: the program's own mpg123_new (exported, since libsndfile refers
-   to it) wraps libmpg123's and sets the flag on every handle it returns. Libraries never print;
-   decoding errors still reach voicejournal through libsndfile's return values. */
+   handles is interposed here: the program's own mpg123_new wraps libmpg123's and sets the flag
+   on every handle it returns. The program exports it (a linker flag in Package.swift: libsndfile
+   is opened at run time, so the linker cannot see that it refers to it), and a library's
+   references are bound to the program's symbols before its own dependencies'. Libraries never
+   print; decoding errors still reach voicejournal through libsndfile's return values. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -26,6 +28,13 @@ static pthread_once_t bound = PTHREAD_ONCE_INIT;
 static void bind(void) {
     real_new = (new_function)dlsym(RTLD_NEXT, "mpg123_new");
     real_param = (param_function)dlsym(RTLD_NEXT, "mpg123_param2");
+    if (real_new) return;
+    /* libsndfile opened with RTLD_LOCAL keeps libmpg123 out of the global scope RTLD_NEXT
+       searches: take it from the copy libsndfile loaded (the soname of libmpg123 1.x). */
+    void *library = dlopen("libmpg123.so.0", RTLD_LAZY | RTLD_NOLOAD);
+    if (!library) return;
+    real_new = (new_function)dlsym(library, "mpg123_new");
+    real_param = (param_function)dlsym(library, "mpg123_param2");
 }
 
 mpg123_handle *mpg123_new(const char *decoder, int *error);

@@ -1,4 +1,4 @@
-import Foundation
+import SharedLibrary
 
 /// OpenSSL's libcrypto, for SHA-256 only, loaded on first use rather than linked.
 ///
@@ -20,22 +20,20 @@ struct LibCrypto: @unchecked Sendable {
     static let loaded = Result { () throws(DigestError) in try load() }
 
     private static func load() throws(DigestError) -> LibCrypto {
-        guard let library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL) else {
-            let why = dlerror().map { String(cString: $0) } ?? "not found"
-            throw DigestError(.unavailable, step: "dlopen of libcrypto.so.3 [\(why)]")
+        do {
+            let library = try SharedLibrary("libcrypto.so.3")
+            return LibCrypto(newContext: try library.function("EVP_MD_CTX_new", as: (@convention(c) () -> OpaquePointer?).self),
+                             freeContext: try library.function("EVP_MD_CTX_free", as: (@convention(c) (OpaquePointer?) -> Void).self),
+                             sha256: try library.function("EVP_sha256", as: (@convention(c) () -> OpaquePointer?).self),
+                             initialize: try library.function("EVP_DigestInit_ex",
+                                                              as: (@convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Int32).self),
+                             update: try library.function("EVP_DigestUpdate",
+                                                          as: (@convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> Int32).self),
+                             finish: try library.function("EVP_DigestFinal_ex",
+                                                          as: (@convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?,
+                                                                               UnsafeMutablePointer<UInt32>?) -> Int32).self))
+        } catch {
+            throw DigestError(.unavailable, step: error.step)
         }
-        func bind<Function>(_ name: String, as type: Function.Type) throws(DigestError) -> Function {
-            guard let symbol = dlsym(library, name) else { throw DigestError(.unavailable, step: "dlsym of \(name)") }
-            return unsafeBitCast(symbol, to: type)
-        }
-        return LibCrypto(newContext: try bind("EVP_MD_CTX_new", as: (@convention(c) () -> OpaquePointer?).self),
-                         freeContext: try bind("EVP_MD_CTX_free", as: (@convention(c) (OpaquePointer?) -> Void).self),
-                         sha256: try bind("EVP_sha256", as: (@convention(c) () -> OpaquePointer?).self),
-                         initialize: try bind("EVP_DigestInit_ex",
-                                              as: (@convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Int32).self),
-                         update: try bind("EVP_DigestUpdate", as: (@convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> Int32).self),
-                         finish: try bind("EVP_DigestFinal_ex",
-                                          as: (@convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?,
-                                                               UnsafeMutablePointer<UInt32>?) -> Int32).self))
     }
 }

@@ -1,4 +1,4 @@
-import Audio
+@testable import Audio
 import Foundation
 import Logging
 import Testing
@@ -142,6 +142,99 @@ import TestSupport
         // What was left plays as it is; past the cut there is at most a period of silence.
         #expect(Array(written.prefix(16_000)) == Array(long[..<16_000]))
         #expect(written.count < 16_000 + 8_192 && written.dropFirst(16_000).allSatisfy { $0 == 0 })
+    }
+
+    /// A WAV of `samples` with the `fmt ` chunk's body `format` and `padding` bytes of a LIST
+    /// chunk before the audio, written byte by byte (sox writes neither).
+    private func wav(_ samples: [Int16], format: [UInt8], padding: Int = 0, in folder: TemporaryFolder) throws -> URL {
+        func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        let audio = samples.withUnsafeBytes { Array($0) }
+        var chunks = Array("WAVE".utf8) + Array("fmt ".utf8) + le(UInt32(format.count)) + format
+        if padding > 0 { chunks += Array("LIST".utf8) + le(UInt32(padding)) + [UInt8](repeating: 0x20, count: padding) }
+        chunks += Array("data".utf8) + le(UInt32(audio.count)) + audio
+        let url = folder.url.appendingPathComponent("made.wav")
+        try Data(Array("RIFF".utf8) + le(UInt32(chunks.count)) + chunks).write(to: url)
+        return url
+    }
+
+    /// A `fmt ` body: `tag`, 16 kHz, `channels`, 16 bits; WAVE_FORMAT_EXTENSIBLE (0xFFFE) adds
+    /// its extension with `subformat` as the GUID's tag.
+    private func fmt(tag: UInt16 = 1, channels: UInt16 = 1, bits: UInt16 = 16, subformat: UInt16 = 1) -> [UInt8] {
+        func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        let align = channels * bits / 8
+        var body = le(tag) + le(channels) + le(UInt32(16000)) + le(UInt32(16000) * UInt32(align)) + le(align) + le(bits)
+        if tag == 0xFFFE {
+            body += le(UInt16(22)) + le(bits) + le(UInt32(channels == 1 ? 4 : 3)) + le(subformat)
+                + [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        }
+        return body
+    }
+
+    @Test func aWAVWhoseAudioStartsPastItsFirst4KBPlaysItsOwnSamples() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let url = try wav(Self.samples, format: fmt(), padding: 10_000, in: folder)
+        #expect(MappedPCM(wav: url)?.totalFrames == 48_000, "played from its mapped bytes")
+        let (session, result) = try await play(url, on: speaker, from: 1.0)
+        #expect(result.end == .finished && !session.isResampled)
+        #expect(speaker.written() == Array(Self.samples[16_000...]))
+    }
+
+    @Test func anExtensibleWAVOf16BitPCMPlaysItsOwnSamples() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let url = try wav(Self.samples, format: fmt(tag: 0xFFFE), in: folder)
+        #expect(MappedPCM(wav: url)?.info == AudioFileInfo(frames: 48_000, sampleRate: 16000, channels: 1, format: "wav"))
+        let (session, result) = try await play(url, on: speaker)
+        #expect(result.end == .finished && session.fileInfo?.format == "wav")
+        #expect(speaker.written() == Self.samples)
+    }
+
+    @Test func onlyA16BitPCMHeaderReadsAsSamplesToPlayAsTheyAre() throws {
+        func layout(_ format: [UInt8]) throws -> WAVLayout {
+            let folder = try TemporaryFolder()
+            return try WAVLayout.parse(Array(try Data(contentsOf: try wav([0, 0], format: format, in: folder)).prefix(200)))
+        }
+        #expect(try layout(fmt()).isPCM16)
+        #expect(try layout(fmt(channels: 2)).isPCM16)
+        #expect(try layout(fmt(tag: 0xFFFE)).isPCM16)
+        #expect(try !layout(fmt(tag: 0xFFFE, bits: 32, subformat: 3)).isPCM16, "extensible float")
+        #expect(try !layout(fmt(tag: 3, bits: 32)).isPCM16, "IEEE float")
+        #expect(try !layout(fmt(bits: 24)).isPCM16, "24-bit PCM")
+        #expect(try !layout(fmt(bits: 8)).isPCM16, "8-bit PCM")
+        #expect(try !layout(fmt(tag: 6, bits: 8)).isPCM16, "A-law")
+    }
+
+    @Test func aWAVTheDeviceCannotTakeAsItIsIsDecodedAfterAll() async throws {
+        let folder = try TemporaryFolder()
+        // 24-bit samples: libsndfile hands over their top 16 bits.
+        let deep = try VirtualSpeaker(in: folder.url, name: "deep")
+        let url24 = folder.url.appendingPathComponent("deep.wav")
+        _ = try runTool("sox", [try wav(Self.samples, in: folder).path, "-b", "24", url24.path])
+        #expect(MappedPCM(wav: url24) == nil)
+        let (session24, result24) = try await play(url24, on: deep)
+        #expect(result24.end == .finished && !session24.isResampled)
+        #expect(deep.written() == Self.samples)
+        // A 48 kHz WAV on a card fixed at 16 kHz: converted, as a FLAC would be.
+        let speaker = try VirtualSpeaker(in: folder.url, fixedRate: 16000)
+        let (session, result) = try await play(try tone("tone48.wav", rate: 48000, seconds: 2, in: folder), on: speaker)
+        #expect(result.end == .finished && session.isResampled && session.deviceFormat.sampleRate == 16000)
+        let written = speaker.written()
+        #expect(abs(written.count - 32_000) <= 1, "\(written.count) samples")
+        let distance = distanceFromTheSine(Array(written.prefix(31_800)), start: 0)
+        #expect(distance.rms < 0.0005, "\(distance)")
+    }
+
+    @Test func aPipeInAWAVsPlaceIsRefusedWithoutBlocking() throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        let fifo = folder.url.appendingPathComponent("take.wav")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(MappedPCM(wav: fifo) == nil)
+        #expect(throws: AudioFileProblem.self) {
+            try PlaybackSession(file: fifo, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                logger: logger)
+        }
     }
 
     // MARK: - resampled
