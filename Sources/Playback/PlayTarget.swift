@@ -110,11 +110,29 @@ public struct PlayTarget: Sendable, Equatable {
     /// folder, pipe, device or socket is refused here, before anything opens it (a pipe would
     /// block the player, a device never end).
     public static func file(_ path: String) throws -> PlayTarget {
-        let url = URL(fileURLWithPath: path)
+        let url = URL(filePath: absolute(path), directoryHint: .notDirectory)
         if let status = try? FileStatus.of(url.path), status.kind != .regular {
             throw PlayTargetError(.notAFile, "\(path) is \(status.kind.words), not an audio file; give the path of a recording")
         }
         return PlayTarget(url: url, title: url.lastPathComponent)
+    }
+
+    /// `path` made absolute against the working folder, `.` and `..` resolved by name as a file
+    /// URL does. Done here with getcwd: a relative file URL has Foundation set up its
+    /// FileManager to ask for the folder, a tenth of play's start for a path typed on the
+    /// command line.
+    static func absolute(_ path: String) -> String {
+        var full = path
+        if !path.hasPrefix("/"), let folder = getcwd(nil, 0) {
+            full = String(cString: folder) + "/" + path
+            free(folder)
+        }
+        guard full.hasPrefix("/") else { return path }
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     // MARK: - Making one

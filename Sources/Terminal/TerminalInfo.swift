@@ -18,7 +18,7 @@ public struct TerminalInfo: Sendable, Equatable {
     /// Looks at a file descriptor (stderr for meters) and the environment; `TERM=dumb`
     /// counts as no terminal.
     public static func detect(fileDescriptor: Int32 = STDERR_FILENO,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalInfo {
+                              environment: [String: String] = TerminalInfo.environment()) -> TerminalInfo {
         let tty = isatty(fileDescriptor) == 1
         var size = winsize()
         let columns = tty && ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0 ? Int(size.ws_col) : nil
@@ -26,6 +26,17 @@ public struct TerminalInfo: Sendable, Equatable {
         let redraws = tty && environment["TERM"] != "dumb"
         return TerminalInfo(isTTY: redraws, color: colorEnabled(isTTY: redraws, environment: environment),
                             width: width(reported: columns, environment: environment))
+    }
+
+    /// The variables detection reads (TERM, NO_COLOR, COLUMNS), from the process's environment.
+    /// Only these, with getenv: ProcessInfo's `environment` copies all of it into a dictionary,
+    /// which cost more than the rest of detecting the terminal.
+    public static func environment() -> [String: String] {
+        var found: [String: String] = [:]
+        for name in ["TERM", "NO_COLOR", "COLUMNS"] {
+            if let value = getenv(name) { found[name] = String(cString: value) }
+        }
+        return found
     }
 
     /// Colour rule (https://no-color.org): a TTY, `NO_COLOR` absent or empty, `TERM` not `dumb`.

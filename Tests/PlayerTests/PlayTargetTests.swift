@@ -141,6 +141,11 @@ import TestSupport
         #expect(missing.title == "gone.wav" && missing.segments.isEmpty && missing.recordingId == nil)
         let relative = try PlayTarget.file("some/clip.flac")
         #expect(relative.url.path == FileManager.default.currentDirectoryPath + "/some/clip.flac")
+        // `.` and `..` resolved by name, as a file URL made from the path does.
+        let parent = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).deletingLastPathComponent().path
+        #expect(try PlayTarget.file("../some/./clip.flac").url.path == (parent == "/" ? "" : parent) + "/some/clip.flac")
+        #expect(try PlayTarget.file("/a//b/../c.wav").url.path == "/a/c.wav")
+        #expect(try PlayTarget.file("/a//b/../c.wav").url == URL(fileURLWithPath: "/a/c.wav"))
         let pipe = journal.folder.path("pipe")
         #expect(mkfifo(pipe.path, 0o600) == 0)
         for (path, kind) in [(journal.folder.url.path, "a folder"), (pipe.path, "a pipe"), ("/dev/null", "a character device")] {
