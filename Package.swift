@@ -120,7 +120,8 @@ let package = Package(
             // `--no-export-dynamic`: the executable's 34,000 Swift symbols stay out of its dynamic
             // symbol table, which nothing loads against; the runtime's start-up `dladdr` walked
             // all of them, and every library's symbol lookups passed them (1.2 ms a start).
-            .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+            // `-L linker`: `-lstdc++` finds the static libstdc++ there (see linker/libstdc++.so).
+            .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/linker", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
         ]),
 
         // Shared by the test targets: temporary homes, running the built binary, fixtures.
