@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "CMappedFile"),
         // FTS5's bm25 with a cheaper way to each row's length (same scores); on SQLite's own library.
         .target(name: "CSearchRank", linkerSettings: [.linkedLibrary("sqlite3")]),
-        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // libsamplerate (libsamplerate0-dev gives the header): opened when a file must be converted.
+        .systemLibrary(name: "CSampleRate", providers: [.apt(["libsamplerate0-dev"])]),
         // glibc's mallopt, for the command's allocator settings.
         .systemLibrary(name: "CMalloc"),
 

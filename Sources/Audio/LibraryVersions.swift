@@ -20,5 +20,8 @@ public enum AudioLibraryVersions {
         return "\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
     }
     /// libsamplerate's version string, e.g. "libsamplerate-0.2.2 (c) 2002-2008 Erik de Castro Lopo".
-    public static var samplerate: String { String(cString: src_get_version()) }
+    public static var samplerate: String {
+        guard let library = try? LibSampleRate.loaded.get(), let version = library.version() else { return "not installed" }
+        return String(cString: version)
+    }
 }

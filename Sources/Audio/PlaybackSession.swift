@@ -97,7 +97,8 @@ public final class PlaybackSession: Sendable {
         /// Levels of the blocks written lately, newest last: (frame after the block, peak, rms).
         var levels: [(end: Int64, peak: Double, rms: Double)] = []
         var outcome: PlaybackResult?
-        var waiters: [CheckedContinuation<PlaybackResult, Never>] = []
+        /// Called with the outcome once the playback thread is done (`result()`, `whenFinished`).
+        var waiters: [@Sendable (PlaybackResult) -> Void] = []
     }
 
     /// Prepares to play `samples` (interleaved, at `device.format`'s rate and channels) from
@@ -219,13 +220,19 @@ public final class PlaybackSession: Sendable {
     /// Waits until the playback thread is done.
     public func result() async -> PlaybackResult {
         await withCheckedContinuation { continuation in
-            let done: PlaybackResult? = shared.withLock { state in
-                if let outcome = state.outcome { return outcome }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let done { continuation.resume(returning: done) }
+            whenFinished { continuation.resume(returning: $0) }
         }
+    }
+
+    /// Calls `body` with how it went once the playback thread is done: from that thread, or at
+    /// once from this one when it is done already. Quick work only (it holds up the thread's end).
+    public func whenFinished(_ body: @escaping @Sendable (PlaybackResult) -> Void) {
+        let done: PlaybackResult? = shared.withLock { state in
+            if let outcome = state.outcome { return outcome }
+            state.waiters.append(body)
+            return nil
+        }
+        if let done { body(done) }
     }
 
     // MARK: - playback thread
@@ -343,13 +350,13 @@ public final class PlaybackSession: Sendable {
 
     private func finish(_ result: PlaybackResult) {
         if result.underruns > 0 { logger.info("playback underruns", metadata: ["count": "\(result.underruns)"]) }
-        let waiting = shared.withLock { state -> [CheckedContinuation<PlaybackResult, Never>] in
+        let waiting = shared.withLock { state -> [@Sendable (PlaybackResult) -> Void] in
             state.outcome = result
             defer { state.waiters.removeAll() }
             return state.waiters
         }
         done.signal()
-        for continuation in waiting { continuation.resume(returning: result) }
+        for waiter in waiting { waiter(result) }
     }
 }
 

@@ -28,11 +28,17 @@ public struct ResamplerError: Error, CustomStringConvertible, Sendable, Equatabl
 
     public var description: String { "resampling failed (\(function)): \(reason)" }
 
-    /// The error of `kind`, `function` having returned `code`.
+    /// The error of `kind`, `function` having returned `code` (libsamplerate's words for it).
     public init(_ kind: Kind, function: String, code: Int32) {
+        let words = (try? LibSampleRate.loaded.get())?.strerror(code).map { String(cString: $0) }
+        self.init(kind, function: function, reason: words ?? "error \(code)")
+    }
+
+    /// The error of `kind` in `function`, for `reason`.
+    public init(_ kind: Kind, function: String, reason: String) {
         self.kind = kind
         self.function = function
-        reason = src_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        self.reason = reason
     }
 }
 
@@ -51,6 +57,7 @@ public final class Resampler {
     }
 
     private let state: OpaquePointer
+    private let library: LibSampleRate
     public let inputRate: Int
     public let outputRate: Int
     public let channels: Int
@@ -59,8 +66,13 @@ public final class Resampler {
 
     public init(from inputRate: Int, to outputRate: Int, channels: Int = 1, quality: Quality = .medium) throws {
         ratio = Double(outputRate) / Double(inputRate)
+        do {
+            library = try LibSampleRate.loaded.get()
+        } catch {
+            throw ResamplerError(.setup, function: "src_new", reason: "libsamplerate is not usable: \(error.step)")
+        }
         // libsamplerate accepts ratios from 1/256 to 256 (a rate of 0 gives 0 or infinity: refused too).
-        guard src_is_valid_ratio(ratio) != 0 else {
+        guard library.isValidRatio(ratio) != 0 else {
             throw ResamplerError(.unsupportedRatio, function: "src_is_valid_ratio", code: 6)  // SRC_ERR_BAD_SRC_RATIO
         }
         var error: Int32 = 0
@@ -68,7 +80,7 @@ public final class Resampler {
         case .medium: csamplerate_medium_quality()
         case .fastest: csamplerate_fastest()
         }
-        guard let state = src_new(converter, Int32(channels), &error) else {
+        guard let state = library.new(converter, Int32(channels), &error) else {
             throw ResamplerError(.setup, function: "src_new", code: error)
         }
         self.state = state
@@ -77,7 +89,7 @@ public final class Resampler {
         self.channels = channels
     }
 
-    deinit { src_delete(state) }
+    deinit { _ = library.delete(state) }
 
     /// Converts one block of interleaved input frames; returns the output frames ready so far
     /// (the converter holds back a few dozen frames of history). With `endOfInput`, the held-back
@@ -102,7 +114,7 @@ public final class Resampler {
                 data.data_out = out.baseAddress
                 // An empty final block still needs a valid pointer (libsamplerate checks it).
                 data.data_in = input.baseAddress.map { UnsafePointer($0 + consumed * channels) } ?? UnsafePointer(out.baseAddress)
-                return src_process(state, &data)
+                return library.process(state, &data)
             }
             guard status == 0 else { throw ResamplerError(.conversion, function: "src_process", code: status) }
             consumed += data.input_frames_used

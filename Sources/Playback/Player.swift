@@ -88,12 +88,7 @@ public enum Player {
         let keys = terminal.map { _ in KeyReader(input: input) { events.push(.key($0)) } }
         // The clock redraws on a terminal; the end of playback wakes the loop at once.
         let clock = showing ? Ticker(every: redrawEvery) { events.push(.tick) } : nil
-        let endWatch = Thread {
-            session.waitUntilFinished()
-            events.push(.tick)
-        }
-        endWatch.name = "voicejournal player end"
-        endWatch.start()
+        session.whenFinished { _ in events.push(.tick) }
 
         let startFrame = session.status().position
         session.start()
