@@ -16,7 +16,9 @@ extension PlaybackSession {
     /// header then lags what is on disk, and all of it plays). `interactive`: 50 ms periods,
     /// so a pause, a jump or the level follows within one; otherwise the geometry `aplay` uses
     /// (125 ms periods, a 500 ms buffer), which wakes the playback thread (and the card) less
-    /// than half as often, for playback nobody steers.
+    /// than half as often, and writes of the whole buffer (ALSA still moves them a period at a
+    /// time), a quarter of the loop's turns, for playback nobody steers: a stop then waits for
+    /// the write under way, half a second at most.
     public convenience init(file: URL, deviceName: String = "default", configuration: ALSAConfiguration? = nil,
                             from: Double = 0, to: Double? = nil, measuresLevel: Bool = false, growing: Bool = false,
                             interactive: Bool = true, limit: DecodeLimit = .plausible, logger: Logger) throws {
@@ -36,11 +38,12 @@ extension PlaybackSession {
             : PlaybackFormat(sampleRate: info.sampleRate, channels: channels, periodFrames: max(info.sampleRate / 8, 32),
                              bufferFrames: max(info.sampleRate / 8, 32) * 4)
         let device = try PlaybackDevice(name: deviceName, format: format, configuration: configuration)
+        let writes = interactive ? nil : device.format.bufferFrames
         let rate = Double(device.format.sampleRate)
         func frame(_ seconds: Double) -> Int64 { Int64((max(seconds, 0) * rate).rounded()) }
         if let mapped, device.format.sampleRate == info.sampleRate, device.format.channels == info.channels {
             self.init(device: device, frames: mapped, startFrame: frame(from), endFrame: to.map(frame), measuresLevel: measuresLevel,
-                      fileInfo: info, isResampled: false, logger: logger)
+                      fileInfo: info, isResampled: false, framesPerWrite: writes, logger: logger)
             return
         }
         // A WAV the device takes otherwise is decoded after all.
@@ -48,6 +51,6 @@ extension PlaybackSession {
                                             device: device.format)
         self.init(device: device, frames: ReadAhead(source, device: device.format), startFrame: frame(from),
                   endFrame: to.map(frame), measuresLevel: measuresLevel, fileInfo: info, isResampled: source.isResampled,
-                  logger: logger)
+                  framesPerWrite: writes, logger: logger)
     }
 }

@@ -72,6 +72,9 @@ public final class PlaybackSession: Sendable {
     private let startFrame: Int64
     private let endFrame: Int64?
     private let measuresLevel: Bool
+    /// Frames handed to the device per write: a period, so a pause or a jump acts within one;
+    /// or more for playback nobody steers (`init(file:…, interactive: false)`).
+    private let framesPerWrite: Int
     private let logger: Logger
     /// The file's shape, for a session playing a file.
     public let fileInfo: AudioFileInfo?
@@ -109,9 +112,10 @@ public final class PlaybackSession: Sendable {
     }
 
     init(device: PlaybackDevice, frames: any FrameProvider, startFrame: Int64, endFrame: Int64?, measuresLevel: Bool,
-         fileInfo: AudioFileInfo?, isResampled: Bool, logger: Logger) {
+         fileInfo: AudioFileInfo?, isResampled: Bool, framesPerWrite: Int? = nil, logger: Logger) {
         self.device = device
         self.frames = frames
+        self.framesPerWrite = max(framesPerWrite ?? device.format.periodFrames, 1)
         self.logger = logger
         self.measuresLevel = measuresLevel
         self.fileInfo = fileInfo
@@ -241,7 +245,7 @@ public final class PlaybackSession: Sendable {
 
     private func playLoop() {
         let channels = device.format.channels
-        let period = max(device.format.periodFrames, 1)
+        let period = framesPerWrite
         var position = startFrame
         var played: Int64 = 0
         var end = PlaybackEnd.finished

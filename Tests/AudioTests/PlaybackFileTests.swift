@@ -60,6 +60,26 @@ import TestSupport
         #expect(speaker.written() == Array(stereo[24_000...]))
     }
 
+    @Test(arguments: [true, false])
+    func playbackNobodySteersWritesWholeBuffersAndEveryFrameArrives(mapped: Bool) async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        // A WAV plays from its mapped bytes, a FLAC through the decoder's read-ahead.
+        var file = try wav(Self.samples, in: folder)
+        if !mapped {
+            let flac = folder.url.appendingPathComponent("take.flac")
+            _ = try runTool("sox", [file.path, flac.path])
+            file = flac
+        }
+        let session = try PlaybackSession(file: file, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                          from: 0.3, to: 2.7, interactive: false, logger: logger)
+        session.start()
+        let result = await session.result()
+        #expect(result.end == .finished && result.framesPlayed == 38_400)
+        #expect(session.deviceFormat.periodFrames == 2000 && session.deviceFormat.bufferFrames == 8000, "aplay's geometry")
+        #expect(speaker.written() == Array(Self.samples[4800..<43_200]))
+    }
+
     @Test func aJumpWhilePausedPlaysFromThere() async throws {
         let folder = try TemporaryFolder()
         let speaker = try VirtualSpeaker(in: folder.url)
