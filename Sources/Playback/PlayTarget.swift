@@ -118,21 +118,36 @@ public struct PlayTarget: Sendable, Equatable {
     }
 
     /// `path` made absolute against the working folder, `.` and `..` resolved by name as a file
-    /// URL does. Done here with getcwd: a relative file URL has Foundation set up its
-    /// FileManager to ask for the folder, a tenth of play's start for a path typed on the
-    /// command line.
+    /// URL does. Done here with getcwd, byte by byte: a relative file URL has Foundation set up
+    /// its FileManager to ask for the folder, and the generic `split` and `joined` first set up
+    /// their own types; together a tenth of play's start for a path typed on the command line.
     static func absolute(_ path: String) -> String {
-        var full = path
-        if !path.hasPrefix("/"), let folder = getcwd(nil, 0) {
-            full = String(cString: folder) + "/" + path
+        var full = Array(path.utf8)
+        if full.first != UInt8(ascii: "/"), let folder = getcwd(nil, 0) {
+            full = Array(String(cString: folder).utf8) + [UInt8(ascii: "/")] + full
             free(folder)
         }
-        guard full.hasPrefix("/") else { return path }
-        var parts: [Substring] = []
-        for part in full.split(separator: "/") where part != "." {
-            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        guard full.first == UInt8(ascii: "/") else { return path }
+        var resolved: [UInt8] = []
+        var part: [UInt8] = []
+        // Each part ends at a slash (and the last at the end): "." is dropped, ".." takes off
+        // the part before it, an empty one (a doubled slash) is nothing.
+        for byte in full + [UInt8(ascii: "/")] {
+            guard byte == UInt8(ascii: "/") else {
+                part.append(byte)
+                continue
+            }
+            if part == [UInt8(ascii: ".")] || part.isEmpty {
+                // nothing
+            } else if part == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+                while let last = resolved.popLast(), last != UInt8(ascii: "/") {}
+            } else {
+                resolved.append(UInt8(ascii: "/"))
+                resolved += part
+            }
+            part.removeAll(keepingCapacity: true)
         }
-        return "/" + parts.joined(separator: "/")
+        return resolved.isEmpty ? "/" : String(decoding: resolved, as: UTF8.self)
     }
 
     // MARK: - Making one

@@ -15,41 +15,47 @@ public struct TerminalInfo: Sendable, Equatable {
         self.width = width
     }
 
-    /// Looks at a file descriptor (stderr for meters) and the environment; `TERM=dumb`
-    /// counts as no terminal.
-    public static func detect(fileDescriptor: Int32 = STDERR_FILENO,
-                              environment: [String: String] = TerminalInfo.environment()) -> TerminalInfo {
+    /// Looks at a file descriptor (stderr for meters) and the process's environment; `TERM=dumb`
+    /// counts as no terminal. The three variables it reads are read with getenv: ProcessInfo's
+    /// `environment` copies all of it into a dictionary, which cost more than the rest of detecting.
+    public static func detect(fileDescriptor: Int32 = STDERR_FILENO) -> TerminalInfo {
+        detect(fileDescriptor: fileDescriptor) { name in getenv(name).map { String(cString: $0) } }
+    }
+
+    /// `detect` with `environment` in place of the process's.
+    public static func detect(fileDescriptor: Int32, environment: [String: String]) -> TerminalInfo {
+        detect(fileDescriptor: fileDescriptor) { environment[$0] }
+    }
+
+    private static func detect(fileDescriptor: Int32, variable: (String) -> String?) -> TerminalInfo {
         let tty = isatty(fileDescriptor) == 1
         var size = winsize()
         let columns = tty && ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0 ? Int(size.ws_col) : nil
         // A `dumb` terminal cannot redraw a line in place: it gets plain lines, like a pipe.
-        let redraws = tty && environment["TERM"] != "dumb"
-        return TerminalInfo(isTTY: redraws, color: colorEnabled(isTTY: redraws, environment: environment),
-                            width: width(reported: columns, environment: environment))
-    }
-
-    /// The variables detection reads (TERM, NO_COLOR, COLUMNS), from the process's environment.
-    /// Only these, with getenv: ProcessInfo's `environment` copies all of it into a dictionary,
-    /// which cost more than the rest of detecting the terminal.
-    public static func environment() -> [String: String] {
-        var found: [String: String] = [:]
-        for name in ["TERM", "NO_COLOR", "COLUMNS"] {
-            if let value = getenv(name) { found[name] = String(cString: value) }
-        }
-        return found
+        let redraws = tty && variable("TERM") != "dumb"
+        return TerminalInfo(isTTY: redraws, color: colorEnabled(isTTY: redraws, variable: variable),
+                            width: width(reported: columns, variable: variable))
     }
 
     /// Colour rule (https://no-color.org): a TTY, `NO_COLOR` absent or empty, `TERM` not `dumb`.
     public static func colorEnabled(isTTY: Bool, environment: [String: String]) -> Bool {
+        colorEnabled(isTTY: isTTY) { environment[$0] }
+    }
+
+    private static func colorEnabled(isTTY: Bool, variable: (String) -> String?) -> Bool {
         guard isTTY else { return false }
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-        return environment["TERM"] != "dumb"
+        if let noColor = variable("NO_COLOR"), !noColor.isEmpty { return false }
+        return variable("TERM") != "dumb"
     }
 
     /// The terminal's own width if it reported one, else `$COLUMNS`, else 80.
     public static func width(reported: Int?, environment: [String: String]) -> Int {
+        width(reported: reported) { environment[$0] }
+    }
+
+    private static func width(reported: Int?, variable: (String) -> String?) -> Int {
         if let reported, reported > 0 { return reported }
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        if let columns = variable("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
         return 80
     }
 }
