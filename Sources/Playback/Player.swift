@@ -40,11 +40,20 @@ public enum Player {
     /// lines take one column less so they never wrap) and read keys from stdin in raw mode
     /// (space, ←/→ 5 s, ↑/↓ previous/next segment, q); the terminal mode is restored on every
     /// exit path (end, q, signal, device error). Not `showing`: nothing is drawn and stdin is
-    /// left alone.
+    /// left alone. The player's loop runs on a thread of its own (see `play` to run it on the
+    /// calling thread).
     public static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
                            color: Bool, width: Int, write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
         await run(session, segments: segments, title: title, showing: showing, color: color, width: width,
                   charset: showing ? Charset.detect() : .ascii, input: STDIN_FILENO, signals: watchSignals, write: write)
+    }
+
+    /// `run` on the calling thread, which it blocks until the end: for a caller with a thread of
+    /// its own to give (the command's main thread), with no thread or task started for the loop.
+    public static func play(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
+                            color: Bool, width: Int, write: @escaping @Sendable (String) -> Void) -> PlayerOutcome {
+        play(session, segments: segments, title: title, showing: showing, color: color, width: width,
+             charset: showing ? Charset.detect() : .ascii, input: STDIN_FILENO, signals: watchSignals, write: write)
     }
 
     /// Calls its argument on SIGINT or SIGTERM until the function it returns is called.
@@ -68,8 +77,22 @@ public enum Player {
     /// signal watch): nothing it does while playing waits on the shared threads of Swift's
     /// concurrency, which a busy process may leave it no turn on.
     static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
-                    color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
+                    color: Bool, width: Int, charset: Charset, input: Int32, signals: @escaping SignalHook,
                     write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
+        await withCheckedContinuation { (continuation: CheckedContinuation<PlayerOutcome, Never>) in
+            let loop = Thread {
+                continuation.resume(returning: play(session, segments: segments, title: title, showing: showing, color: color,
+                                                    width: width, charset: charset, input: input, signals: signals, write: write))
+            }
+            loop.name = "voicejournal player"
+            loop.start()
+        }
+    }
+
+    /// `play` with what tests replace, as `run`.
+    static func play(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
+                     color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
+                     write: @escaping @Sendable (String) -> Void) -> PlayerOutcome {
         let events = EventQueue()
         let screen = showing ? Screen(segments: segments, title: title, color: color, charset: charset, write: write) : nil
         // Signals are watched before the terminal goes raw: a Ctrl-C in between must not take
@@ -93,55 +116,48 @@ public enum Player {
         let startFrame = session.status().position
         session.start()
         screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<PlayerOutcome, Never>) in
-            let loop = Thread {
-                var quit = false
-                var signal: Int32?
-                var stopAsked: ContinuousClock.Instant?
-                var result: PlaybackResult?
-                while result == nil {
-                    switch events.next() {
-                    case .tick:
-                        break
-                    case .key(let key):
-                        act(on: key, session: session, segments: segments, quit: &quit, signal: &signal)
-                    case .signal(let number):
-                        signal = signal ?? number
-                    }
-                    if let ended = session.finalResult {
-                        result = ended
-                        break
-                    }
-                    if stopAsked == nil, quit || signal != nil {
-                        stopAsked = .now
-                        // Wakes the loop when the grace is over, clock or not.
-                        Thread {
-                            Thread.sleep(forTimeInterval: Double(stopGrace.components.seconds))
-                            events.push(.tick)
-                        }.start()
-                    }
-                    if let asked = stopAsked, ContinuousClock.now - asked >= stopGrace {
-                        // What is known of where it got: the device's thread is left to the process's exit.
-                        let last = session.status()
-                        result = PlaybackResult(framesPlayed: max(0, last.position - startFrame), position: last.position,
-                                                underruns: 0, end: .stopped)
-                        break
-                    }
-                    screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
-                }
-                clock?.cancel()
-                keys?.cancel()
-                screen?.clear()
-                terminal?.restore()
-                screen?.showCursor()
-                let ended = result ?? PlaybackResult(framesPlayed: 0, position: startFrame, underruns: 0, end: .stopped)
-                continuation.resume(returning: PlayerOutcome(result: ended, quit: quit, signal: signal))
+        var quit = false
+        var signal: Int32?
+        var stopAsked: ContinuousClock.Instant?
+        var result: PlaybackResult?
+        while result == nil {
+            switch events.next() {
+            case .tick:
+                break
+            case .key(let key):
+                act(on: key, session: session, segments: segments, quit: &quit, signal: &signal)
+            case .signal(let number):
+                signal = signal ?? number
             }
-            loop.name = "voicejournal player"
-            loop.start()
+            if let ended = session.finalResult {
+                result = ended
+                break
+            }
+            if stopAsked == nil, quit || signal != nil {
+                stopAsked = .now
+                // Wakes the loop when the grace is over, clock or not.
+                Thread {
+                    Thread.sleep(forTimeInterval: Double(stopGrace.components.seconds))
+                    events.push(.tick)
+                }.start()
+            }
+            if let asked = stopAsked, ContinuousClock.now - asked >= stopGrace {
+                // What is known of where it got: the device's thread is left to the process's exit.
+                let last = session.status()
+                result = PlaybackResult(framesPlayed: max(0, last.position - startFrame), position: last.position,
+                                        underruns: 0, end: .stopped)
+                break
+            }
+            screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
         }
+        clock?.cancel()
+        keys?.cancel()
+        screen?.clear()
+        terminal?.restore()
+        screen?.showCursor()
+        let ended = result ?? PlaybackResult(framesPlayed: 0, position: startFrame, underruns: 0, end: .stopped)
         stopWatching()
-        return outcome
+        return PlayerOutcome(result: ended, quit: quit, signal: signal)
     }
 
     /// What a key does to the session.

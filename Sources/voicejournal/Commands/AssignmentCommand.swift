@@ -51,7 +51,8 @@ struct AssignmentCommand: AsyncParsableCommand {
                 $0.text(link: settings.answerLink(token: view.assignment.linkToken), color: output.color)
             }
             guard play else { return }
-            try await playTarget(PlayTarget.assignment(id, in: store), at: nil, to: nil, device: device, json: false, global: global)
+            let target = try PlayTarget.assignment(id, in: store), device = device
+            try await onThread { try playTarget(target, at: nil, to: nil, device: device, json: false) }
         }
     }
 

@@ -7,7 +7,7 @@ import Store
 import Terminal
 
 /// `play` — listen to an entry, an answer, a search hit or any audio file through ALSA.
-struct Play: AsyncParsableCommand {
+struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Listen to an entry, an answer, a search hit or an audio file",
@@ -51,7 +51,9 @@ struct Play: AsyncParsableCommand {
         return seconds
     }
 
-    func run() async throws {
+    // Not async: the player runs on the main thread, and a command that starts no task starts
+    // none of Swift's concurrency threads either (a tenth of play's start-up).
+    func run() throws {
         let what: PlayTarget
         if let target, target.allSatisfy(\.isASCIIDigit), let id = Int64(target) {
             what = try PlayTarget.entry(id, in: global.openStoreForReading())
@@ -64,7 +66,7 @@ struct Play: AsyncParsableCommand {
         } else {
             what = try PlayTarget.search(search ?? "", in: global.openStoreForReading())
         }
-        try await playTarget(what, at: Self.time(at, "--at"), to: Self.time(to, "--to"), device: device, json: json, global: global)
+        try playTarget(what, at: Self.time(at, "--at"), to: Self.time(to, "--to"), device: device, json: json)
     }
 }
 
@@ -105,8 +107,9 @@ struct PlayReport: Encodable {
 
 /// Plays `target` from `at` (else where the target starts) to `to` on `device`: the player on a
 /// terminal, silence but errors elsewhere, the report with `json`. A signal exits 130 after
-/// the report; a device that fails mid-way is failed work.
-func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, json: Bool, global: GlobalOptions) async throws {
+/// the report; a device that fails mid-way is failed work. Blocks the calling thread until
+/// the end (from an async command: `onThread`).
+func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, json: Bool) throws {
     let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
     let start = at ?? target.startSeconds ?? 0
     let session = try PlaybackSession(file: target.url, deviceName: device, from: start, to: to, measuresLevel: terminal.isTTY,
@@ -117,9 +120,9 @@ func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, 
         throw CLIError.usage("--at \(Clock.text(start, .position)) is past the end of \(TerminalText.escaped(target.title)) "
                              + "(\(Clock.text(total, .position)) long)")
     }
-    let outcome = await Player.run(session, segments: target.segments, title: target.title, showing: terminal.isTTY,
-                                   color: terminal.color, width: terminal.width,
-                                   write: { FileHandle.standardError.write(Data($0.utf8)) })
+    let outcome = Player.play(session, segments: target.segments, title: target.title, showing: terminal.isTTY,
+                              color: terminal.color, width: terminal.width,
+                              write: { FileHandle.standardError.write(Data($0.utf8)) })
     let result = outcome.result
     if result.end == .failed, let error = result.error { throw error }
     if json {

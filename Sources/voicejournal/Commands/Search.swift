@@ -45,6 +45,7 @@ struct Search: AsyncParsableCommand {
                 ? "nothing to play: no match for \"\(words)\""
                 : "nothing to play: no match for \"\(words)\" lies in a recording")
         }
-        try await playTarget(target, at: nil, to: nil, device: device, json: false, global: global)
+        let device = device
+        try await onThread { try playTarget(target, at: nil, to: nil, device: device, json: false) }
     }
 }
