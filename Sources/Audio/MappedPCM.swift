@@ -19,8 +19,8 @@ final class MappedPCM: FrameProvider {
     let totalFrames: Int64
     /// The file's shape as its header gives it (format "wav", `frames` = `totalFrames`).
     let info: AudioFileInfo
-    /// The audio's bytes in the file (`totalFrames` whole frames).
-    var audioBytes: Int64 { totalFrames * 2 * Int64(channels) }
+    /// The file's size when it was mapped.
+    let fileSize: Int64
 
     /// Maps `url` when it is a regular RIFF/WAVE file of 16-bit integer PCM, one or two
     /// channels: nil for anything else (the caller decodes it instead, and a decoder's error is
@@ -45,6 +45,7 @@ final class MappedPCM: FrameProvider {
         samples = start.assumingMemoryBound(to: Int16.self)
         channels = format.channels
         totalFrames = bytes / Int64(layout.blockAlign)
+        fileSize = Int64(status.st_size)
         info = AudioFileInfo(frames: totalFrames, sampleRate: format.sampleRate, channels: format.channels, format: "wav")
     }
 

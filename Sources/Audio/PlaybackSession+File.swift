@@ -29,9 +29,9 @@ extension PlaybackSession {
             throw SoundFileError.notAudio(path: file.path, sndfile: "no sample rate or channels", ffmpeg: "no sample rate or channels")
         }
         if let mapped {
-            // Nothing is decoded (the mapped bytes are the file's own), so only the caller's
-            // own limit on the length applies.
-            try limit.check(declaredSeconds: mapped.info.durationSeconds, fileSize: mapped.audioBytes, path: file.path)
+            // The same bounds a decoder would apply to what the header declares (the caller's
+            // limit; a length the bytes cannot hold, as a rate of 1 Hz declares).
+            try limit.check(declaredSeconds: mapped.info.durationSeconds, fileSize: mapped.fileSize, path: file.path)
         }
         let channels = min(info.channels, 2)
         let format = interactive ? PlaybackFormat(sampleRate: info.sampleRate, channels: channels)

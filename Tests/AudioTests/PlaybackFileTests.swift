@@ -177,12 +177,12 @@ import TestSupport
         return url
     }
 
-    /// A `fmt ` body: `tag`, 16 kHz, `channels`, 16 bits; WAVE_FORMAT_EXTENSIBLE (0xFFFE) adds
+    /// A `fmt ` body: `tag`, `rate` (16 kHz), `channels`, 16 bits; WAVE_FORMAT_EXTENSIBLE (0xFFFE) adds
     /// its extension with `subformat` as the GUID's tag.
-    private func fmt(tag: UInt16 = 1, channels: UInt16 = 1, bits: UInt16 = 16, subformat: UInt16 = 1) -> [UInt8] {
+    private func fmt(tag: UInt16 = 1, channels: UInt16 = 1, bits: UInt16 = 16, subformat: UInt16 = 1, rate: UInt32 = 16000) -> [UInt8] {
         func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
         let align = channels * bits / 8
-        var body = le(tag) + le(channels) + le(UInt32(16000)) + le(UInt32(16000) * UInt32(align)) + le(align) + le(bits)
+        var body = le(tag) + le(channels) + le(rate) + le(rate &* UInt32(align)) + le(align) + le(bits)
         if tag == 0xFFFE {
             body += le(UInt16(22)) + le(bits) + le(UInt32(channels == 1 ? 4 : 3)) + le(subformat)
                 + [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
@@ -208,6 +208,19 @@ import TestSupport
         let (session, result) = try await play(url, on: speaker)
         #expect(result.end == .finished && session.fileInfo?.format == "wav")
         #expect(speaker.written() == Self.samples)
+    }
+
+    @Test func aWAVDeclaringMoreAudioThanItsBytesHoldIsRefusedAsADecoderWould() throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        // 48,000 samples at 1 Hz: 13 hours in 96 KB, past what any real file packs into its bytes.
+        let url = try wav(Self.samples, format: fmt(rate: 1), in: folder)
+        #expect(MappedPCM(wav: url) != nil, "a header the mapping takes")
+        #expect { try PlaybackSession(file: url, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                      logger: logger) } throws: { error in
+            (error as? AudioFileProblem)?.kind == .implausibleLength && "\(error)".contains("in 96044 bytes")
+        }
+        #expect(speaker.bytesWritten() == 0)
     }
 
     @Test func onlyA16BitPCMHeaderReadsAsSamplesToPlayAsTheyAre() throws {
