@@ -27,10 +27,7 @@ final class GrowingWAV {
         let descriptor = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SystemError.soundFile("open", path: url.path) }
         var status = stat()
-        var header = [UInt8](repeating: 0, count: 65536)
-        let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard fstat(descriptor, &status) == 0, read > 0,
-              let layout = try? WAVLayout.parse(Array(header.prefix(read))),
+        guard fstat(descriptor, &status) == 0, let layout = WAVLayout.read(descriptor),
               let fix = layout.fix(fileSize: Int64(status.st_size)) else {
             Glibc.close(descriptor)
             return nil

@@ -28,7 +28,7 @@ struct LibSndFile: @unchecked Sendable {
     let versionString: csndfile_version_string
 
     /// The library's functions, or why they could not be had (loaded once, by the first caller).
-    private static let loaded = Result { () throws(SharedLibraryError) in try load() }
+    static let loaded = Result { () throws(SharedLibraryError) in try load() }
 
     /// The library, for `operation` on `path`; when it cannot be loaded, the error says so for
     /// that file (as any other reason it could not be read or written would).
@@ -39,9 +39,6 @@ struct LibSndFile: @unchecked Sendable {
             throw SoundFileError(operation: operation, path: path, reason: "libsndfile is not usable: \(error.step)")
         }
     }
-
-    /// The library, or nil when it cannot be loaded.
-    static var ifAvailable: LibSndFile? { try? loaded.get() }
 
     private static func load() throws(SharedLibraryError) -> LibSndFile {
         let library = try SharedLibrary("libsndfile.so.1")

@@ -9,7 +9,7 @@ public enum AudioLibraryVersions {
     public static var alsa: String { String(cString: calsa_version()) }
     /// libsndfile's version string, e.g. "libsndfile-1.2.0"; "not installed" when it cannot be loaded.
     public static var sndfile: String {
-        guard let library = LibSndFile.ifAvailable, let version = library.versionString() else { return "not installed" }
+        guard let library = try? LibSndFile.loaded.get(), let version = library.versionString() else { return "not installed" }
         return String(cString: version)
     }
     /// libavformat's version (the FFmpeg library that opens containers), e.g. "59.27.100";

@@ -34,7 +34,7 @@ final class MappedPCM: FrameProvider {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              let layout = Self.layout(descriptor, fileSize: Int64(status.st_size)), layout.isPCM16,
+              let layout = WAVLayout.read(descriptor), layout.isPCM16,
               let format = layout.format, (1...2).contains(format.channels), format.sampleRate > 0 else { return nil }
         let bytes = layout.audioBytes(fileSize: Int64(status.st_size), growing: growing)
         guard bytes > 0 else { return nil }
@@ -47,19 +47,6 @@ final class MappedPCM: FrameProvider {
         totalFrames = bytes / Int64(layout.blockAlign)
         fileSize = Int64(status.st_size)
         info = AudioFileInfo(frames: totalFrames, sampleRate: format.sampleRate, channels: format.channels, format: "wav")
-    }
-
-    /// The header's layout, read from the first 4 KB (where a WAV's `data` chunk nearly always
-    /// starts), or the first 64 KB when chunks before the audio reach further.
-    private static func layout(_ descriptor: Int32, fileSize: Int64) -> WAVLayout? {
-        for size in [4096, 65_536] {
-            var header = [UInt8](repeating: 0, count: size)
-            let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size, 0) }
-            guard read > 0 else { return nil }
-            if let layout = try? WAVLayout.parse(Array(header.prefix(read))) { return layout }
-            if read < size || Int64(size) >= fileSize { return nil }
-        }
-        return nil
     }
 
     deinit { cmapped_unmap(slot) }

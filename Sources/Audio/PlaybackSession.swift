@@ -82,8 +82,6 @@ public final class PlaybackSession: Sendable {
     public let isResampled: Bool
     /// Wakes the playback thread from a pause (resume, a jump or stop); extra signals are harmless.
     private let wake = DispatchSemaphore(value: 0)
-    /// Signalled once the playback thread is done (and passed on by each waiter).
-    private let done = DispatchSemaphore(value: 0)
     /// What the playback thread and callers share; the device is used only by the playback thread.
     private let shared: Mutex<Shared>
 
@@ -210,13 +208,6 @@ public final class PlaybackSession: Sendable {
 
     /// True once the playback thread is done.
     public var isFinished: Bool { shared.withLock { $0.outcome != nil } }
-
-    /// Blocks the calling thread until the playback thread is done (never from the
-    /// cooperative pool: `result()` is the way to wait there).
-    public func waitUntilFinished() {
-        done.wait()
-        done.signal()
-    }
 
     /// How it went, once the playback thread is done; nil before (see `result()` to wait).
     public var finalResult: PlaybackResult? { shared.withLock { $0.outcome } }
@@ -359,7 +350,6 @@ public final class PlaybackSession: Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        done.signal()
         for waiter in waiting { waiter(result) }
     }
 }

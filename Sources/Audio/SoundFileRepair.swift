@@ -59,6 +59,20 @@ struct WAVLayout: Equatable {
         throw WAVLayoutError.noData
     }
 
+    /// The layout of the WAV open on `descriptor`, from its first 4 KB (where the `data` chunk
+    /// nearly always starts), else its first 64 KB when chunks before the audio reach further;
+    /// nil when it is not a WAV whose layout is understood.
+    static func read(_ descriptor: Int32) -> WAVLayout? {
+        for size in [4096, 65_536] {
+            var header = [UInt8](repeating: 0, count: size)
+            let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size, 0) }
+            guard read > 0 else { return nil }
+            if let layout = try? parse(Array(header.prefix(read))) { return layout }
+            if read < size { return nil }
+        }
+        return nil
+    }
+
     /// The format tag of the `fmt ` chunk at `body`: WAVE_FORMAT_EXTENSIBLE (0xFFFE) stands for
     /// its subformat, a GUID whose first two bytes are the tag when the rest is the standard
     /// suffix (anything else is not a tag of WAV's, and reads as 0).
