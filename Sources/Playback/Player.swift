@@ -73,17 +73,17 @@ public enum Player {
 
     /// `run` with what tests replace: the charset, the terminal keys come from, the signals.
     ///
-    /// The player's loop runs on a thread of its own, fed by threads (the clock, the keys, the
-    /// signal watch): nothing it does while playing waits on the shared threads of Swift's
-    /// concurrency, which a busy process may leave it no turn on.
+    /// Everything is set up before the first suspension (signals watched, raw mode, the session
+    /// started); then the player's loop runs on a thread of its own, fed by threads (the clock,
+    /// the keys, the signal watch): nothing it does while playing waits on the shared threads
+    /// of Swift's concurrency, which a busy process may leave it no turn on.
     static func run(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
-                    color: Bool, width: Int, charset: Charset, input: Int32, signals: @escaping SignalHook,
+                    color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
                     write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
-        await withCheckedContinuation { (continuation: CheckedContinuation<PlayerOutcome, Never>) in
-            let loop = Thread {
-                continuation.resume(returning: play(session, segments: segments, title: title, showing: showing, color: color,
-                                                    width: width, charset: charset, input: input, signals: signals, write: write))
-            }
+        let running = Running(session, segments: segments, title: title, showing: showing, color: color, width: width,
+                              charset: charset, input: input, signals: signals, write: write)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<PlayerOutcome, Never>) in
+            let loop = Thread { continuation.resume(returning: running.loop()) }
             loop.name = "voicejournal player"
             loop.start()
         }
@@ -93,71 +93,103 @@ public enum Player {
     static func play(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool,
                      color: Bool, width: Int, charset: Charset, input: Int32, signals: SignalHook,
                      write: @escaping @Sendable (String) -> Void) -> PlayerOutcome {
-        let events = EventQueue()
-        let screen = showing ? Screen(segments: segments, title: title, color: color, charset: charset, write: write) : nil
-        // Signals are watched before the terminal goes raw: a Ctrl-C in between must not take
-        // the process down with the terminal raw.
-        let raw = Mutex<RawTerminal?>(nil)
-        let stopWatching = signals { number in
-            // At once, from here: whatever happens to the rest, the shell gets its terminal back.
-            raw.withLock { $0 }?.restore()
-            // Queued before the stop: the end it brings must not reach the loop first.
-            events.push(.signal(number))
-            session.stop()
-        }
-        // Raw mode before anything is drawn; the cursor, hidden while drawing, comes back with it.
-        let terminal = screen.flatMap { screen in RawTerminal(input: input, whenRestored: { screen.showCursor() }) }
-        raw.withLock { $0 = terminal }
-        let keys = terminal.map { _ in KeyReader(input: input) { events.push(.key($0)) } }
-        // The clock redraws on a terminal; the end of playback wakes the loop at once.
-        let clock = showing ? Ticker(every: redrawEvery) { events.push(.tick) } : nil
-        session.whenFinished { _ in events.push(.tick) }
+        Running(session, segments: segments, title: title, showing: showing, color: color, width: width,
+                charset: charset, input: input, signals: signals, write: write).loop()
+    }
 
-        let startFrame = session.status().position
-        session.start()
-        screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
-        var quit = false
-        var signal: Int32?
-        var stopAsked: ContinuousClock.Instant?
-        var result: PlaybackResult?
-        while result == nil {
-            switch events.next() {
-            case .tick:
-                break
-            case .key(let key):
-                act(on: key, session: session, segments: segments, quit: &quit, signal: &signal)
-            case .signal(let number):
-                signal = signal ?? number
+    /// A player set up and its session started (`init`), waiting for its loop to be run once.
+    private final class Running: @unchecked Sendable {
+        // @unchecked: every property is set in init, on the caller's thread; afterwards only the
+        // one thread that runs `loop()` touches them (the signal watch holds its own closure).
+        private let session: PlaybackSession
+        private let segments: [Transcript.Segment]
+        private let width: Int
+        private let events = EventQueue()
+        private let screen: Screen?
+        private let terminal: RawTerminal?
+        private let keys: KeyReader?
+        private let clock: Ticker?
+        private let stopWatching: () -> Void
+        private let startFrame: Int64
+
+        init(_ session: PlaybackSession, segments: [Transcript.Segment], title: String, showing: Bool, color: Bool, width: Int,
+             charset: Charset, input: Int32, signals: SignalHook, write: @escaping @Sendable (String) -> Void) {
+            self.session = session
+            self.segments = segments
+            self.width = width
+            let events = events
+            let screen = showing ? Screen(segments: segments, title: title, color: color, charset: charset, write: write) : nil
+            self.screen = screen
+            // Signals are watched before the terminal goes raw: a Ctrl-C in between must not take
+            // the process down with the terminal raw.
+            let raw = Mutex<RawTerminal?>(nil)
+            stopWatching = signals { number in
+                // At once, from here: whatever happens to the rest, the shell gets its terminal back.
+                raw.withLock { $0 }?.restore()
+                // Queued before the stop: the end it brings must not reach the loop first.
+                events.push(.signal(number))
+                session.stop()
             }
-            if let ended = session.finalResult {
-                result = ended
-                break
-            }
-            if stopAsked == nil, quit || signal != nil {
-                stopAsked = .now
-                // Wakes the loop when the grace is over, clock or not.
-                Thread {
-                    Thread.sleep(forTimeInterval: Double(stopGrace.components.seconds))
-                    events.push(.tick)
-                }.start()
-            }
-            if let asked = stopAsked, ContinuousClock.now - asked >= stopGrace {
-                // What is known of where it got: the device's thread is left to the process's exit.
-                let last = session.status()
-                result = PlaybackResult(framesPlayed: max(0, last.position - startFrame), position: last.position,
-                                        underruns: 0, end: .stopped)
-                break
-            }
+            // Raw mode before anything is drawn; the cursor, hidden while drawing, comes back with it.
+            let terminal = screen.flatMap { screen in RawTerminal(input: input, whenRestored: { screen.showCursor() }) }
+            self.terminal = terminal
+            raw.withLock { $0 = terminal }
+            keys = terminal.map { _ in KeyReader(input: input) { events.push(.key($0)) } }
+            // The clock redraws on a terminal; the end of playback wakes the loop at once.
+            clock = showing ? Ticker(every: redrawEvery) { events.push(.tick) } : nil
+            session.whenFinished { _ in events.push(.tick) }
+            startFrame = session.status().position
+            session.start()
             screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
         }
-        clock?.cancel()
-        keys?.cancel()
-        screen?.clear()
-        terminal?.restore()
-        screen?.showCursor()
-        let ended = result ?? PlaybackResult(framesPlayed: 0, position: startFrame, underruns: 0, end: .stopped)
-        stopWatching()
-        return PlayerOutcome(result: ended, quit: quit, signal: signal)
+
+        /// Follows the keys, signals and the clock until the session ends (or a stop's grace
+        /// runs out), then restores the terminal and stops watching signals.
+        func loop() -> PlayerOutcome {
+            var quit = false
+            var signal: Int32?
+            var stopAsked: ContinuousClock.Instant?
+            var result: PlaybackResult?
+            while result == nil {
+                switch events.next() {
+                case .tick:
+                    break
+                case .key(let key):
+                    act(on: key, session: session, segments: segments, quit: &quit, signal: &signal)
+                case .signal(let number):
+                    signal = signal ?? number
+                }
+                if let ended = session.finalResult {
+                    result = ended
+                    break
+                }
+                if stopAsked == nil, quit || signal != nil {
+                    stopAsked = .now
+                    // Wakes the loop when the grace is over, clock or not.
+                    let events = events
+                    Thread {
+                        Thread.sleep(forTimeInterval: Double(stopGrace.components.seconds))
+                        events.push(.tick)
+                    }.start()
+                }
+                if let asked = stopAsked, ContinuousClock.now - asked >= stopGrace {
+                    // What is known of where it got: the device's thread is left to the process's exit.
+                    let last = session.status()
+                    result = PlaybackResult(framesPlayed: max(0, last.position - startFrame), position: last.position,
+                                            underruns: 0, end: .stopped)
+                    break
+                }
+                screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
+            }
+            clock?.cancel()
+            keys?.cancel()
+            screen?.clear()
+            terminal?.restore()
+            screen?.showCursor()
+            let ended = result ?? PlaybackResult(framesPlayed: 0, position: startFrame, underruns: 0, end: .stopped)
+            stopWatching()
+            return PlayerOutcome(result: ended, quit: quit, signal: signal)
+        }
     }
 
     /// What a key does to the session.
