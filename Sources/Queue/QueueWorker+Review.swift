@@ -43,7 +43,7 @@ extension Worker {
                                      jobId: jobId, on: connection) else { continue }
             reviewed.resends += 1
             reviewed.sentSeconds += upload.upperBound - upload.lowerBound
-            let mapped = again.segments.map { $0.shifted(by: upload.lowerBound).mapped(through: map) }
+            let mapped = again.segments.flatMap { $0.shifted(by: upload.lowerBound).mapped(through: map) }
             let speech = map.speechRanges.compactMap { range -> Range<Double>? in
                 let clipped = range.clamped(to: padded)
                 return clipped.isEmpty ? nil : clipped
@@ -80,17 +80,12 @@ extension Worker {
         var result = segments
         for time in times {
             guard let index = result.firstIndex(where: { $0.start < time && time < $0.end }),
-                  let words = result[index].words, !words.isEmpty else { continue }
-            let before = words.filter { ($0.start + $0.end) / 2 < time }, after = words.filter { ($0.start + $0.end) / 2 >= time }
-            guard let lastBefore = before.last, let firstAfter = after.first else { continue }
-            var first = result[index], second = result[index]
-            first.words = before
-            first.end = lastBefore.end
-            first.text = " " + before.map(\.word).joined(separator: " ")
-            second.words = after
-            second.start = firstAfter.start
-            second.text = " " + after.map(\.word).joined(separator: " ")
-            result.replaceSubrange(index...index, with: [first, second])
+                  let words = result[index].words,
+                  let cut = words.firstIndex(where: { ($0.start + $0.end) / 2 >= time }), cut > 0 else { continue }
+            var parts = result[index].parts(beforeWords: [cut])
+            // Each side ends and starts with its words, not at the segment's old edges.
+            if let lastBefore = parts[0].words?.last { parts[0].end = lastBefore.end }
+            result.replaceSubrange(index...index, with: parts)
         }
         return result
     }

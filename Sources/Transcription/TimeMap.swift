@@ -76,10 +76,13 @@ public struct TimeMap: Sendable, Equatable, Codable {
 
 extension TranscriptionResult {
     /// The answer with every segment and word time turned back to the stretch's clock.
+    /// A segment that ran across a shortened pause comes back as one segment per side (see
+    /// `UploadLayout`), and no word is stretched over the pause.
     public func mapped(through map: TimeMap) -> TranscriptionResult {
         guard !map.isWhole else { return self }
         var result = self
-        result.segments = segments.map { $0.mapped(through: map) }
+        let layout = UploadLayout(map)
+        result.segments = segments.flatMap(layout.placed)
         return result
     }
 }
@@ -110,17 +113,10 @@ extension TimeMap {
 }
 
 extension TranscriptionResult.Segment {
-    /// The segment with its times (and its words') on the stretch's clock.
-    public func mapped(through map: TimeMap) -> TranscriptionResult.Segment {
-        var segment = self
-        let span = map.originalSpan(start, end)
-        segment.start = span.lowerBound
-        segment.end = span.upperBound
-        segment.words = words?.map { word in
-            let span = map.originalSpan(word.start, word.end)
-            return .init(start: span.lowerBound, end: span.upperBound, word: word.word)
-        }
-        return segment
+    /// The segment on the stretch's clock: one segment per side of each shortened pause its
+    /// words (or, without words, its speech) lie on, every word within one stretch.
+    public func mapped(through map: TimeMap) -> [TranscriptionResult.Segment] {
+        map.isWhole ? [self] : UploadLayout(map).placed(self)
     }
 
     /// The segment moved `seconds` later (or earlier, negative), words too.

@@ -22,8 +22,9 @@ public struct ChunkTranscript: Sendable, Equatable {
 
 /// Joins the transcripts of a recording's chunks into one transcript of the recording.
 ///
-/// Segments are shifted onto the original timeline and clamped so each starts no earlier than
-/// the one before it ended; texts are joined in order with single spaces; chunks with no text
+/// Segments are shifted onto the original timeline, kept (words too) within their chunk's
+/// stretch — a segment the model ran on past its upload's end must not claim the next chunk's
+/// time — and clamped so each starts no earlier than the one before it ended; texts are joined in order with single spaces; chunks with no text
 /// are skipped. A word can be heard twice only where a seam cut through speech (a word cut in
 /// two is heard by both chunks) or where the chunks' segments claim the same time: there,
 /// when a chunk's first words repeat the previous chunk's last (up to `longestRepeatWords`,
@@ -65,7 +66,7 @@ public enum TranscriptStitcher {
                 if dropped > 0 && segmentTokens.text.isEmpty { continue }
                 let text = dropped > 0 ? segmentTokens.text.leadingSpaceLike(segment.text) : segment.text
                 let floor = segments.last?.end ?? 0
-                var stitched = segment.shifted(by: chunk.startSeconds)
+                var stitched = segment.shifted(by: chunk.startSeconds).clamped(to: chunk.startSeconds, chunk.endSeconds)
                 stitched.start = max(stitched.start, floor)
                 stitched.end = max(stitched.end, stitched.start)
                 stitched.text = text
@@ -126,6 +127,19 @@ public enum TranscriptStitcher {
                 tokens.removeFirst()
             }
         }
+    }
+}
+
+private extension TranscriptionResult.Segment {
+    /// The segment and its words within `start`...`end` (no end: unbounded after).
+    func clamped(to start: Double, _ end: Double?) -> TranscriptionResult.Segment {
+        let upper = max(end ?? .infinity, start)
+        func clamp(_ time: Double) -> Double { min(max(time, start), upper) }
+        var segment = self
+        segment.start = clamp(self.start)
+        segment.end = max(clamp(self.end), segment.start)
+        segment.words = words?.map { .init(start: clamp($0.start), end: max(clamp($0.end), clamp($0.start)), word: $0.word) }
+        return segment
     }
 }
 

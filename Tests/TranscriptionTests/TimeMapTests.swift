@@ -40,7 +40,7 @@ import Testing
         // A time in a cut pause is where the pause's kept part joins.
         #expect(abs(map.upload(10.0) - 3.4) < 1e-6)
         let segment = TranscriptionResult.Segment(start: 3.6, end: 5.1, text: " hello", words: [.init(start: 3.6, end: 4.0, word: "hello")])
-        let mapped = segment.mapped(through: map)
+        let mapped = try #require(segment.mapped(through: map).first)
         #expect(abs(mapped.start - 20.0) < 1e-6 && abs(mapped.end - 21.5) < 1e-6)
         #expect(abs((mapped.words?.first?.end ?? 0) - 20.4) < 1e-6)
         let decoded = try #require(TimeMap(json: map.json))
