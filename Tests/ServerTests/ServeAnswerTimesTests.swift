@@ -39,4 +39,31 @@ import TestSupport
         #expect(sent > 0 && sent < speech.seconds / 2, "\(sent) s sent of \(speech.seconds) s")
         #expect(abs((row["audioSentSeconds"] as? Double ?? -1) - sent) < 0.05)
     }
+    @Test func anAnswerWhoseSegmentRunsAcrossItsPausesIsStoredAsOneSegmentPerUtterance() throws {
+        let whisper = try StubWhisperServer(rules: [.init(responses: [], then: .across(words: .stretched))])
+        let serve = try ServeHarness(["--transcribe", "--jobs", "1"], environment: ["OPENAI_BASE_URL": whisper.baseURL])
+        let speech = try PlacedSpeech.make(in: serve.folder.url, name: "answer.wav")
+        let (id, token) = try serve.assignment()
+        #expect(try serve.upload(token, speech.url, type: "audio/wav").status == 200)
+        let recording = try #require(try serve.recordings(of: id).first?["id"] as? Int)
+        var rows: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            rows = try CaptureDatabase.rows(home: serve.binary.home, "SELECT segments FROM transcript WHERE recordingId = ?", ["\(recording)"])
+            if !rows.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let output = serve.stop()
+        let row = try #require(rows.first, "no transcript: \(output?.stderr ?? "")")
+        let json = try #require((row["segments"] as? String)?.data(using: .utf8))
+        let segments = try #require(try JSONSerialization.jsonObject(with: json) as? [[String: Any]])
+        #expect(segments.count == speech.stretches.count, "\(segments)")
+        for stretch in speech.stretches {
+            #expect(segments.contains { abs(($0["start"] as? Double ?? -1) - stretch.lowerBound) <= 0.5 }, "none near \(stretch): \(segments)")
+        }
+        for word in segments.flatMap({ ($0["words"] as? [[String: Any]]) ?? [] }) {
+            let length = (word["end"] as? Double ?? .infinity) - (word["start"] as? Double ?? 0)
+            #expect(length <= 2, "\(word) is \(length) s long")
+        }
+    }
 }

@@ -40,6 +40,12 @@ top-level list, no punctuation) are spread evenly over their segment.
                   pause when that is shorter, so it never overlaps speech in the upload.
     loop          timed, but with 2 or more regions the last one says "I went home." five times
                   over, with compression_ratio 2.8.
+    across        one segment from the first region's start to the last one's end, across every
+                  pause between them (a model that does not hear a shortened pause as a break).
+                  "words": "spread" (default: each region's words spread over that region),
+                  "stretched" (as spread, but each region's first word after the first starts
+                  0.1 s before the previous region ends: a word stretched across the pause), or
+                  "none" (no words, even when asked for).
 Translations: POST /v1/audio/translations (Whisper's translate task) takes file, model, prompt,
 response_format and temperature only (a language or timestamp_granularities[] is a problem, so
 is a gpt-4o model: OpenAI translates with whisper-1 alone). Its answers follow --translate-plan
@@ -81,7 +87,7 @@ RESPONSE_FORMATS = {"json", "text", "srt", "verbose_json", "vtt"}
 # Enough of a file's start to read a WAV or FLAC header for its length.
 HEAD_BYTES = 1 << 16
 # Kinds that decode the upload and answer where its speech is.
-REGION_KINDS = {"timed", "first_half", "drop_last", "pause_phrase", "loop"}
+REGION_KINDS = {"timed", "first_half", "drop_last", "pause_phrase", "loop", "across"}
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                 "eighteen", "nineteen", "twenty"]
@@ -586,6 +592,19 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(200, json.dumps(body))
         elif kind == "says":
             self.answer_ok(fields, filename, text=behaviour.get("text", ""))
+        elif kind == "across":
+            text, segments = region_answer("timed", self.regions, self.decoded_seconds, self.upload_number, self.task)
+            words = spread_words(segments)
+            if behaviour.get("words") == "stretched":
+                # Each region's first word starts just before the region before it ends.
+                for previous, current in zip(segments, segments[1:]):
+                    first = next(w for w in words if w["start"] >= current["start"])
+                    first["start"] = round(previous["end"] - 0.1, 3)
+            if segments:
+                merged = dict(segments[0], end=segments[-1]["end"], text=" " + text)
+                segments = [merged]
+            self.send_transcript(fields, text, segments, None if behaviour.get("words") == "none" else words,
+                                 round(self.decoded_seconds, 3))
         elif kind in REGION_KINDS:
             text, segments = region_answer(kind, self.regions, self.decoded_seconds, self.upload_number, self.task)
             self.send_transcript(fields, text, segments, spread_words(segments), round(self.decoded_seconds, 3))
@@ -642,7 +661,7 @@ class Handler(BaseHTTPRequestHandler):
         elif response_format == "verbose_json":
             body = {"task": self.task, "language": self.language, "duration": duration, "text": text,
                     "segments": segments}
-            if "word" in fields.get("timestamp_granularities[]", []):
+            if words is not None and "word" in fields.get("timestamp_granularities[]", []):
                 body["words"] = words
             self.send_body(200, json.dumps(body))
         elif response_format == "text":

@@ -13,8 +13,10 @@ public struct PlacedSpeech: Sendable {
                                    "My father mended nets every winter", "Then we moved inland to the city"]
     public static let offsets = [2.0, 14.0, 27.5, 38.0]
 
-    /// Makes the file, 16 kHz mono 16-bit, `seconds` long, as `folder/name`.
-    public static func make(in folder: URL, name: String = "pauses.wav", seconds: Double = 45) throws -> PlacedSpeech {
+    /// Makes the file, 16 kHz mono 16-bit, `seconds` long, as `folder/name`: each of `sentences`
+    /// said (espeak-ng `voice`) at its offset.
+    public static func make(in folder: URL, name: String = "pauses.wav", seconds: Double = 45,
+                            sentences: [String] = sentences, offsets: [Double] = offsets, voice: String = "en-us") throws -> PlacedSpeech {
         let work = folder.appendingPathComponent("fixture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -26,7 +28,7 @@ public struct PlacedSpeech: Sendable {
             let spoken = work.appendingPathComponent("spoken\(index).wav")
             let trimmed = work.appendingPathComponent("trimmed\(index).wav")
             let placed = work.appendingPathComponent("placed\(index).wav")
-            try runTool("espeak-ng", ["-v", "en-us", "-s", "150", "-w", spoken.path, sentence])
+            try runTool("espeak-ng", ["-v", voice, "-s", "150", "-w", spoken.path, sentence])
             try runTool("sox", [spoken.path, "-r", "16000", "-c", "1", "-b", "16", trimmed.path,
                                 "silence", "1", "0.02", "1%", "reverse", "silence", "1", "0.02", "1%", "reverse"])
             let said = try runTool("soxi", ["-D", trimmed.path]).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -46,6 +46,20 @@ public final class StubWhisperServer: @unchecked Sendable {
         /// `timed`, but with two or more regions the last says "I went home." five times over
         /// (compression ratio 2.8).
         case loop
+        /// One segment from the first region to the last, across every pause between them;
+        /// its words as `words` says.
+        case across(words: AcrossWords = .spread)
+
+        /// The words an `across` answer gives.
+        public enum AcrossWords: String, Sendable {
+            /// Each region's words spread over that region.
+            case spread
+            /// As `spread`, but each later region's first word starts 0.1 s before the region
+            /// before it ends: stretched across the pause.
+            case stretched
+            /// No words at all.
+            case none
+        }
 
         var json: [String: Any] {
             switch self {
@@ -70,6 +84,7 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .dropLast: return ["kind": "drop_last"]
             case .pausePhrase: return ["kind": "pause_phrase"]
             case .loop: return ["kind": "loop"]
+            case .across(let words): return ["kind": "across", "words": words.rawValue]
             }
         }
     }
