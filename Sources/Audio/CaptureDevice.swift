@@ -24,7 +24,7 @@ public struct CaptureFormat: Sendable, Equatable {
     public var bytesPerFrame: Int { 2 * channels }
 
     /// Frames in `seconds` of audio, rounded to the nearest frame.
-    public func frames(seconds: Double) -> Int64 { Int64((seconds * Double(sampleRate)).rounded()) }
+    public func frames(seconds: Double) -> Int64 { frameCount(seconds: seconds, rate: Double(sampleRate)) }
 
     /// Frames in one meter block: 50 ms.
     public var meterFrames: Int { max(sampleRate / 20, 1) }

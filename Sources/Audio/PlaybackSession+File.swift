@@ -40,7 +40,7 @@ extension PlaybackSession {
         let device = try PlaybackDevice(name: deviceName, format: format, configuration: configuration)
         let writes = interactive ? nil : device.format.bufferFrames
         let rate = Double(device.format.sampleRate)
-        func frame(_ seconds: Double) -> Int64 { Int64((max(seconds, 0) * rate).rounded()) }
+        func frame(_ seconds: Double) -> Int64 { frameCount(seconds: seconds, rate: rate) }
         if let mapped, device.format.sampleRate == info.sampleRate, device.format.channels == info.channels {
             self.init(device: device, frames: mapped, startFrame: frame(from), endFrame: to.map(frame), measuresLevel: measuresLevel,
                       fileInfo: info, isResampled: false, framesPerWrite: writes, logger: logger)

@@ -177,7 +177,7 @@ public final class PlaybackSession: Sendable {
     public func seek(toSeconds seconds: Double) {
         let rate = Double(device.format.sampleRate)
         guard seconds.isFinite else { return }
-        let frame = Int64((max(seconds, 0) * rate).rounded())
+        let frame = frameCount(seconds: seconds, rate: rate)
         shared.withLock { state in
             var limit = endFrame ?? Int64.max
             if state.lengthKnown { limit = min(limit, state.totalFrames) }

@@ -25,14 +25,30 @@ extension Worker {
     /// a map (`--no-trim`, or speech not measured) the answer is kept as the server gave it.
     func reviewed(_ result: TranscriptionResult, source: URL, map: TimeMap?, sentSeconds: Double,
                   request: TranscriptionRequest, jobId: Int64, on connection: WhisperConnection) -> ReviewedAnswer {
-        guard let map, !map.speech.isEmpty else { return ReviewedAnswer(result: result, sentSeconds: sentSeconds) }
+        // What the server placed outside the audio was set aside as the answer was read.
+        if !result.outsideAudio.isEmpty {
+            runner.logger.warning("left out segments the server placed outside the audio",
+                                  metadata: ["job": "\(jobId)", "segments": "\(result.outsideAudio.count)"])
+        }
+        guard let map, !map.speech.isEmpty else {
+            return ReviewedAnswer(result: result, leftOut: result.outsideAudio.map { LeftOutSegment(segment: $0, reason: .outsideAudio) },
+                                  sentSeconds: sentSeconds)
+        }
+        let outsideMapped = result.outsideAudio.map { segment in
+            var segment = segment
+            segment.start = map.original(segment.start, isEnd: true)
+            segment.end = segment.start
+            return LeftOutSegment(segment: segment, reason: .outsideAudio)
+        }
         let review = TranscriptReview()
         let answered = result.mapped(through: map)
         guard !answered.segments.isEmpty else {
-            return reviewedText(answered, source: source, map: map, request: request, jobId: jobId, on: connection)
+            var reviewed = reviewedText(answered, source: source, map: map, request: request, jobId: jobId, on: connection)
+            reviewed.leftOut += outsideMapped
+            return reviewed
         }
         let verdict = review.review(answered.segments, speech: map.speechRanges)
-        var reviewed = ReviewedAnswer(result: answered, leftOut: verdict.leftOut, sentSeconds: map.sentSeconds)
+        var reviewed = ReviewedAnswer(result: answered, leftOut: outsideMapped + verdict.leftOut, sentSeconds: map.sentSeconds)
         var kept = verdict.kept
         let regions = verdict.uncovered.map { ($0, false) } + verdict.loops.map { ($0, true) }
         for (index, (region, isLoop)) in regions.enumerated() where runner.stopReason == nil {
@@ -183,7 +199,7 @@ extension Worker {
         do {
             try files.createFolder()
             let rate = Double(ChunkFiles.sampleRate)
-            let range = Int64((upload.lowerBound * rate).rounded())..<Int64((upload.upperBound * rate).rounded())
+            let range = frameCount(seconds: upload.lowerBound, rate: rate)..<frameCount(seconds: upload.upperBound, rate: rate)
             let chunk = AudioChunk(startSample: range.lowerBound, endSample: range.upperBound, sampleRate: ChunkFiles.sampleRate)
             try ChunkFiles.encode(source, chunks: [chunk], to: [url], codec: .flac) { runner.stopReason != nil }
             var again = request

@@ -59,7 +59,7 @@ enum LiveTail {
                          logger: Logger) throws -> LivePlanEnding? {
         guard let id = recording.id, let plan = try queue.livePlan(recordingId: id), plan.isOpen else { return nil }
         let files = ChunkFiles(home: queue.home, owner: LeaseOwner.current())
-        let cursor = Int64((plan.coveredSeconds * Double(ChunkFiles.sampleRate)).rounded())
+        let cursor = frameCount(seconds: plan.coveredSeconds, rate: Double(ChunkFiles.sampleRate))
         // With no piece yet the file goes as it is, as a take that was never cut.
         let pieces = plan.pieceCount == 0 ? [] : try Self.pieces(of: url, after: cursor, jobId: plan.jobId,
                                                                  firstIndex: plan.pieceCount, files: files, cutter: LivePieceCutter())

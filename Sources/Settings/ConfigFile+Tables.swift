@@ -54,8 +54,9 @@ extension ConfigFile {
                                                                  unit: " bytes"))
                 case "public_url":
                     let url = try text(value, key, in: name)
-                    guard WhisperClient.Configuration.isHTTPURL(url) else {
-                        throw invalid(key, in: name, "must be an http(s) URL such as \"https://journal.example.org\"")
+                    guard Settings.isPublicURL(url) else {
+                        throw invalid(key, in: name, "must be an http(s) URL such as \"https://journal.example.org\" "
+                                      + "(at most \(Settings.longestPublicURL) characters)")
                     }
                     defaults.publicURL = Settings.trimmedURL(url)
                 case "asked_by": defaults.askedBy = try text(value, key, in: name)

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Store
 import TOMLKit
 import Transcription
 
@@ -65,19 +66,29 @@ public struct ConfigFile: Sendable, Equatable {
     public static func load(_ url: URL, required: Bool) throws(ConfigError) -> ConfigFile? {
         let path = url.path
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            if !exists && !required { return nil }
-            let why = !exists ? "no such file" : isFolder.boolValue ? "is a folder, not a file" : "cannot be read (check its permissions)"
-            throw ConfigError(kind: .unreadable, path: path, line: nil, message: why)
+        // Read as data: a FIFO or a device in its place is refused, not waited on or read
+        // without end, and a file past `largestBytes` is refused before it is parsed.
+        switch ControlFile.read(path, limit: largestBytes, followingLinks: true) {
+        case .success(let read): data = read
+        case .failure(.missing):
+            if !required { return nil }
+            throw ConfigError(kind: .unreadable, path: path, line: nil, message: "no such file")
+        case .failure(.unusable(let why)):
+            throw ConfigError(kind: .unreadable, path: path, line: nil, message: Self.withoutSubject(why))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(kind: .unreadable, path: path, line: nil, message: "is not UTF-8 text")
         }
         return try parse(text, path: path)
+    }
+
+    /// The largest config file read: a config file holds a few dozen settings; a bigger one is
+    /// a mistake (or an attack on the parser's memory), refused at once.
+    public static let largestBytes = 1 << 20
+
+    /// "it is a FIFO, …" as the message after the path: "is a FIFO, …".
+    private static func withoutSubject(_ why: String) -> String {
+        why.hasPrefix("it ") ? String(why.dropFirst(3)) : why
     }
 
     /// Parses and checks a config file's text; `path` is only for messages.

@@ -101,6 +101,10 @@ public struct Settings: Sendable {
     /// or journal's own setting asks for it too).
     public let translate: Setting<Bool>
 
+    /// What was found and set aside while resolving (a serve record that is not one, links
+    /// that are no http(s) URL), one line each, for the user.
+    public let notices: [String]
+
     /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
     public var endpoints: [EndpointConfig] { file?.endpoints ?? [] }
 
@@ -127,16 +131,25 @@ public struct Settings: Sendable {
         }
         let file = try ConfigFile.load(URL(fileURLWithPath: configPath.value), required: flags.config != nil)
         // A --public-url given wins anyway: no need to look.
-        let serve = followingServe && flags.publicURL == nil
-            ? RunningServe.find(in: DataHome.resolve(flag: flags.home, environment: environment)) : nil
-        return Settings(flags: flags, environment: environment, file: file, configPath: configPath, runningServe: serve)
+        var serve: RunningServe?
+        var notices: [String] = []
+        if followingServe && flags.publicURL == nil {
+            switch RunningServe.look(in: DataHome.resolve(flag: flags.home, environment: environment)) {
+            case .none: break
+            case .running(let found): serve = found
+            case .ignored(let why): notices.append(why + "; links do not follow a running serve")
+            }
+        }
+        return Settings(flags: flags, environment: environment, file: file, configPath: configPath, runningServe: serve,
+                        notices: notices)
     }
 
     /// Resolves every setting from what was given; `runningServe` is the serve running on the
     /// home, if any.
     public init(flags: Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>,
-                runningServe: RunningServe? = nil) {
+                runningServe: RunningServe? = nil, notices: [String] = []) {
         self.file = file
+        var notices = notices
         self.configPath = configPath
         let resolver = Resolver(environment: environment, file: file)
         let defaults = file?.defaults ?? ConfigFile.Defaults()
@@ -170,16 +183,36 @@ public struct Settings: Sendable {
         let poolJobs = fromFile == nil ? nil : (file?.endpoints ?? []).reduce(0) { $0 + max(1, $1.concurrency) }
         jobs = resolver.pick(flags.jobs, "--jobs", file: poolJobs, default: Self.defaultJobs)
         let publicURL = resolver.pick(flags.publicURL.map(Self.trimmedURL), "--public-url", env: "VOICEJOURNAL_PUBLIC_URL",
-                                      { WhisperClient.Configuration.isHTTPURL($0) ? Self.trimmedURL($0) : nil },
+                                      { Self.isPublicURL($0) ? Self.trimmedURL($0) : nil },
                                       file: defaults.publicURL, default: Self.defaultPublicURL)
-        switch (publicURL.source, runningServe) {
+        // A serve's record is data like the config file: its links are checked the same way,
+        // and a record naming something else is passed over as a stale one is.
+        let serve = runningServe.flatMap { Self.isPublicURL($0.links) ? $0 : nil }
+        if let runningServe, serve == nil {
+            notices.append("the record of the serve running on this home (pid \(runningServe.pid)) names links that are not "
+                + "an http(s) URL of at most \(Self.longestPublicURL) characters; links do not follow it")
+        }
+        switch (publicURL.source, serve) {
         case (.configFile, let serve?), (.builtIn, let serve?):
-            self.publicURL = Setting(serve.links, from: .runningServe(pid: serve.pid))
+            self.publicURL = Setting(Self.trimmedURL(serve.links), from: .runningServe(pid: serve.pid))
         default:
             self.publicURL = publicURL
         }
+        self.notices = notices
         askedBy = resolver.pickOptional(flags.askedBy, "--asked-by", file: defaults.askedBy)
         translate = resolver.pick(flags.translate, "--translate", file: defaults.translate, default: false)
+    }
+
+    /// The longest public URL taken, in bytes: a link is for a person to open, and a
+    /// 5 MB one is an attack on whatever shows it.
+    public static let longestPublicURL = 2048
+
+    /// Whether `text` can be the base of answer links: an http(s) URL with a host, of at most
+    /// `longestPublicURL` bytes, without spaces or control characters.
+    public static func isPublicURL(_ text: String) -> Bool {
+        text.utf8.count <= longestPublicURL
+            && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+            && WhisperClient.Configuration.isHTTPURL(text)
     }
 
     /// A base URL without the trailing slash, so `<url>/a/<token>` has one slash.

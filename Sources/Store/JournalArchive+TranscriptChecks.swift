@@ -16,7 +16,7 @@ enum TranscriptCheck {
     /// Log probabilities are at most 0; below this one no decode means anything.
     static let lowestLogprob = -1_000.0
     /// The reasons the review gives for leaving text out.
-    static let reasons: Set<String> = ["silence", "no-speech", "repetition"]
+    static let reasons: Set<String> = ["silence", "no-speech", "repetition", "outside-audio"]
 
     /// A problem with segments' confidence and words.
     static func problem(_ segments: [Transcript.Segment]) -> String? {

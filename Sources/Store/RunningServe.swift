@@ -30,23 +30,58 @@ public struct RunningServe: Codable, Sendable, Equatable {
     /// lock file would let a reader lock one inode while the next serve locks another.
     public static func lockURL(in home: DataHome) -> URL { home.url.appendingPathComponent("serve.lock") }
 
-    /// The serve running on `home`, if any. Reads only (a read-only home is fine), except that
-    /// a record no serve holds the lock for is removed while the reader holds it, so a serve
-    /// starting at that moment cannot lose its fresh record to the removal.
+    /// The serve running on `home`, if any (see `look(in:)`).
     public static func find(in home: DataHome) -> RunningServe? {
-        let descriptor = open(lockURL(in: home).path, O_RDONLY | O_CLOEXEC)
-        // No lock file: no serve has run on this home (or it cannot be read: none to follow).
-        guard descriptor >= 0 else { return nil }
+        if case .running(let serve) = look(in: home) { return serve }
+        return nil
+    }
+
+    /// What a look for the serve running on a home found.
+    public enum Lookup: Sendable, Equatable {
+        /// No serve runs there.
+        case none
+        /// This serve does (its record as written: its links are the reader's to check).
+        case running(RunningServe)
+        /// The home's serve files are not what a serve leaves (a FIFO, a link, a record that
+        /// cannot be read): ignored, and why, in words naming the file.
+        case ignored(String)
+    }
+
+    /// The largest record a serve writes, with room to spare: a bigger file is not read.
+    static let largestRecordBytes = 65_536
+
+    /// Looks for the serve running on `home`. Reads only (a read-only home is fine), except
+    /// that a record no serve holds the lock for is removed while the reader holds it, so a
+    /// serve starting at that moment cannot lose its fresh record to the removal. The files
+    /// are opened as `ControlFile`s: a FIFO or a link in their place is ignored, never waited on.
+    public static func look(in home: DataHome) -> Lookup {
+        let lock = lockURL(in: home).path
+        let descriptor: Int32
+        switch ControlFile.open(lock, O_RDONLY) {
+        case .success(let opened): descriptor = opened
+        // No lock file: no serve has run on this home.
+        case .failure(.missing): return .none
+        case .failure(.unusable(let why)): return .ignored("\(lock) is ignored: \(why)")
+        }
         defer { close(descriptor) }
         // A shared lock, so that two readers at once do not take each other for a serve.
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
             unlink(recordURL(in: home).path)
             flock(descriptor, LOCK_UN)
-            return nil
+            return .none
         }
-        guard errno == EWOULDBLOCK,
-              let data = FileManager.default.contents(atPath: recordURL(in: home).path) else { return nil }
-        return try? JSONDecoder().decode(RunningServe.self, from: data)
+        guard errno == EWOULDBLOCK else { return .none }
+        let record = recordURL(in: home).path
+        switch ControlFile.read(record, limit: largestRecordBytes) {
+        case .success(let data):
+            guard let serve = try? JSONDecoder().decode(RunningServe.self, from: data) else {
+                return .ignored("\(record) is ignored: it is not a serve's record")
+            }
+            return .running(serve)
+        // The serve has not written it yet.
+        case .failure(.missing): return .none
+        case .failure(.unusable(let why)): return .ignored("\(record) is ignored: \(why)")
+        }
     }
 }
 
@@ -65,8 +100,12 @@ extension RunningServe {
     /// few microseconds while it looks, so a refusal is tried again for up to a second before
     /// it counts as another serve's.
     package static func claim(_ home: DataHome) async -> Claimed {
-        let descriptor = open(lockURL(in: home).path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return .failed(String(cString: strerror(errno))) }
+        let descriptor: Int32
+        switch ControlFile.open(lockURL(in: home).path, O_RDWR | O_CREAT) {
+        case .success(let opened): descriptor = opened
+        case .failure(.missing): return .failed(String(cString: strerror(ENOENT)))
+        case .failure(.unusable(let why)): return .failed(why)
+        }
         for attempt in 0..<50 {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
                 // What a killed serve left is no longer true from here on.

@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 
 extension ChunkPlanner {
@@ -7,10 +8,7 @@ extension ChunkPlanner {
         let speech: [Range<Int64>]
         let sampleRate: Int
 
-        func samples(_ seconds: Double) -> Int64 {
-            guard seconds.isFinite else { return seconds > 0 ? Int64.max / 4 : 0 }
-            return Int64((seconds * Double(sampleRate)).rounded())
-        }
+        func samples(_ seconds: Double) -> Int64 { frameCount(seconds: seconds, rate: Double(sampleRate)) }
 
         /// The index of the first stretch of speech that ends after `sample`.
         func firstSpeech(endingAfter sample: Int64) -> Int {

@@ -127,15 +127,24 @@ extension UploadLayout {
 
     private func placed(_ segment: TranscriptionResult.Segment, words: [TranscriptionResult.Word]) -> [TranscriptionResult.Segment] {
         var owners: [Int] = []
+        var voiced: [Bool] = []
         var moved = segment
         moved.words = words.map { word in
             let index = owner(of: word.start, word.end)
             owners.append(index)
+            voiced.append(speechSeconds(in: word.start..<max(word.end, word.start), piece: index) > 0)
             let span = placed(word.start, word.end, in: index)
             return TranscriptionResult.Word(start: span.lowerBound, end: span.upperBound, word: word.word)
         }
-        let cuts = owners.indices.dropFirst().filter { cut(between: owners[$0 - 1], and: owners[$0]) }
-        var parts = moved.parts(beforeWords: Array(cuts))
+        // Cut where a shortened pause lies between two words, unless no word on either side
+        // touches speech: words over nothing but the pause's kept edges ("Thanks for watching!"
+        // across the seam) stay one segment for the review to judge as a whole.
+        let seams = owners.indices.dropFirst().filter { cut(between: owners[$0 - 1], and: owners[$0]) }
+        let bounds = [0] + seams + [words.count]
+        let cuts = seams.enumerated().filter { index, _ in
+            voiced[bounds[index]..<bounds[index + 1]].contains(true) || voiced[bounds[index + 1]..<bounds[index + 2]].contains(true)
+        }.map(\.element)
+        var parts = moved.parts(beforeWords: cuts)
         // The first part starts, and the last ends, where the segment did when that lies in
         // the piece of its words; a start or end in another piece was the model running over
         // the seam, and the words' own time is the better guess.

@@ -176,6 +176,8 @@ public enum LeftOutReason: String, Sendable, Equatable, CaseIterable {
     case noSpeech = "no-speech"
     /// A phrase said again and again (a repetition loop).
     case repetition
+    /// Its time lies outside the audio that was sent (a server's answer out of bounds).
+    case outsideAudio = "outside-audio"
 }
 
 /// A segment, or the removed part of one, left out of the stored text, with why.

@@ -12,6 +12,9 @@ public struct TranscriptionResult: Sendable, Equatable {
     public var segments: [Segment]
     /// The model that was asked.
     public var model: String
+    /// Segments the server placed wholly outside the audio it was sent: not part of the
+    /// transcript, kept for the audit (see `bounded(toSeconds:)`).
+    public var outsideAudio: [Segment] = []
 
     /// One timed piece of text, in seconds from the start of the file.
     public struct Segment: Sendable, Equatable, Codable {
@@ -121,25 +124,59 @@ enum WireFormat {
         }
     }
 
-    /// Decodes a successful body as the format that was asked for.
-    static func decodeResult(_ body: Data, format: ResponseFormat, model: String) throws -> TranscriptionResult {
+    /// The longest word an answer may hold, in characters: no language has a word near it,
+    /// and every later pass over the text (the review's loop search among them) is linear in
+    /// its words' length, so a 5 MB "word" would cost seconds at each.
+    static let longestWord = 1_000
+
+    /// Decodes a successful body as the format that was asked for; every word (of the texts
+    /// and of the word list) is cut to `longestWord` characters.
+    /// With `audioSeconds` (the upload's length, when known) every time is bounded to it.
+    static func decodeResult(_ body: Data, format: ResponseFormat, model: String, audioSeconds: Double? = nil) throws -> TranscriptionResult {
         let decoder = JSONDecoder()
         switch format {
         case .json:
             let simple = try decoder.decode(Simple.self, from: body)
-            return TranscriptionResult(text: simple.text, model: model)
+            return TranscriptionResult(text: capped(simple.text), model: model)
         case .verboseJSON:
             let verbose = try decoder.decode(Verbose.self, from: body)
             let segments = (verbose.segments ?? []).map {
-                TranscriptionResult.Segment(start: $0.start, end: $0.end, text: $0.text, avgLogprob: $0.avg_logprob,
+                TranscriptionResult.Segment(start: $0.start, end: $0.end, text: capped($0.text), avgLogprob: $0.avg_logprob,
                                             noSpeechProb: $0.no_speech_prob, compressionRatio: $0.compression_ratio)
             }
-            let words = (verbose.words ?? []).map { TranscriptionResult.Word(start: $0.start, end: $0.end, word: $0.word) }
-            return TranscriptionResult(
+            let words = (verbose.words ?? []).map { TranscriptionResult.Word(start: $0.start, end: $0.end, word: capped($0.word)) }
+            let result = TranscriptionResult(
                 // verbose_json names the language ("german"): kept as its code, like the upload's.
-                text: verbose.text, language: SpokenLanguage.code(for: verbose.language), durationSeconds: verbose.duration,
+                text: capped(verbose.text), language: SpokenLanguage.code(for: verbose.language), durationSeconds: verbose.duration,
                 segments: TranscriptionResult.Segment.attaching(words, to: segments), model: model)
+            return audioSeconds.map(result.bounded(toSeconds:)) ?? result
         }
+    }
+
+    /// `text` with every run of non-space characters longer than `longestWord` cut to it
+    /// (the rest dropped, "…" in its place); the text itself when none is that long.
+    static func capped(_ text: String) -> String {
+        var run = 0
+        var tooLong = false
+        for character in text.unicodeScalars {
+            run = character.properties.isWhitespace ? 0 : run + 1
+            if run > longestWord {
+                tooLong = true
+                break
+            }
+        }
+        guard tooLong else { return text }
+        var result = String.UnicodeScalarView()
+        run = 0
+        for character in text.unicodeScalars {
+            run = character.properties.isWhitespace ? 0 : run + 1
+            if run <= longestWord {
+                result.append(character)
+            } else if run == longestWord + 1 {
+                result.append("…")
+            }
+        }
+        return String(result)
     }
 
     /// The error body, if the server sent one in the API's shape.

@@ -74,7 +74,7 @@ public final class WhisperConnection {
         }
         do {
             return try WireFormat.decodeResult(transfer.body, format: request.responseFormat,
-                                               model: request.options.model)
+                                               model: request.options.model, audioSeconds: request.audioSeconds)
         } catch {
             let preview = configuration.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self))
             throw TranscriptionError(kind: .malformedResponse, status: status,

@@ -37,7 +37,9 @@ struct GlobalOptions: ParsableArguments {
         var flags = flags
         flags.home = home
         flags.config = config
-        return try Settings.load(flags: flags, environment: ProcessInfo.processInfo.environment, followingServe: followingServe)
+        let settings = try Settings.load(flags: flags, environment: ProcessInfo.processInfo.environment, followingServe: followingServe)
+        for notice in settings.notices { printNotice(notice) }
+        return settings
     }
 
     /// Opens the journal store to save something (creating the home on first use), and

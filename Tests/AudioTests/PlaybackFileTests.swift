@@ -41,6 +41,24 @@ import TestSupport
         #expect(status.totalSeconds == 3.0 && status.endSeconds == 3.0 && abs(status.seconds - 3.0) < 0.001)
     }
 
+    @Test func aTimeFarPastAnyAudioIsTheEndNotACrash() async throws {
+        #expect(frameCount(seconds: 9e15, rate: 16000) == FrameCount.largest)
+        #expect(frameCount(seconds: .infinity, rate: 48000) == FrameCount.largest)
+        #expect(frameCount(seconds: .nan, rate: 16000) == 0 && frameCount(seconds: -3, rate: 16000) == 0)
+        #expect(frameCount(seconds: 1.25, rate: 16000) == 20_000)
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        // Started at 9e15 s, the session has nothing to play; sought there, it ends.
+        let (_, fromFar) = try await play(try wav(Self.samples, in: folder), on: speaker, from: 9e15)
+        #expect(fromFar.end == .finished && fromFar.framesPlayed == 0)
+        let session = try PlaybackSession(file: try wav(Self.samples, in: folder), deviceName: speaker.name,
+                                          configuration: ALSAConfiguration(text: speaker.configText), from: 0, to: 9e15, logger: logger)
+        session.seek(toSeconds: 9e15)
+        session.start()
+        let result = await session.result()
+        #expect(result.end == .finished && result.framesPlayed < 48_000)
+    }
+
     @Test func toEndsWhereAsked() async throws {
         let folder = try TemporaryFolder()
         let speaker = try VirtualSpeaker(in: folder.url)

@@ -20,7 +20,7 @@ the connection with a TCP reset mid-response), slow (answer after "seconds"), ma
 content a stored transcript came from), hang (read the whole upload, log it, and never
 answer: a wedged server; the connection is held until the client gives up), empty (a 200
 whose text is empty, whatever the audio holds), says (a good answer whose text is "text",
-in one segment). --per-audio-second makes every good answer take time in
+in one segment), body (a 200 whose JSON body is "body", sent as it is: a crafted answer). --per-audio-second makes every good answer take time in
 proportion to the audio it was sent (read from a WAV or FLAC header), as a real server does.
 
 Kinds that answer where the speech in the uploaded audio is (for tests of coverage, words over
@@ -590,6 +590,9 @@ class Handler(BaseHTTPRequestHandler):
             body = {"text": ""} if response_format != "verbose_json" else \
                 {"task": self.task, "language": self.language, "duration": 3.25, "text": "", "segments": []}
             self.send_body(200, json.dumps(body))
+        elif kind == "body":
+            # A crafted answer, sent as it is (a hostile or broken server).
+            self.send_body(200, behaviour.get("body", ""))
         elif kind == "says":
             self.answer_ok(fields, filename, text=behaviour.get("text", ""))
         elif kind == "across":

@@ -37,6 +37,8 @@ public final class StubWhisperServer: @unchecked Sendable {
         /// Answers from the upload's audio: one segment per region of speech the server finds
         /// in it (by energy), at the region's start and end, in the upload's time.
         case timed
+        /// A 200 whose body is this, sent as it is, whatever was asked (a crafted answer).
+        case body(String)
         /// `timed`, but only the first half (rounded up) of the upload's regions.
         case firstHalf
         /// `timed`, but without the last region (a one-region upload gets an empty answer).
@@ -79,6 +81,7 @@ public final class StubWhisperServer: @unchecked Sendable {
             case .hang: return ["kind": "hang"]
             case .empty: return ["kind": "empty"]
             case .says(let text): return ["kind": "says", "text": text]
+            case .body(let body): return ["kind": "body", "body": body]
             case .timed: return ["kind": "timed"]
             case .firstHalf: return ["kind": "first_half"]
             case .dropLast: return ["kind": "drop_last"]

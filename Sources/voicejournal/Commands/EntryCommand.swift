@@ -67,7 +67,8 @@ struct EntryCommand: AsyncParsableCommand {
                 an en dash between) marks speech that no words came back for, even when sent \
                 again on its own. \
                 --raw adds what the model answered that the transcript leaves out (words over \
-                silence, repetition loops, segments the model judged no speech), each with its \
+                silence, repetition loops, segments the model judged no speech, times outside \
+                the audio), each with its \
                 time and reason, and the seconds of audio sent with the re-sends made. --json \
                 carries all of it: per segment avgLogprob, noSpeechProb, lowConfidence and \
                 words; per transcript unheard, leftOut, audioSentSeconds and resends. \

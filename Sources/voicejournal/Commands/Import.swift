@@ -17,7 +17,7 @@ struct Import: AsyncParsableCommand {
             the data folder's audio/ or lie outside the data folder. A transcript's review is \
             untrusted data too: at most 100,000 words, unheard stretches, left-out pieces or \
             re-sends; every time finite, from 0, its start before its end; avgLogprob from -1000 \
-            to 0, noSpeechProb from 0 to 1; reasons silence, no-speech or repetition; words up to \
+            to 0, noSpeechProb from 0 to 1; reasons silence, no-speech, repetition or outside-audio; words up to \
             1,000 and left-out text up to 100,000 characters. A document that breaks a rule is \
             refused with one line naming the row and field, and nothing is imported.
             """)
