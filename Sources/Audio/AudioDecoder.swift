@@ -37,7 +37,9 @@ public final class AudioDecoder {
     public init(url: URL, limit: DecodeLimit = .plausible, growing: Bool = false) throws {
         self.url = url
         self.limit = limit
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        // A link that leads nowhere (dangling, or a loop) is not "no such file": RegularFile
+        // says which it is.
+        guard FileManager.default.fileExists(atPath: url.path) || (try? FileStatus.of(url.path, followingLinks: false)) != nil else {
             throw SoundFileError(operation: "open", path: url.path, reason: "no such file")
         }
         // A pipe, device or folder is refused before anything opens it.

@@ -28,6 +28,12 @@ extension PlaybackSession {
         guard info.sampleRate > 0, info.channels > 0 else {
             throw SoundFileError.notAudio(path: file.path, sndfile: "no sample rate or channels", ffmpeg: "no sample rate or channels")
         }
+        // Before any device is opened: a header may declare any rate (2^31 Hz) and no device
+        // plays one past the highest rate audio is made at.
+        guard info.sampleRate <= AudioFileInfo.highestSampleRate else {
+            let said = "a sample rate of \(info.sampleRate) Hz, past any audio's (\(AudioFileInfo.highestSampleRate) Hz)"
+            throw SoundFileError.notAudio(path: file.path, sndfile: said, ffmpeg: said)
+        }
         if let mapped {
             // The same bounds a decoder would apply to what the header declares (the caller's
             // limit; a length the bytes cannot hold, as a rate of 1 Hz declares).

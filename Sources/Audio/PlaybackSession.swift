@@ -47,6 +47,9 @@ public struct PlaybackResult: Sendable {
     public var end: PlaybackEnd
     /// The device error that ended it, when `end` is `.failed`.
     public var error: (any Error)?
+    /// The audio ran out before the length the file declared when playback started: the
+    /// file was cut (truncated, replaced) while it played, and what is missing was not heard.
+    public var cutShort = false
 
     /// A result (the session makes its own; a player that stops waiting for a device that no
     /// longer returns from a write makes one from the last status).
@@ -242,6 +245,8 @@ public final class PlaybackSession: Sendable {
         var end = PlaybackEnd.finished
         var failure: (any Error)?
         var pausedHere = false
+        // What the file said it held when playback started, to tell a cut file from an end.
+        let declared = frames.isLengthKnown ? min(frames.totalFrames, endFrame ?? Int64.max) : nil
         do {
             if startFrame > 0 { try frames.seek(toFrame: startFrame) }
             while true {
@@ -324,8 +329,11 @@ public final class PlaybackSession: Sendable {
             failure = error
         }
         shared.withLock { $0.held = 0 }
-        finish(PlaybackResult(framesPlayed: played, position: position,
-                              underruns: device.underruns, end: end, error: failure))
+        var result = PlaybackResult(framesPlayed: played, position: position, underruns: device.underruns, end: end, error: failure)
+        // A resampled length is an estimate within a frame or two: 20 ms short is not a cut.
+        let slack = Int64(device.format.sampleRate / 50)
+        result.cutShort = end == .finished && (frames.wasCutShort || declared.map { position + slack < $0 } ?? false)
+        finish(result)
     }
 
     /// Peak and RMS of a block, in dBFS.

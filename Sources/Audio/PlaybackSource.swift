@@ -11,10 +11,17 @@ protocol FrameProvider: AnyObject {
     func next(maxFrames: Int, _ body: (UnsafePointer<Int16>, Int) throws -> Void) throws -> Int
     /// Moves so the next frames lent start at `frame`.
     func seek(toFrame frame: Int64) throws
+    /// Whether the file was cut shorter while it was read (its mapped pages went missing).
+    var wasCutShort: Bool { get }
+}
+
+extension FrameProvider {
+    var wasCutShort: Bool { false }
 }
 
 extension MappedPCM {
     var isLengthKnown: Bool { true }
+    var wasCutShort: Bool { shrank }
 }
 
 /// Where a `PlaybackSession` gets its frames when they must be read (decoded, converted): already in the device's rate and channels,

@@ -3,6 +3,10 @@ import Foundation
 
 /// What libsndfile learned about an audio file by opening it.
 public struct AudioFileInfo: Sendable, Equatable {
+    /// The highest sample rate audio is made at (DXD, 8× 96 kHz); a file declaring more is
+    /// not audio, whatever its header says.
+    public static let highestSampleRate = 768_000
+
     public var frames: Int64
     public var sampleRate: Int
     public var channels: Int

@@ -24,6 +24,8 @@ public struct PlayTarget: Sendable, Equatable {
     /// The recording is still being recorded (or its recorder died before finishing it): its
     /// file is read as far as it reaches on disk (see `AudioDecoder`'s `growing`).
     public var isBeingRecorded: Bool
+    /// What a stored recording's file held when stored (see `checkContent()`); nil for a file.
+    public var content: StoredContent?
 
     public init(url: URL, title: String, segments: [Transcript.Segment] = [], entryId: Int64? = nil,
                 recordingId: Int64? = nil, assignmentId: Int64? = nil, startSeconds: Double? = nil, isBeingRecorded: Bool = false) {
@@ -153,9 +155,11 @@ public struct PlayTarget: Sendable, Equatable {
     // MARK: - Making one
 
     private static func make(_ recording: Recording, transcript: Transcript?, title: String, home: DataHome) -> PlayTarget {
-        PlayTarget(url: absolute(recording.path, in: home), title: title, segments: transcript?.segments ?? [],
-                   entryId: recording.entryId, recordingId: recording.id, assignmentId: recording.assignmentId,
-                   isBeingRecorded: recording.state == .recording)
+        var target = PlayTarget(url: absolute(recording.path, in: home), title: title, segments: transcript?.segments ?? [],
+                                entryId: recording.entryId, recordingId: recording.id, assignmentId: recording.assignmentId,
+                                isBeingRecorded: recording.state == .recording)
+        target.content = StoredContent(sha256: recording.sha256, stamp: recording.fileStamp)
+        return target
     }
 
     /// Recordings store absolute paths (`record` writes under the home's `audio/`,

@@ -6,7 +6,7 @@ public struct PlayTargetError: Error, CustomStringConvertible, Sendable, Equatab
     /// The class of failure.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
-            case noSuchEntry, noSuchRecording, noSuchAssignment, typedEntry, notAnswered, noHitWithRecording, notAFile
+            case noSuchEntry, noSuchRecording, noSuchAssignment, typedEntry, notAnswered, noHitWithRecording, notAFile, changedFile
         }
         private let code: Code
 
@@ -24,6 +24,8 @@ public struct PlayTargetError: Error, CustomStringConvertible, Sendable, Equatab
         public static let noHitWithRecording = Kind(code: .noHitWithRecording)
         /// The path names a folder, a pipe, a device or a socket: nothing a player may open.
         public static let notAFile = Kind(code: .notAFile)
+        /// A stored recording's file holds other audio than the one stored.
+        public static let changedFile = Kind(code: .changedFile)
 
         public var description: String { code.rawValue }
     }

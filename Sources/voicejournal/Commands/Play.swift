@@ -38,7 +38,10 @@ struct Play: ParsableCommand {
         if let search, search.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--search needs words to look for") }
         if let target, target.isEmpty { throw ValidationError("an empty name is not a file; give an entry's number or a path") }
         let start = try Self.time(at, "--at"), end = try Self.time(to, "--to")
-        if let start, let end, end <= start { throw ValidationError("--to must come after --at") }
+        if let end, end <= start ?? 0 {
+            throw ValidationError(start == nil ? "--to \(TerminalText.escaped(to ?? "")) plays nothing: it must come after the start"
+                                               : "--to must come after --at")
+        }
         if device.isEmpty { throw ValidationError("--device needs a name (see `voicejournal devices --playback`)") }
     }
 
@@ -84,7 +87,8 @@ struct PlayReport: Encodable {
     var from: Double
     var to: Double
     var seconds: Double
-    /// `finished` (played to the end or to --to), `quit` (q), `interrupted` (a signal).
+    /// `finished` (played to the end or to --to), `quit` (q), `interrupted` (a signal), `cut short`
+    /// (the file lost its end while it played).
     var end: String
     var underruns: Int
     var device: Device
@@ -110,6 +114,7 @@ struct PlayReport: Encodable {
 /// the report; a device that fails mid-way is failed work. Blocks the calling thread until
 /// the end (from an async command: `onThread`).
 func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, json: Bool) throws {
+    try target.checkContent()
     let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
     let start = at ?? target.startSeconds ?? 0
     let session = try PlaybackSession(file: target.url, deviceName: device, from: start, to: to, measuresLevel: terminal.isTTY,
@@ -117,8 +122,8 @@ func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, 
                                       logger: Logger(label: "voicejournal.play"))
     let status = session.status()
     if let total = status.totalSeconds, start > 0, start >= total {
-        throw CLIError.usage("--at \(Clock.text(start, .position)) is past the end of \(TerminalText.escaped(target.title)) "
-                             + "(\(Clock.text(total, .position)) long)")
+        throw CLIError.usage("--at \(preciseClock(start)) is past the end of \(TerminalText.escaped(target.title)) "
+                             + "(\(preciseClock(total)) long)")
     }
     let outcome = Player.play(session, segments: target.segments, title: target.title, showing: terminal.isTTY,
                               color: terminal.color, width: terminal.width,
@@ -131,11 +136,29 @@ func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, 
         try printJSON(PlayReport(
             file: target.url.path, entryId: target.entryId, recordingId: target.recordingId, assignmentId: target.assignmentId,
             from: start, to: Double(result.position) / rate, seconds: Double(result.framesPlayed) / rate,
-            end: outcome.signal != nil ? "interrupted" : outcome.quit ? "quit" : "finished", underruns: result.underruns,
+            end: outcome.signal != nil ? "interrupted" : outcome.quit ? "quit" : result.cutShort ? "cut short" : "finished",
+            underruns: result.underruns,
             device: .init(name: device, sampleRate: format.sampleRate, channels: format.channels),
             audio: .init(format: info?.format ?? "audio", sampleRate: info?.sampleRate ?? 0, channels: info?.channels ?? 0,
                          durationSeconds: last.totalSeconds),
             resampled: session.isResampled))
     }
     if outcome.signal != nil { throw ExitCode(CLIError.interrupted) }
+    if result.cutShort {
+        let rate = Double(max(session.deviceFormat.sampleRate, 1))
+        throw CLIError.failure("\(TerminalText.escaped(target.url.path)) was cut short while it played: it ended at "
+                               + "\(preciseClock(Double(result.position) / rate)), before the length it had when playback started")
+    }
+}
+
+/// A clock with the fraction of a second when there is one ("00:05.81", "00:05"): two times a
+/// whole-second clock would show alike ("--at 00:05 is past the end (00:05 long)") stay apart.
+func preciseClock(_ seconds: Double) -> String {
+    let whole = Clock.text(seconds, .position)
+    let millis = Int((seconds.isFinite ? (seconds - seconds.rounded(.down)) * 1000 : 0).rounded())
+    guard millis > 0, millis < 1000 else { return whole }
+    var fraction = String(millis)
+    fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(whole).\(fraction)"
 }
