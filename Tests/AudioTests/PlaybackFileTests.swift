@@ -59,6 +59,38 @@ import TestSupport
         #expect(result.end == .finished && result.framesPlayed < 48_000)
     }
 
+    @Test func aFileCutWhileItPlaysEndsCutShort() async throws {
+        let folder = try TemporaryFolder()
+        let speaker = try VirtualSpeaker(in: folder.url)
+        // The speaker's file is a FIFO read 0.1 s of audio every 10 ms: playback is paced (ten
+        // times real time), so the file can be cut while it plays.
+        #expect(mkfifo(speaker.outfile.path, 0o600) == 0)
+        let path = speaker.outfile.path
+        let reader = Thread {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 3200)
+            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 { usleep(10_000) }
+            close(descriptor)
+        }
+        reader.start()
+        let tenSeconds = (0..<160_000).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 1600) }
+        let file = try wav(tenSeconds, in: folder)
+        let session = try PlaybackSession(file: file, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
+                                          logger: logger)
+        session.start()
+        try await Task.sleep(for: .milliseconds(300))
+        // One second of audio left on disk, with the header.
+        #expect(truncate(file.path, 44 + 32_000) == 0)
+        let result = await session.result()
+        #expect(result.end == .finished && result.cutShort, "\(result.position) frames played of 160000")
+        #expect(result.position < 160_000)
+
+        // Played whole, the same file (now 1 s long) is not cut short.
+        let whole = try await play(file, on: try VirtualSpeaker(in: folder.url, name: "second"))
+        #expect(whole.1.end == .finished && !whole.1.cutShort && whole.1.framesPlayed == 16_000)
+    }
+
     @Test func toEndsWhereAsked() async throws {
         let folder = try TemporaryFolder()
         let speaker = try VirtualSpeaker(in: folder.url)
