@@ -28,7 +28,9 @@ extension JournalExport {
         }
         for (document, file) in zip(documents, files) {
             do {
-                try Self.writePrivately(Data(document.text.utf8), to: file)
+                try Self.writePrivately(document, to: file)
+            } catch let error as StoreError {
+                throw error
             } catch {
                 throw StoreError(.storageFailure, "cannot write \(file.path): \(FileReason.of(error))")
             }
@@ -52,10 +54,11 @@ extension JournalExport {
         return Written(copied: copied, audioFolder: folder.appendingPathComponent("audio"), leftOut: leftOut)
     }
 
-    /// Writes `data` to `url` privately (see `PrivateFile`), synced to disk before it is renamed into place.
-    static func writePrivately(_ data: Data, to url: URL) throws {
+    /// Writes `document` to `url` privately (see `PrivateFile`) as its text comes, synced to
+    /// disk before it is renamed into place.
+    static func writePrivately(_ document: Document, to url: URL) throws {
         try PrivateFile.write(to: url) { handle in
-            try handle.write(contentsOf: data)
+            try document.write { try handle.write(contentsOf: Data($0.utf8)) }
             try handle.synchronize()
             return (keep: true, result: ())
         }

@@ -5,16 +5,37 @@ import Terminal
 /// An export ready to print or to write into a folder: its documents by file name, the audio
 /// to copy beside them (`export --with-audio`), and the audio left out with the reason.
 public struct JournalExport: Sendable {
-    /// One file of the export: its name in the folder and its text.
-    public struct Document: Sendable, Equatable {
+    /// One file of the export: its name in the folder and its text, held whole or written
+    /// piece by piece as it is read from the journal (an archive of any size).
+    public struct Document: Sendable {
         /// The file name in the export folder (`Family.md`, `voicejournal.json`).
         public let name: String
-        public let text: String
+        private let body: @Sendable (_ write: (String) throws -> Void) throws -> Void
 
         /// A document named `name` holding `text`.
         public init(name: String, text: String) {
             self.name = name
-            self.text = text
+            body = { try $0(text) }
+        }
+
+        /// A document named `name` whose text `body` writes piece by piece through the function it is given.
+        public init(name: String, streaming body: @escaping @Sendable (_ write: (String) throws -> Void) throws -> Void) {
+            self.name = name
+            self.body = body
+        }
+
+        /// Hands the document's text to `write`, piece by piece.
+        public func write(_ write: (String) throws -> Void) throws {
+            try withoutActuallyEscaping(write) { try body($0) }
+        }
+
+        /// The whole text (a streamed document is read into memory: for small ones and tests).
+        public var text: String {
+            get throws {
+                var text = ""
+                try write { text += $0 }
+                return text
+            }
         }
     }
 
@@ -58,8 +79,24 @@ public struct JournalExport: Sendable {
         self.trailer = trailer
     }
 
-    /// The export as one text for stdout: the documents, a blank line between two.
-    public var text: String { documents.map(\.text).joined(separator: "\n") + trailer }
+    /// The export as one text for stdout (see `print(_:)`), held whole: for small exports and tests.
+    public var text: String {
+        get throws {
+            var text = ""
+            try print { text += $0 }
+            return text
+        }
+    }
+
+    /// Hands the export, as stdout shows it, to `write` piece by piece: the documents, a
+    /// blank line between two.
+    public func print(_ write: (String) throws -> Void) throws {
+        for (index, document) in documents.enumerated() {
+            if index > 0 { try write("\n") }
+            try document.write(write)
+        }
+        try write(trailer)
+    }
 
     /// Every journal (or the one named) as Markdown, one document each (`<journal>.md`), its
     /// audio linked relative to `linksFrom`, or to copies under `audio/` with `copyAudio`.
@@ -74,10 +111,13 @@ public struct JournalExport: Sendable {
 
     /// The journal, or the part `selection` keeps, as one JSON archive (`voicejournal.json`)
     /// that `import` reads back. A journal name that is not there is an error, not an empty export.
+    /// Written as it is read, row by row: an export of any size takes the memory of one row.
     public static func archive(_ store: JournalStore, _ selection: ArchiveSelection, now: Date) throws -> JournalExport {
         if let journal = selection.journal { _ = try store.journal(named: journal) }
-        let text = try JSONText.encode(try store.archiver.archive(selection, now: now)) + "\n"
-        return JournalExport(documents: [Document(name: "voicejournal.json", text: text)])
+        let archiver = store.archiver
+        return JournalExport(documents: [Document(name: "voicejournal.json") { write in
+            try ArchiveText.write(archiver, selection, now: now, to: write)
+        }])
     }
 
     /// A journal name as a file name: path separators and leading dots replaced.

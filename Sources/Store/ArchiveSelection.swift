@@ -31,13 +31,23 @@ public struct ArchiveSelection: Sendable, Equatable {
 
         init(referenced: [String: Set<String>]) { self.referenced = referenced }
 
-        mutating func note(_ rows: [Row], of table: String) {
-            guard let wanted = referenced[table] else { return }
-            var columns: [String: Set<DatabaseValue>] = [:]
-            for row in rows {
+        /// The keys a table's rows will give, noted row by row while it is read: only once
+        /// the table is finished do its rows count for the tables after it.
+        struct TableKeys {
+            let table: String
+            let wanted: Set<String>
+            fileprivate(set) var columns: [String: Set<DatabaseValue>] = [:]
+
+            mutating func note(_ row: Row) {
                 for column in wanted { columns[column, default: []].insert(row[column]) }
             }
-            values[table] = columns
+        }
+
+        func started(_ table: String) -> TableKeys { TableKeys(table: table, wanted: referenced[table] ?? []) }
+
+        mutating func finish(_ keys: TableKeys) {
+            guard referenced[keys.table] != nil else { return }
+            values[keys.table] = keys.columns
         }
 
         func contains(_ value: DatabaseValue, table: String, column: String) -> Bool {

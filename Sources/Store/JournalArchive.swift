@@ -75,28 +75,59 @@ public struct JournalArchive: Codable, Sendable, Equatable {
     }
 }
 
+/// A part of an archive as it is read, in document order (see `JournalArchiver.readArchive`).
+public enum ArchivePart: Sendable {
+    /// The migrations the journal has run: first, once.
+    case migrations([String])
+    /// A table begins: its rows follow.
+    case table(String)
+    /// A row of the table that began last, as objects keyed by column name.
+    case row([String: JournalArchive.Value])
+}
+
 extension JournalArchiver {
     /// The journal as an archive, read in one transaction (a consistent snapshot): all of
-    /// it, or the part `selection` keeps (see `ArchiveSelection`).
+    /// it, or the part `selection` keeps (see `ArchiveSelection`). Held whole in memory: an
+    /// export writes `readArchive`'s parts as they come instead.
     public func archive(_ selection: ArchiveSelection = ArchiveSelection(), now: Date = Date()) throws -> JournalArchive {
+        var migrations: [String] = []
+        var tables: [JournalArchive.Table] = []
+        try readArchive(selection) { part in
+            switch part {
+            case .migrations(let applied): migrations = applied
+            case .table(let name): tables.append(JournalArchive.Table(name: name, rows: []))
+            case .row(let row): tables[tables.count - 1].rows.append(row)
+            }
+        }
+        return JournalArchive(format: JournalArchive.formatName, version: JournalArchive.currentVersion,
+                              migrations: migrations, exportedAt: now, tables: tables)
+    }
+
+    /// What an archive of the journal (or of the part `selection` keeps) holds, handed to
+    /// `body` part by part as it is read in one transaction: the migrations, then each table
+    /// and its rows one at a time, so an export of any size takes the memory of one row
+    /// (and of the keys other tables' rows refer to).
+    public func readArchive(_ selection: ArchiveSelection = ArchiveSelection(), _ body: (ArchivePart) throws -> Void) throws {
         try pool.read { db in
+            try body(.migrations(try Self.appliedMigrations(db)))
             let names = try Self.archivedTables(db)
             let foreignKeys = try Dictionary(uniqueKeysWithValues: names.map { ($0, try db.foreignKeys(on: $0)) })
             var referenced: [String: Set<String>] = [:]
             for key in foreignKeys.values.joined() { referenced[key.destinationTable, default: []].formUnion(key.mapping.map(\.destination)) }
             var kept = ArchiveSelection.Kept(referenced: referenced)
-            let tables = try names.map { name -> JournalArchive.Table in
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY rowid")
-                    .filter { try selection.keeps($0, of: name, foreignKeys: foreignKeys[name] ?? [], kept: kept) }
-                kept.note(rows, of: name)
-                return JournalArchive.Table(name: name, rows: try rows.map { row in
+            for name in names {
+                try body(.table(name))
+                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY rowid")
+                var keptRows = kept.started(name)
+                while let row = try rows.next() {
+                    guard try selection.keeps(row, of: name, foreignKeys: foreignKeys[name] ?? [], kept: kept) else { continue }
+                    keptRows.note(row)
                     var object: [String: JournalArchive.Value] = [:]
                     for (column, value) in row { object[column] = try JournalArchive.Value(value, table: name, column: column) }
-                    return object
-                })
+                    try body(.row(object))
+                }
+                kept.finish(keptRows)
             }
-            return JournalArchive(format: JournalArchive.formatName, version: JournalArchive.currentVersion,
-                                  migrations: try Self.appliedMigrations(db), exportedAt: now, tables: tables)
         }
     }
 

@@ -122,6 +122,21 @@ extension JournalStore {
         }
     }
 
+    /// The entries `filter` keeps, newest first, handed to `body` one at a time as they are
+    /// read, so a listing of any length takes the memory of one entry. With `review` as in
+    /// `entries(_:review:)`; `words`: the segments keep their words' times (a listing leaves
+    /// them out unless asked: they are most of a transcript's bytes).
+    public func forEachEntry(_ filter: EntryFilter = EntryFilter(), review: Bool, words: Bool,
+                             _ body: (EntryDetails) throws -> Void) throws {
+        try pool.read { db in
+            if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
+            let (conditions, arguments) = filter.conditions()
+            let (sql, all) = Self.entryDetailsQuery(where: conditions, arguments, limit: filter.limit, review: review, words: words)
+            let cursor = try EntryDetails.fetchCursor(db, sql: sql, arguments: all)
+            while let entry = try cursor.next() { try body(Self.withLanguageCode(entry)) }
+        }
+    }
+
     /// One entry by id.
     public func entry(id: Int64) throws -> EntryDetails {
         try pool.read { db in
@@ -134,12 +149,27 @@ extension JournalStore {
 
     static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,
                              limit: Int? = nil, review: Bool = false) throws -> [EntryDetails] {
+        let (sql, all) = entryDetailsQuery(where: conditions, arguments, limit: limit, review: review, words: true)
+        return try EntryDetails.fetchAll(db, sql: sql, arguments: all).map(withLanguageCode)
+    }
+
+    /// The query behind `entryDetails` and `forEachEntry`.
+    static func entryDetailsQuery(where conditions: [String], _ arguments: StatementArguments, limit: Int?, review: Bool,
+                                  words: Bool) -> (sql: String, arguments: StatementArguments) {
         let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        // Without words, SQLite drops them from each segment before the row is decoded.
+        func segments(_ column: String) -> String {
+            words ? column : """
+                CASE WHEN \(column) IS NOT NULL THEN (SELECT json_group_array(json_remove(s.value, '$.words'))
+                                                    FROM json_each(\(column)) s) END
+                """
+        }
         let reviewColumns = review
-            ? "t.segments, t.unheard, t.leftOut, t.audioSentSeconds, t.resends, CASE WHEN t.translation IS NOT NULL THEN t.translationSegments END AS translationSegments"
+            ? "\(segments("t.segments")) AS segments, t.unheard, t.leftOut, t.audioSentSeconds, t.resends, "
+                + "CASE WHEN t.translation IS NOT NULL THEN \(segments("t.translationSegments")) END AS translationSegments"
             : "NULL AS segments, NULL AS unheard, NULL AS leftOut, NULL AS audioSentSeconds, NULL AS resends, NULL AS translationSegments"
         // One recording per entry in practice; take the latest if several were attached.
-        let entries = try EntryDetails.fetchAll(db, sql: """
+        let sql = """
             SELECT e.id, j.name AS journal, e.kind, e.title, e.content, e.mood, e.theme, e.createdAt,
                    r.id AS recordingId, r.path AS audioPath, r.durationSeconds,
                    t.text AS transcript, t.language, t.translation, t.translationNote, \(reviewColumns),
@@ -151,12 +181,14 @@ extension JournalStore {
             WHERE \(condition)
             ORDER BY e.createdAt DESC, e.id DESC
             \(limit.map { "LIMIT \($0)" } ?? "")
-            """, arguments: arguments)
-        // Rows stored before answers were kept as codes may hold the name ("english").
-        return entries.map { entry in
-            var entry = entry
-            entry.language = SpokenLanguage.code(for: entry.language) ?? entry.language
-            return entry
-        }
+            """
+        return (sql, arguments)
+    }
+
+    /// Rows stored before answers were kept as codes may hold the name ("english").
+    static func withLanguageCode(_ entry: EntryDetails) -> EntryDetails {
+        var entry = entry
+        entry.language = SpokenLanguage.code(for: entry.language) ?? entry.language
+        return entry
     }
 }

@@ -13,3 +13,46 @@ public enum JSONText {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
+
+/// A pretty-printed JSON array written element by element, as `JSONText.encode` would print
+/// the whole array (the same bytes), without holding it: a listing or an export of any size
+/// takes the memory of one element. `indent` is the indentation of the line the array opens on.
+public struct JSONArrayStream {
+    private let write: (String) throws -> Void
+    private let indent: String
+    private let encoder: JSONEncoder
+    private var count = 0
+
+    /// A stream handing its text to `write`; nothing is written until the first element or `finish()`.
+    public init(indent: String = "", write: @escaping (String) throws -> Void) {
+        self.write = write
+        self.indent = indent
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+    }
+
+    /// Writes `value` as the array's next element.
+    public mutating func append<Value: Encodable>(_ value: Value) throws {
+        let encoded = try encoder.encode(value)
+        // A pretty-printed document's lines (strings never hold a raw line break) indented one
+        // level deeper than the array.
+        let prefix = Array((indent + "  ").utf8)
+        var element = Array((count == 0 ? "[\n" : ",\n").utf8) + prefix
+        element.reserveCapacity(encoded.count + encoded.count / 4)
+        var previous: UInt8 = 0
+        for byte in encoded {
+            // A line starts: indented, unless it is the blank line of an empty array.
+            if previous == UInt8(ascii: "\n"), byte != UInt8(ascii: "\n") { element += prefix }
+            element.append(byte)
+            previous = byte
+        }
+        try write(String(decoding: element, as: UTF8.self))
+        count += 1
+    }
+
+    /// Closes the array (an empty one as the encoder prints it: `[`, a blank line, `]`).
+    public func finish() throws {
+        try write(count == 0 ? "[\n\n\(indent)]" : "\n\(indent)]")
+    }
+}

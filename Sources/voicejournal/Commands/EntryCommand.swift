@@ -47,12 +47,23 @@ struct EntryCommand: AsyncParsableCommand {
         @OptionGroup var filters: EntryFilterOptions
         @Option(help: "Only this kind: voice, text or gratitude.") var kind: EntryKind?
         @Option(parsing: .unconditional, help: "At most this many entries.") var limit = 50
+        @Flag(help: "With --json: each segment's words with their times (left out otherwise: they are most of a transcript's size).")
+        var words = false
 
-        func validate() throws { try validateLimit(limit) }
+        func validate() throws {
+            try validateLimit(limit)
+            if words && !output.json { throw ValidationError("--words goes with --json (the table shows no words' times)") }
+        }
 
         func run() async throws {
-            let entries = try global.openStoreForReading().entries(filters.filter(kind: kind, limit: limit), review: output.json)
-            try output.show(entries, JournalTables.entryList)
+            let store = try global.openStoreForReading()
+            let filter = filters.filter(kind: kind, limit: limit)
+            guard output.json else { return print(JournalTables.entryList(try store.entries(filter))) }
+            // Written as the entries are read: the document of any number of entries, in the memory of one.
+            var stream = JSONArrayStream { print($0, terminator: "") }
+            try store.forEachEntry(filter, review: true, words: words) { try stream.append($0) }
+            try stream.finish()
+            print()
         }
     }
 

@@ -76,7 +76,7 @@ struct Export: AsyncParsableCommand {
         case .srt, .vtt:
             export = try JournalExport.subtitles(format == .srt ? .srt : .vtt, recording: recording ?? 0, store: store)
         }
-        guard let folder = outFolder else { return print(export.text, terminator: "") }
+        guard let folder = outFolder else { return try export.print { print($0, terminator: "") } }
         let written = try export.write(into: folder, force: force) { print(TerminalText.escaped($0.path)) }
         let copied = written.copied
         if copied > 0 { print("\(copied) audio file\(copied == 1 ? "" : "s") copied into \(TerminalText.escaped(written.audioFolder.path))") }
