@@ -87,6 +87,23 @@ struct PlayTerminalTests {
         #expect(play.reader.bytes > 3 * Self.bytesPerSecond / 2, "played: \(play.reader.bytes) bytes")
     }
 
+    @Test func theCraftedAnswersRecordingPlaysWithItsKeysAndRestoresTheTerminal() async throws {
+        // The answer that once stored a segment at 9e15 s (HostileAnswerTimesTests.crafted).
+        let play = try PlayInTmux(seconds: Self.recordingSeconds, rules: [.init(responses: [], then: .body(HostileAnswerTimesTests.crafted))])
+        defer { play.close() }
+        try await play.start()
+        _ = try await play.waitForPane("/ 01:00", seconds: 30)
+        // ↓ to the next segment (there is none after the last), ↑ back, End, then q.
+        for key in ["Down", "Down", "Up", "End", "Down"] {
+            try play.tmux(["send-keys", "-t", play.session, key])
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        try play.tmux(["send-keys", "-t", play.session, "q"])
+        let exit = try await play.waitForExit(seconds: 10)
+        #expect(exit.status == 0, "\(exit.pane)")
+        #expect(exit.terminalRestored, "\(exit.stty)")
+    }
+
     @Test func ctrlCExits130AndRestoresTheTerminal() async throws {
         let play = try PlayInTmux(seconds: Self.recordingSeconds)
         defer { play.close() }
@@ -116,9 +133,9 @@ private final class PlayInTmux {
 
     /// A `seconds` long recording named "lighthouse", transcribed by the stub server ("Transcript
     /// of" until 1.5 s, then "lighthouse."), and the speaker whose file is a FIFO.
-    init(seconds: Double, background: Bool = false) throws {
+    init(seconds: Double, background: Bool = false, rules: [StubWhisperServer.Rule] = []) throws {
         self.background = background
-        harness = try TranscribeHarness()
+        harness = try TranscribeHarness(rules: rules)
         folder = harness.folder
         let audio = try makeTone(at: folder.path("lighthouse.wav"), seconds: seconds)
         let transcribed = try harness.binary.run(["transcribe", audio.path])
