@@ -103,6 +103,33 @@ import TestSupport
         #expect(twice.status == 1 && twice.stderr.contains("nothing to uninstall"), "\(twice.stderr)")
     }
 
+    /// A run given --whisper-venv after one without lists as a link the path the first listed as
+    /// the environment's tree: the link it has just made stays, and --uninstall removes that link,
+    /// not the environment it leads to.
+    @Test func aSecondRunGivenWhisperVenvKeepsTheLinkItMadeAndUninstallLeavesTheEnvironment() throws {
+        let folder = try TemporaryFolder("vj-install-venv")
+        let prefix = folder.path("prefix")
+        let venv = folder.path("venv")
+        try FileManager.default.createDirectory(at: venv.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try Data("#!/bin/sh\n".utf8).write(to: venv.appendingPathComponent("bin/python"))
+        let environment = ["HOME": folder.path("home").path, "PATH": "/usr/bin:/bin"]
+        let release = try Self.releaseBinary()
+        let first = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release, "--no-whisper"],
+                                 environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release, "--no-whisper",
+                                                "--whisper-venv", venv.path], environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        let link = prefix.appendingPathComponent("lib/voicejournal/whisper-venv").path
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == venv.path)
+        let before = try Self.listing(venv, contents: true)
+
+        let removed = try Self.run("/bin/bash", [Self.install, "--uninstall", "--prefix", prefix.path], environment: environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
+        #expect(try Self.listing(venv, contents: true) == before)
+    }
+
     /// Each shell's file is where that shell looks, and loads: bash-completion finds it under
     /// ~/.local/share with no setting, fish too; zsh once the folder is on fpath (the installer
     /// says so). Each file also parses (`bash -n`, `zsh -n`, `fish --no-execute`).
