@@ -55,8 +55,12 @@ import TestSupport
     @Test func entryShowAndListJSONCarryConfidenceWordsAndTheAudit() throws {
         try keepAReviewedEntry()
         let shown = try #require(try cli.expectSuccess(["entry", "show", "1", "--json"]).json() as? [String: Any])
-        let listed = try #require((try cli.expectSuccess(["entry", "list", "--json"]).json() as? [[String: Any]])?.first)
+        // A listing leaves the words' times out unless asked for them (--words).
+        let listed = try #require((try cli.expectSuccess(["entry", "list", "--json", "--words"]).json() as? [[String: Any]])?.first)
         let nested = try #require((shown["recording"] as? [String: Any])?["transcript"] as? [String: Any])
+        let plain = try #require((try cli.expectSuccess(["entry", "list", "--json"]).json() as? [[String: Any]])?.first)
+        #expect((plain["segments"] as? [[String: Any]])?.allSatisfy { $0["words"] is NSNull } == true)
+        #expect((plain["segments"] as? [[String: Any]])?.first?["avgLogprob"] as? Double == -0.3)
         for document in [shown, listed, nested] {
             let segments = try #require(document["segments"] as? [[String: Any]])
             #expect(segments.map { $0["lowConfidence"] as? Bool } == [false, true])
@@ -162,7 +166,7 @@ import TestSupport
         ("unheard", "[{\"start\":5,\"end\":2}]", "ends (2.0 s) before it starts"),
         ("unheard", "[{\"start\":-1,\"end\":2}]", "is not between 0 and"),
         ("unheard", "{\"start\":1}", "is not a list of stretches"),
-        ("leftOut", "[{\"start\":1,\"end\":2,\"text\":\"x\",\"reason\":\"boredom\"}]", "it must be one of no-speech, repetition, silence"),
+        ("leftOut", "[{\"start\":1,\"end\":2,\"text\":\"x\",\"reason\":\"boredom\"}]", "it must be one of no-speech, outside-audio, repetition, silence"),
         ("leftOut", "[{\"start\":1,\"end\":2,\"text\":\"" + String(repeating: "x", count: 100_001) + "\",\"reason\":\"silence\"}]",
          "longer than 100000 characters"),
         ("segments", "[{\"start\":0,\"end\":1,\"text\":\" a\",\"avgLogprob\":3}]", "avgLogprob 3.0"),
