@@ -193,15 +193,16 @@ struct SearchRanking {
 
     /// The hits with their snippets, made for these rows only (each is one rowid lookup),
     /// and for a transcript's hit the start of the segment its first matched word is in.
+    /// `journal_snippet` is FTS5's snippet() (the same text) at a cost linear in the row's
+    /// matches, and `journal_first_match` reads the text only up to the first match: see CSearchRank.
     func snippeted(_ ranked: [RankedHit], _ db: Database) throws -> [SearchHit] {
         guard !ranked.isEmpty else { return [] }
         let rows = ranked.map(\.indexRow)
         var arguments: StatementArguments = [highlight.open, highlight.close, pattern]
         arguments += StatementArguments(rows)
-        // The transcript's whole text with its matches marked tells where the first one is.
         let found = try Row.fetchAll(db, sql: """
-            SELECT rowid, snippet(\(index.table), -1, ?, ?, '…', 12) AS snippet,
-                   CASE rowid % 2 WHEN 1 THEN highlight(\(index.table), 3, char(1), char(2)) END AS marked
+            SELECT rowid, journal_snippet(\(index.table), -1, ?, ?, '…', 12) AS snippet,
+                   CASE rowid % 2 WHEN 1 THEN journal_first_match(\(index.table), 3) END AS firstMatch
             FROM \(index.table)
             WHERE \(index.table) MATCH ? AND rowid IN (\(databaseQuestionMarks(count: rows.count)))
             """, arguments: arguments)
@@ -210,10 +211,7 @@ struct SearchRanking {
         for row in found {
             let indexRow: Int64 = try row.decode(Int64.self, forColumn: "rowid")
             snippets[indexRow] = try row.decode(String.self, forColumn: "snippet")
-            if let marked = try row.decode(String?.self, forColumn: "marked"),
-               let offset = marked.unicodeScalars.firstIndex(of: "\u{1}") {
-                firstMatch[indexRow / 2] = marked.unicodeScalars.distance(from: marked.unicodeScalars.startIndex, to: offset)
-            }
+            if let offset = try row.decode(Int?.self, forColumn: "firstMatch") { firstMatch[indexRow / 2] = offset }
         }
         // A transcript's row holds its text, a line break and its translation (see
         // `Migrations.indexTranslations`): a first match past the text is in the translation,
