@@ -44,8 +44,11 @@ extension JournalStore {
     /// any order; "porter" stemming, so "walking" finds "walked"). Filters narrow to entries
     /// of a journal, mood, kind or period, or to the answers `person` gave; the hits are then
     /// the best matches among those, however far down the unfiltered ranking they are.
+    /// A search still running after `timeLimit` stops with a `StoreError` of kind
+    /// `tookTooLong` that says how to narrow it.
     public func search(_ query: String, filter: EntryFilter = EntryFilter(), person: String? = nil, limit: Int = 20,
-                       highlight: SearchHighlight = .brackets) throws -> [SearchHit] {
+                       highlight: SearchHighlight = .brackets, timeLimit: Duration = SearchTimeLimit.standard) throws -> [SearchHit] {
+        let deadline = SearchTimeLimit.deadline(after: timeLimit)
         // The pattern is matched against the probe table only when the search fails: a
         // pattern FTS5 refuses is then told as such, any other failure stays what it was.
         // Checking every query first would cost each search the probe table's making.
@@ -60,16 +63,18 @@ extension JournalStore {
         if scripts { try? pool.write(SearchScripts.sync) }
         do {
             return try pool.read { db in
-                if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
-                let personId = try person.map { try Self.person(db, matching: $0).storedId() }
-                let scope = SearchScope(filter: filter, personId: personId)
-                if scope.isEmpty {
-                    try SearchQuery.check(parsed.pattern, text: query)  // FTS5 never saw it
-                    return []
+                try SearchTimeLimit.enforce(deadline, limit: timeLimit, on: db) {
+                    if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
+                    let personId = try person.map { try Self.person(db, matching: $0).storedId() }
+                    let scope = SearchScope(filter: filter, personId: personId)
+                    if scope.isEmpty {
+                        try SearchQuery.check(parsed.pattern, text: query)  // FTS5 never saw it
+                        return []
+                    }
+                    let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight,
+                                                index: scripts ? .spaceless : .words)
+                    return try ranking.snippeted(ranking.bestHits(db), db)
                 }
-                let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight,
-                                            index: scripts ? .spaceless : .words)
-                return try ranking.snippeted(ranking.bestHits(db), db)
             }
         } catch let error as DatabaseError {
             try SearchQuery.check(parsed.pattern, text: query)

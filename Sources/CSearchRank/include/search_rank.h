@@ -46,6 +46,16 @@ int search_words_register(sqlite3 *db);
    Returns an SQLite result code. */
 int search_snippet_register(sqlite3 *db);
 
+/* A search's time limit: once CLOCK_MONOTONIC reaches `deadline` (nanoseconds, as
+   search_deadline_now() tells them), the statement running on `db` stops with
+   SQLITE_INTERRUPT, and so does every later one until the deadline is taken away with a
+   deadline of 0. SQLite's progress handler looks at the clock between virtual machine
+   steps, so a search stops within microseconds of its deadline, except inside one call of
+   an auxiliary function (which is why the snippet above is linear). It replaces any other
+   progress handler of `db`. */
+void search_deadline_set(sqlite3 *db, sqlite3_int64 deadline);
+sqlite3_int64 search_deadline_now(void);
+
 /* The FTS5 API of `db` (version 2 or later), through SQLite's documented `SELECT fts5(?)`
    pointer handshake; NULL when FTS5 is missing or older. The registrations use it. */
 fts5_api *search_fts5_api(sqlite3 *db);
