@@ -37,7 +37,8 @@ let package = Package(
         // Read-only file mappings that survive the file being cut short (zeros, not SIGBUS):
         // playback hands a WAV's own samples to ALSA without copying them first.
         .target(name: "CMappedFile"),
-        // FTS5's bm25 with a cheaper way to each row's length (same scores); on SQLite's own library.
+        // FTS5's bm25 with a cheaper way to each row's length (same scores), its snippet() at a cost
+        // linear in a row's matches (same text), and a search's time limit; on SQLite's own library.
         .target(name: "CSearchRank", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libsamplerate (libsamplerate0-dev gives the header): opened when a file must be converted.
         .systemLibrary(name: "CSampleRate", providers: [.apt(["libsamplerate0-dev"])]),

@@ -9,19 +9,10 @@ from pathlib import Path
 SEARCH_JOURNALS = ("Work", "Travel", "Dreams")
 
 
-def make_search_journal(vj, home, count):
-    """A journal of `count` voice entries in `home`: the journals are made by the binary
-    (`vj(home, *arguments)` runs it), so the file carries its migrations; the entries are
-    written through SQL for speed. One transcript of about 120 words each, from a fixed
-    5,000-word vocabulary with weight 1/rank (Zipf-like), so "the" is in every transcript,
-    "coffee" in about 64 %, "garden" and "rain" together in about 1 %, "lighthouse" in
-    0.4 %. Fixed seeds: the same journal every run. Returns the open connection (autocommit),
-    the first entry id written and the seconds the filling took."""
-    import sqlite3
-    for name in SEARCH_JOURNALS:
-        vj(home, "journal", "create", name)
-    # The vocabulary: 5,000 words ranked 1..5000. Real words at the ranks the queries need,
-    # made-up syllable words elsewhere.
+def search_vocabulary():
+    """The 5,000-word vocabulary of the search journals, ranked, and its cumulative weights
+    (1/rank, Zipf-like): real words at the ranks the queries need, made-up syllable words
+    elsewhere. Fixed seed: the same every run."""
     real = ("the and i to a of was it in that we my is for on with but so had at this just about "
             "really then me like she he they day her went good time back home think know one all out "
             "there what were up when get some them would little today work still very morning night "
@@ -37,6 +28,56 @@ def make_search_journal(vj, home, count):
         taken.add(word)
         vocabulary.append(word)
     weights = list(itertools.accumulate(1 / rank for rank in range(1, len(vocabulary) + 1)))
+    return vocabulary, weights
+
+
+def add_long_transcripts(vj, home, count, words):
+    """`count` voice entries in a new journal in `home` (made by the binary, `vj(home,
+    *arguments)`), each with one transcript of `words` words drawn from the search
+    vocabulary (about a third of them start with w), in segments of 30 words, 12 s each,
+    written through SQL. Fixed seed. Returns the open connection (autocommit)."""
+    import sqlite3
+    vj(home, "journal", "create", "Work")
+    vocabulary, weights = search_vocabulary()
+    # Every third word is one of the vocabulary's words with a w (was, we, with, went…):
+    # a prefix search for w* then matches about a third of a long transcript.
+    w_words = [word for word in vocabulary if word.startswith("w")]
+    w_weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(w_words))))
+    pick = random.Random(36)
+    db = sqlite3.connect(Path(home) / "voicejournal.sqlite", isolation_level=None)
+    journal = db.execute("SELECT id FROM journal WHERE name = 'Work'").fetchone()[0]
+    db.execute("BEGIN")
+    for i in range(1, count + 1):
+        said = pick.choices(vocabulary, cum_weights=weights, k=words)
+        said[::3] = pick.choices(w_words, cum_weights=w_weights, k=len(said[::3]))
+        segments = [{"start": k * 12.0, "end": k * 12.0 + 12, "text": " ".join(said[k * 30:k * 30 + 30])}
+                    for k in range((words + 29) // 30)]
+        db.execute("INSERT INTO entry (id, journalId, kind, title, content, createdAt) "
+                   "VALUES (?, ?, 'voice', NULL, '', '2024-01-01 00:00:00.000')", (i, journal))
+        db.execute("INSERT INTO recording (id, path, sha256, durationSeconds, sampleRate, channels, format, sizeBytes, "
+                   "modifiedNanoseconds, state, entryId, createdAt) VALUES (?1, '/audio/' || ?1 || '.flac', "
+                   "printf('%064x', ?1), ?2, 16000, 1, 'flac', 0, 0, 'complete', ?1, '2024-01-01 00:00:00.000')",
+                   (i, len(segments) * 12.0))
+        db.execute("INSERT INTO transcript (id, recordingId, text, language, model, segments, createdAt) "
+                   "VALUES (?1, ?1, ?2, 'en', 'whisper-1', ?3, '2024-01-01 00:00:00.000')",
+                   (i, " ".join(s["text"] for s in segments), json.dumps(segments)))
+    db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return db
+
+
+def make_search_journal(vj, home, count):
+    """A journal of `count` voice entries in `home`: the journals are made by the binary
+    (`vj(home, *arguments)` runs it), so the file carries its migrations; the entries are
+    written through SQL for speed. One transcript of about 120 words each, from a fixed
+    5,000-word vocabulary with weight 1/rank (Zipf-like), so "the" is in every transcript,
+    "coffee" in about 64 %, "garden" and "rain" together in about 1 %, "lighthouse" in
+    0.4 %. Fixed seeds: the same journal every run. Returns the open connection (autocommit),
+    the first entry id written and the seconds the filling took."""
+    import sqlite3
+    for name in SEARCH_JOURNALS:
+        vj(home, "journal", "create", name)
+    vocabulary, weights = search_vocabulary()
     moods = ["happy", "grateful", "excited", "neutral", "sad", "anxious", "stressed", "angry"]
     themes = ["personal", "work", "relationships", "family", "health", "goals", "hobbies", "school"]
 

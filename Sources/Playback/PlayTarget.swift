@@ -78,10 +78,11 @@ public struct PlayTarget: Sendable, Equatable {
     }
 
     /// The best hit of `query` (as `search` ranks them) that lies in a recording, from a
-    /// second before its segment.
-    public static func search(_ query: String, in store: JournalStore) throws -> PlayTarget {
+    /// second before its segment; the search stops after `timeLimit`, as `search` does.
+    public static func search(_ query: String, in store: JournalStore,
+                              timeLimit: Duration = SearchTimeLimit.standard) throws -> PlayTarget {
         // Deeper than `search` shows: the best hit in a recording may rank below typed entries.
-        let hits = try store.search(query, limit: 200)
+        let hits = try store.search(query, limit: 200, timeLimit: timeLimit)
         guard let target = try best(of: hits, in: store) else {
             throw PlayTargetError(.noHitWithRecording, hits.isEmpty
                 ? "nothing matches \"\(query)\": there is nothing to play"

@@ -38,7 +38,10 @@ extension JournalStore {
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
             // Search ranks with `journal_rank`: bm25's scores at a third of its cost on common words.
-            let code = search_rank_register(db.sqliteConnection, "search_index_docsize")
+            var code = search_rank_register(db.sqliteConnection, "search_index_docsize")
+            // A hit's snippet and first match: snippet()'s text at a cost linear in the row's
+            // matches (snippet() itself took a minute on a transcript of 100,000 words).
+            if code == SQLITE_OK { code = search_snippet_register(db.sqliteConnection) }
             guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set up search ranking")
             }

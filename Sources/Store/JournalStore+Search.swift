@@ -44,8 +44,11 @@ extension JournalStore {
     /// any order; "porter" stemming, so "walking" finds "walked"). Filters narrow to entries
     /// of a journal, mood, kind or period, or to the answers `person` gave; the hits are then
     /// the best matches among those, however far down the unfiltered ranking they are.
+    /// A search still running after `timeLimit` stops with a `StoreError` of kind
+    /// `tookTooLong` that says how to narrow it.
     public func search(_ query: String, filter: EntryFilter = EntryFilter(), person: String? = nil, limit: Int = 20,
-                       highlight: SearchHighlight = .brackets) throws -> [SearchHit] {
+                       highlight: SearchHighlight = .brackets, timeLimit: Duration = SearchTimeLimit.standard) throws -> [SearchHit] {
+        let deadline = SearchTimeLimit.deadline(after: timeLimit)
         // The pattern is matched against the probe table only when the search fails: a
         // pattern FTS5 refuses is then told as such, any other failure stays what it was.
         // Checking every query first would cost each search the probe table's making.
@@ -60,16 +63,18 @@ extension JournalStore {
         if scripts { try? pool.write(SearchScripts.sync) }
         do {
             return try pool.read { db in
-                if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
-                let personId = try person.map { try Self.person(db, matching: $0).storedId() }
-                let scope = SearchScope(filter: filter, personId: personId)
-                if scope.isEmpty {
-                    try SearchQuery.check(parsed.pattern, text: query)  // FTS5 never saw it
-                    return []
+                try SearchTimeLimit.enforce(deadline, limit: timeLimit, on: db) {
+                    if let journal = filter.journal { _ = try Self.journal(db, named: journal) }
+                    let personId = try person.map { try Self.person(db, matching: $0).storedId() }
+                    let scope = SearchScope(filter: filter, personId: personId)
+                    if scope.isEmpty {
+                        try SearchQuery.check(parsed.pattern, text: query)  // FTS5 never saw it
+                        return []
+                    }
+                    let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight,
+                                                index: scripts ? .spaceless : .words)
+                    return try ranking.snippeted(ranking.bestHits(db), db)
                 }
-                let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight,
-                                            index: scripts ? .spaceless : .words)
-                return try ranking.snippeted(ranking.bestHits(db), db)
             }
         } catch let error as DatabaseError {
             try SearchQuery.check(parsed.pattern, text: query)
@@ -193,15 +198,16 @@ struct SearchRanking {
 
     /// The hits with their snippets, made for these rows only (each is one rowid lookup),
     /// and for a transcript's hit the start of the segment its first matched word is in.
+    /// `journal_snippet` is FTS5's snippet() (the same text) at a cost linear in the row's
+    /// matches, and `journal_first_match` reads the text only up to the first match: see CSearchRank.
     func snippeted(_ ranked: [RankedHit], _ db: Database) throws -> [SearchHit] {
         guard !ranked.isEmpty else { return [] }
         let rows = ranked.map(\.indexRow)
         var arguments: StatementArguments = [highlight.open, highlight.close, pattern]
         arguments += StatementArguments(rows)
-        // The transcript's whole text with its matches marked tells where the first one is.
         let found = try Row.fetchAll(db, sql: """
-            SELECT rowid, snippet(\(index.table), -1, ?, ?, '…', 12) AS snippet,
-                   CASE rowid % 2 WHEN 1 THEN highlight(\(index.table), 3, char(1), char(2)) END AS marked
+            SELECT rowid, journal_snippet(\(index.table), -1, ?, ?, '…', 12) AS snippet,
+                   CASE rowid % 2 WHEN 1 THEN journal_first_match(\(index.table), 3) END AS firstMatch
             FROM \(index.table)
             WHERE \(index.table) MATCH ? AND rowid IN (\(databaseQuestionMarks(count: rows.count)))
             """, arguments: arguments)
@@ -210,10 +216,7 @@ struct SearchRanking {
         for row in found {
             let indexRow: Int64 = try row.decode(Int64.self, forColumn: "rowid")
             snippets[indexRow] = try row.decode(String.self, forColumn: "snippet")
-            if let marked = try row.decode(String?.self, forColumn: "marked"),
-               let offset = marked.unicodeScalars.firstIndex(of: "\u{1}") {
-                firstMatch[indexRow / 2] = marked.unicodeScalars.distance(from: marked.unicodeScalars.startIndex, to: offset)
-            }
+            if let offset = try row.decode(Int?.self, forColumn: "firstMatch") { firstMatch[indexRow / 2] = offset }
         }
         // A transcript's row holds its text, a line break and its translation (see
         // `Migrations.indexTranslations`): a first match past the text is in the translation,

@@ -11,7 +11,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The class of failure.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
-            case notFound, invalidInput, conflict, alreadyStored, storageFull, readOnly, storageFailure, inconsistent
+            case notFound, invalidInput, conflict, alreadyStored, storageFull, readOnly, storageFailure, inconsistent, tookTooLong
         }
         private let code: Code
 
@@ -31,6 +31,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let storageFailure = Kind(code: .storageFailure)
         /// A rule the store keeps was found broken (a row without its id): a bug, not the user's doing.
         public static let inconsistent = Kind(code: .inconsistent)
+        /// The work was stopped at its time limit (a search that matched too much): it failed,
+        /// and a narrower request would not.
+        public static let tookTooLong = Kind(code: .tookTooLong)
 
         public var description: String { code.rawValue }
 

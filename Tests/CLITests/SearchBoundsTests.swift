@@ -48,6 +48,18 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 5, "took \(Date().timeIntervalSince(started)) s")
     }
 
+    /// Past its time limit a search is failed work (exit 1) told in one line, for `search`
+    /// and for `play --search` alike.
+    @Test func aSearchPastItsTimeLimitIsOneLineSayingHowToNarrowItAndExitOne() throws {
+        for arguments in [["search", "harbour"], ["play", "--search", "harbour"]] {
+            let result = try cli.run(arguments, environment: ["VOICEJOURNAL_SEARCH_SECONDS": "0.000000001"])
+            #expect(result.status == 1, "\(arguments): exit \(result.status)")
+            #expect(result.stderr.hasPrefix("voicejournal: the search took longer than 1e-09 s and was stopped: narrow it")
+                    && result.stderr.filter { $0 == "\n" }.count == 1, "\(arguments): \(result.stderr)")
+        }
+        #expect(try cli.run(["search", "harbour"], environment: ["VOICEJOURNAL_SEARCH_SECONDS": "5"]).status == 0)
+    }
+
     @Test func queriesAtTheLimitsStillSearch() throws {
         let nested = String(repeating: "(harbour OR ", count: 29) + "NEAR(harbour dog)" + String(repeating: ")", count: 29)
         let many = Array(repeating: "harbour", count: 200).joined(separator: " ")

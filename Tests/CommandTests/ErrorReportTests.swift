@@ -26,6 +26,7 @@ import Transcription
         Row(name: "store: read-only", error: StoreError(.readOnly, "read-only"), status: .failure),
         Row(name: "store: storage failure", error: StoreError(.storageFailure, "I/O"), status: .failure),
         Row(name: "store: inconsistent", error: StoreError.inconsistent("no id"), status: .failure),
+        Row(name: "store: took too long", error: StoreError(.tookTooLong, "the search took longer than 10 s"), status: .failure),
         Row(name: "SQLite: disk full", error: DatabaseError(resultCode: .SQLITE_FULL), status: .failure),
         Row(name: "SQLite: read-only", error: DatabaseError(resultCode: .SQLITE_READONLY), status: .failure),
         Row(name: "file system: no space", error: POSIXError(.ENOSPC), status: .failure),

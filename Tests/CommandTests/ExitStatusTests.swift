@@ -51,6 +51,7 @@ import Transcription
         Row(name: "store: readOnly", error: StoreError(.readOnly, "read-only"), status: 1),
         Row(name: "store: storageFailure", error: StoreError(.storageFailure, "I/O"), status: 1),
         Row(name: "store: inconsistent", error: StoreError.inconsistent("no id"), status: 1),
+        Row(name: "store: tookTooLong", error: StoreError(.tookTooLong, "the search took longer than 10 s"), status: 1),
 
         transcription(.unauthorized, 3), transcription(.quotaExceeded, 3), transcription(.endpointNotFound, 3),
         transcription(.invalidConfiguration, 3), transcription(.unreachable, 3),

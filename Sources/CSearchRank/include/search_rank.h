@@ -31,8 +31,33 @@ int search_rank_register_named(sqlite3 *db, const char *name, const char *docsiz
    shell), so only the second index of the scripts without spaces uses it. Returns an SQLite result code. */
 int search_words_register(sqlite3 *db);
 
+/* Registers two FTS5 functions for showing a hit (once per connection):
+
+   `journal_snippet(table, column, open, close, ellipsis, tokens)`: FTS5's snippet(), with
+   the same arguments and the same text, in time linear in the row's matches. snippet()
+   scores a window from each match by walking every match of the row again (and looks for
+   each match's sentence from the column's first one), so a transcript with thousands of
+   matches took seconds to minutes; here the windows slide over the matches once, and the
+   text is read only as far as the last match (to find sentences) and the shown window.
+
+   `journal_first_match(table, column)`: where the row's first match in `column` begins, in
+   Unicode scalars from the column's start (what a hit's time in the recording is found
+   from); NULL when the column has no match. The column is read only up to that match.
+   Returns an SQLite result code. */
+int search_snippet_register(sqlite3 *db);
+
+/* A search's time limit: once CLOCK_MONOTONIC reaches `deadline` (nanoseconds, as
+   search_deadline_now() tells them), the statement running on `db` stops with
+   SQLITE_INTERRUPT, and so does every later one until the deadline is taken away with a
+   deadline of 0. SQLite's progress handler looks at the clock between virtual machine
+   steps, so a search stops within microseconds of its deadline, except inside one call of
+   an auxiliary function (which is why the snippet above is linear). It replaces any other
+   progress handler of `db`. */
+void search_deadline_set(sqlite3 *db, sqlite3_int64 deadline);
+sqlite3_int64 search_deadline_now(void);
+
 /* The FTS5 API of `db` (version 2 or later), through SQLite's documented `SELECT fts5(?)`
-   pointer handshake; NULL when FTS5 is missing or older. Both registrations use it. */
+   pointer handshake; NULL when FTS5 is missing or older. The registrations use it. */
 fts5_api *search_fts5_api(sqlite3 *db);
 
 #endif

@@ -67,7 +67,8 @@ struct Play: ParsableCommand {
         } else if let assignment {
             what = try PlayTarget.assignment(assignment, in: global.openStoreForReading())
         } else {
-            what = try PlayTarget.search(search ?? "", in: global.openStoreForReading())
+            what = try PlayTarget.search(search ?? "", in: global.openStoreForReading(),
+                                         timeLimit: SearchTimeLimit.resolve(environment: ProcessInfo.processInfo.environment))
         }
         try playTarget(what, at: Self.time(at, "--at"), to: Self.time(to, "--to"), device: device, json: json)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Pages
 import Playback
 import Store
@@ -37,7 +38,8 @@ struct Search: AsyncParsableCommand {
         let store = try global.openStoreForReading()
         let words = query.joined(separator: " ")
         let hits = try store.search(words, filter: filters.filter(kind: kind), person: person, limit: limit,
-                                    highlight: SearchResults.highlight(bold: bold))
+                                    highlight: SearchResults.highlight(bold: bold),
+                                    timeLimit: SearchTimeLimit.resolve(environment: ProcessInfo.processInfo.environment))
         try output.show(SearchResults.rows(hits)) { SearchResults.text($0.map(\.hit), bold: bold) }
         guard play else { return }
         guard let target = try PlayTarget.best(of: hits, in: store) else {
