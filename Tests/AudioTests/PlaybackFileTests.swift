@@ -1,6 +1,7 @@
 @testable import Audio
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import TestSupport
 
@@ -62,15 +63,23 @@ import TestSupport
     @Test func aFileCutWhileItPlaysEndsCutShort() async throws {
         let folder = try TemporaryFolder()
         let speaker = try VirtualSpeaker(in: folder.url)
-        // The speaker's file is a FIFO read 0.1 s of audio every 10 ms: playback is paced (ten
-        // times real time), so the file can be cut while it plays.
+        // The speaker's file is a FIFO of one page, read 0.1 s of audio every 25 ms: playback is
+        // paced (four times real time), so the file can be cut while it plays.
         #expect(mkfifo(speaker.outfile.path, 0o600) == 0)
         let path = speaker.outfile.path
+        let read = Mutex(0)
         let reader = Thread {
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { return }
+            // F_SETPIPE_SZ (a _GNU_SOURCE macro Swift does not import): the smallest pipe.
+            _ = fcntl(descriptor, 1031, Int32(4096))
             var buffer = [UInt8](repeating: 0, count: 3200)
-            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 { usleep(10_000) }
+            while true {
+                let got = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                guard got > 0 else { break }
+                read.withLock { $0 += got }
+                usleep(25_000)
+            }
             close(descriptor)
         }
         reader.start()
@@ -79,8 +88,8 @@ import TestSupport
         let session = try PlaybackSession(file: file, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
                                           logger: logger)
         session.start()
-        try await Task.sleep(for: .milliseconds(300))
-        // One second of audio left on disk, with the header.
+        // Once a second of it has been heard, all but its first second is cut off the file.
+        while read.withLock({ $0 }) < 32_000 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(truncate(file.path, 44 + 32_000) == 0)
         let result = await session.result()
         #expect(result.end == .finished && result.cutShort, "\(result.position) frames played of 160000")
