@@ -72,8 +72,11 @@ extension Worker {
                     kept = TranscriptReview.merged(kept, with: second.kept, replacing: region)
                 }
             } else {
+                // What came back for the stretch heard alone replaces the fragments the first
+                // answer placed inside it ("Five," of "five, five"), unless it says nothing new.
                 let heard = Self.unheardBefore(second.kept, besides: kept, near: region)
-                kept = TranscriptReview.merged(Self.split(kept, at: heard.map(\.start)), with: heard, replacing: nil)
+                kept = TranscriptReview.merged(Self.split(kept, at: heard.map(\.start)), with: heard,
+                                               replacing: heard.isEmpty ? nil : region)
             }
         }
         reviewed.unheard = review.review(kept, speech: map.speechRanges).uncovered.map { TimeMap.Span(start: $0.lowerBound, end: $0.upperBound) }
@@ -120,9 +123,17 @@ extension Worker {
         }
     }
 
+    /// Words compared as said: lowercase, without punctuation, a number up to twenty in
+    /// digits as its word ("5" and "Five," are one word said).
     private static func normalizedWords(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "'" }.map(String.init)
+        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "'" }.map { word in
+            Int(word).flatMap { $0 >= 0 && $0 < numberWords.count ? numberWords[$0] : nil } ?? String(word)
+        }
     }
+
+    private static let numberWords = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                                      "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                                      "nineteen", "twenty"]
 
     /// Audio kept around a stretch sent again on its own, so its first and last words are whole.
     static let resendEdgeSeconds = 0.2

@@ -126,24 +126,55 @@ extension UploadLayout {
     }
 
     private func placed(_ segment: TranscriptionResult.Segment, words: [TranscriptionResult.Word]) -> [TranscriptionResult.Segment] {
-        var owners: [Int] = []
-        var voiced: [Bool] = []
-        var moved = segment
-        moved.words = words.map { word in
-            let index = owner(of: word.start, word.end)
-            owners.append(index)
-            voiced.append(speechSeconds(in: word.start..<max(word.end, word.start), piece: index) > 0)
-            let span = placed(word.start, word.end, in: index)
-            return TranscriptionResult.Word(start: span.lowerBound, end: span.upperBound, word: word.word)
+        var owners = words.map { owner(of: $0.start, $0.end) }
+        let voiced = words.indices.map { speechSeconds(in: words[$0].start..<max(words[$0].end, words[$0].start), piece: owners[$0]) > 0 }
+        // The words between cut pauses, in order: [first, last) word indices each.
+        func groups() -> [Range<Int>] {
+            let seams = owners.indices.dropFirst().filter { cut(between: owners[$0 - 1], and: owners[$0]) }
+            let bounds = [0] + seams + [words.count]
+            return (0..<(bounds.count - 1)).map { bounds[$0]..<bounds[$0 + 1] }
         }
+        // Words over nothing but a pause's kept edge at the start (or end) of a segment whose
+        // next (or previous) words are in speech across the cut are the model running the
+        // sentence's first (or last) words over the seam: they go with the sentence.
+        var movedToStart = Set<Int>(), movedToEnd = Set<Int>()
+        var spans = groups()
+        if spans.count > 1, !voiced[spans[0]].contains(true), voiced[spans[1]].contains(true) {
+            for index in spans[0] { owners[index] = owners[spans[1].lowerBound]; movedToStart.insert(index) }
+            spans = groups()
+        }
+        if spans.count > 1, !voiced[spans[spans.count - 1]].contains(true), voiced[spans[spans.count - 2]].contains(true) {
+            for index in spans[spans.count - 1] { owners[index] = owners[spans[spans.count - 2].lowerBound]; movedToEnd.insert(index) }
+            spans = groups()
+        }
+        var placedWords = words.indices.map { index in
+            let span = placed(words[index].start, words[index].end, in: owners[index])
+            return TranscriptionResult.Word(start: span.lowerBound, end: span.upperBound, word: words[index].word)
+        }
+        // Words carried over a cut follow one another from where their piece's voice starts
+        // (or up to where it ends), each as long as it was (a second at most).
+        func length(_ index: Int) -> Double { min(max(words[index].end - words[index].start, 0), 1) }
+        if let owner = movedToStart.first.map({ owners[$0] }), let voice = speechStart(after: upload(owner).lowerBound, piece: owner) {
+            var at = original(voice, in: owner)
+            for index in movedToStart.sorted() {
+                placedWords[index] = .init(start: at, end: at + length(index), word: words[index].word)
+                at += length(index)
+            }
+        }
+        if let owner = movedToEnd.first.map({ owners[$0] }), let voice = speechEnd(before: upload(owner).upperBound, piece: owner) {
+            var at = original(voice, in: owner)
+            for index in movedToEnd.sorted().reversed() {
+                placedWords[index] = .init(start: at - length(index), end: at, word: words[index].word)
+                at -= length(index)
+            }
+        }
+        var moved = segment
+        moved.words = placedWords
         // Cut where a shortened pause lies between two words, unless no word on either side
         // touches speech: words over nothing but the pause's kept edges ("Thanks for watching!"
         // across the seam) stay one segment for the review to judge as a whole.
-        let seams = owners.indices.dropFirst().filter { cut(between: owners[$0 - 1], and: owners[$0]) }
-        let bounds = [0] + seams + [words.count]
-        let cuts = seams.enumerated().filter { index, _ in
-            voiced[bounds[index]..<bounds[index + 1]].contains(true) || voiced[bounds[index + 1]..<bounds[index + 2]].contains(true)
-        }.map(\.element)
+        let cuts = spans.indices.dropFirst().filter { voiced[spans[$0 - 1]].contains(true) || voiced[spans[$0]].contains(true) }
+            .map { spans[$0].lowerBound }
         var parts = moved.parts(beforeWords: cuts)
         // The first part starts, and the last ends, where the segment did when that lies in
         // the piece of its words; a start or end in another piece was the model running over

@@ -43,6 +43,23 @@ import Testing
         #expect(parts.flatMap { $0.words ?? [] }.allSatisfy { $0.end - $0.start <= 2 })
     }
 
+    @Test func aSentencesFirstWordLeftInThePausesKeptEdgeGoesWithTheSentence() {
+        // "I" placed wholly in the quiet tail after the first utterance (upload 3.85–4.05, no
+        // speech there), the rest of "I would like…" after the cut: "I" starts the sentence.
+        let words = [Word(start: 3.85, end: 4.05, word: "I"), Word(start: 4.45, end: 4.8, word: "would"),
+                     Word(start: 4.8, end: 5.2, word: "like")]
+        let segment = Segment(start: 3.85, end: 5.3, text: " I would like", words: words)
+        let parts = segment.mapped(through: map)
+        #expect(parts.map(\.text) == [" I would like"])
+        #expect(Self.close(parts[0].start, 35.8) && Self.close(parts[0].words?[0].start ?? 0, 35.8))
+        #expect(Self.close(parts[0].words?[0].end ?? 0, 36.0))
+        // The same at a sentence's end: its last word left after the cut, in the next piece's quiet head.
+        let trailing = Segment(start: 3.0, end: 4.3, text: " of hearts",
+                               words: [Word(start: 3.0, end: 3.5, word: "of"), Word(start: 4.15, end: 4.35, word: "hearts")])
+        let kept = trailing.mapped(through: map)
+        #expect(kept.count == 1 && Self.close(kept[0].words?[1].end ?? 0, 26.3) && kept[0].end <= 26.6)
+    }
+
     @Test func aWordOverTheSeamWithNoVoiceOnEitherSideStaysWithMostOfItsTime() {
         let quiet = TimeMap(pieces: [.init(start: 0, end: 3), .init(start: 20, end: 23)],
                             speech: [.init(start: 0.5, end: 2.0), .init(start: 21.0, end: 22.5)])
