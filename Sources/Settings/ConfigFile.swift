@@ -74,7 +74,7 @@ public struct ConfigFile: Sendable, Equatable {
             if !required { return nil }
             throw ConfigError(kind: .unreadable, path: path, line: nil, message: "no such file")
         case .failure(.unusable(let why)):
-            throw ConfigError(kind: .unreadable, path: path, line: nil, message: Self.withoutSubject(why))
+            throw ConfigError(kind: .unreadable, path: path, line: nil, message: why)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(kind: .unreadable, path: path, line: nil, message: "is not UTF-8 text")
@@ -85,11 +85,6 @@ public struct ConfigFile: Sendable, Equatable {
     /// The largest config file read: a config file holds a few dozen settings; a bigger one is
     /// a mistake (or an attack on the parser's memory), refused at once.
     public static let largestBytes = 1 << 20
-
-    /// "it is a FIFO, …" as the message after the path: "is a FIFO, …".
-    private static func withoutSubject(_ why: String) -> String {
-        why.hasPrefix("it ") ? String(why.dropFirst(3)) : why
-    }
 
     /// Parses and checks a config file's text; `path` is only for messages.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {

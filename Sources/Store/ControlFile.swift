@@ -14,16 +14,16 @@ package enum ControlFile {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return .failure(.missing) }
-            if code == ELOOP { return .failure(.unusable(followingLinks ? "its symbolic links loop" : "it is a symbolic link")) }
-            if code == EACCES { return .failure(.unusable("it cannot be read (check its permissions)")) }
-            if code == EISDIR { return .failure(.unusable("it is a folder, not a file")) }
-            return .failure(.unusable(String(cString: strerror(code))))
+            if code == ELOOP { return .failure(.unusable(followingLinks ? "is a loop of symbolic links" : "is a symbolic link")) }
+            if code == EACCES { return .failure(.unusable("cannot be read (check its permissions)")) }
+            if code == EISDIR { return .failure(.unusable("is a folder, not a file")) }
+            return .failure(.unusable("cannot be opened (\(String(cString: strerror(code))))"))
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             let kind = kindName(status.st_mode)
             close(descriptor)
-            return .failure(.unusable(kind == "a folder" ? "it is a folder, not a file" : "it is \(kind), not a regular file"))
+            return .failure(.unusable(kind == "a folder" ? "is a folder, not a file" : "is \(kind), not a regular file"))
         }
         // Reads and writes of a regular file never block; the flag only guarded the open.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
@@ -44,10 +44,10 @@ package enum ControlFile {
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return .failure(.unusable(String(cString: strerror(errno)))) }
+            guard count >= 0 else { return .failure(.unusable("cannot be read (\(String(cString: strerror(errno))))")) }
             if count == 0 { return .success(data) }
             data.append(contentsOf: buffer[0..<count])
-            if data.count > limit { return .failure(.unusable("it is larger than \(limit / 1024) KB")) }
+            if data.count > limit { return .failure(.unusable("is larger than \(limit / 1024) KB")) }
         }
     }
 
@@ -55,7 +55,8 @@ package enum ControlFile {
     package enum Problem: Error, Equatable {
         /// Nothing is there.
         case missing
-        /// Something is there that is not a usable regular file: why, in words.
+        /// Something is there that is not a usable regular file: what it is, in words that
+        /// follow the file's name ("is a FIFO, not a regular file").
         case unusable(String)
     }
 

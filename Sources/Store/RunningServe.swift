@@ -61,7 +61,7 @@ public struct RunningServe: Codable, Sendable, Equatable {
         case .success(let opened): descriptor = opened
         // No lock file: no serve has run on this home.
         case .failure(.missing): return .none
-        case .failure(.unusable(let why)): return .ignored("\(lock) is ignored: \(why)")
+        case .failure(.unusable(let why)): return .ignored("\(lock) is ignored: it \(why)")
         }
         defer { close(descriptor) }
         // A shared lock, so that two readers at once do not take each other for a serve.
@@ -80,7 +80,7 @@ public struct RunningServe: Codable, Sendable, Equatable {
             return .running(serve)
         // The serve has not written it yet.
         case .failure(.missing): return .none
-        case .failure(.unusable(let why)): return .ignored("\(record) is ignored: \(why)")
+        case .failure(.unusable(let why)): return .ignored("\(record) is ignored: it \(why)")
         }
     }
 }
@@ -104,7 +104,7 @@ extension RunningServe {
         switch ControlFile.open(lockURL(in: home).path, O_RDWR | O_CREAT) {
         case .success(let opened): descriptor = opened
         case .failure(.missing): return .failed(String(cString: strerror(ENOENT)))
-        case .failure(.unusable(let why)): return .failed(why)
+        case .failure(.unusable(let why)): return .failed("it \(why)")
         }
         for attempt in 0..<50 {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
