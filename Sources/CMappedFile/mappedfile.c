@@ -14,7 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define SLOTS 16
+// One per file mapped at once in the process. A command plays one file; the test suite plays
+// dozens at once. When all are taken a file is decoded instead of mapped (slower, never wrong).
+#define SLOTS 256
 
 struct slot {
     _Atomic(uintptr_t) start;   // 0 when free
