@@ -67,31 +67,38 @@ import TestSupport
         // paced (four times real time), so the file can be cut while it plays.
         #expect(mkfifo(speaker.outfile.path, 0o600) == 0)
         let path = speaker.outfile.path
-        let read = Mutex(0)
+        let tenSeconds = (0..<160_000).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 1600) }
+        let file = try wav(tenSeconds, in: folder)
+        let filePath = file.path
+        // Once a second of it has been heard, all but its first second is cut off the file. The
+        // reader cuts it itself: a task waiting for that could wake seconds late on a busy
+        // cooperative pool, after the whole file had played.
+        let cut = Mutex<Int32?>(nil)
         let reader = Thread {
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { return }
             // F_SETPIPE_SZ (a _GNU_SOURCE macro Swift does not import): the smallest pipe.
             _ = fcntl(descriptor, 1031, Int32(4096))
             var buffer = [UInt8](repeating: 0, count: 3200)
+            var read = 0
             while true {
                 let got = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
                 guard got > 0 else { break }
-                read.withLock { $0 += got }
+                read += got
+                if read >= 32_000, cut.withLock({ $0 }) == nil {
+                    let status = truncate(filePath, 44 + 32_000)
+                    cut.withLock { $0 = status }
+                }
                 usleep(25_000)
             }
             close(descriptor)
         }
         reader.start()
-        let tenSeconds = (0..<160_000).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 1600) }
-        let file = try wav(tenSeconds, in: folder)
         let session = try PlaybackSession(file: file, deviceName: speaker.name, configuration: ALSAConfiguration(text: speaker.configText),
                                           logger: logger)
         session.start()
-        // Once a second of it has been heard, all but its first second is cut off the file.
-        while read.withLock({ $0 }) < 32_000 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(truncate(file.path, 44 + 32_000) == 0)
         let result = await session.result()
+        #expect(cut.withLock { $0 } == 0)
         #expect(result.end == .finished && result.cutShort, "\(result.position) frames played of 160000")
         #expect(result.position < 160_000)
 
