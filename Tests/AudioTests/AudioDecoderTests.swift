@@ -46,7 +46,7 @@ struct DecodeCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite struct AudioDecoderTests {
+@Suite(.onTestThreads) struct AudioDecoderTests {
     /// 2 s of a 1 kHz stereo tone at 0.5 amplitude (RMS -9.03 dBFS), 44.1 kHz 16-bit.
     static func makeSource(in folder: TemporaryFolder) throws -> URL {
         let source = folder.path("source.wav")

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Truncated audio is told from whole audio by what the header promises, not by decoding it all.
-@Suite struct AudioIntegrityTests {
+@Suite(.onTestThreads) struct AudioIntegrityTests {
     /// A 9 s tone in `name` (the extension picks the container), and a copy cut to `keep` bytes
     /// (or to half the file when nil).
     private func toneAndCut(_ name: String, keep: Int? = nil, in folder: TemporaryFolder) throws -> (whole: URL, cut: URL) {
@@ -90,7 +90,7 @@ import TestSupport
 }
 
 /// Only a readable regular file is audio: nothing else is opened.
-@Suite struct RegularFileTests {
+@Suite(.onTestThreads) struct RegularFileTests {
     private func problem(_ url: URL) -> AudioFileProblem? {
         do {
             try RegularFile.check(url)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Capture through real ALSA: the `file` plugin reading a raw file the test wrote, opened
 /// in-process with `snd_pcm_open_lconf` so parallel tests never share configuration.
-@Suite struct CaptureDeviceTests {
+@Suite(.onTestThreads) struct CaptureDeviceTests {
     private func open(_ microphone: VirtualMicrophone, rate: Int, channels: Int) throws -> CaptureDevice {
         try CaptureDevice(name: microphone.name, format: CaptureFormat(sampleRate: rate, channels: channels),
                           configuration: ALSAConfiguration(text: microphone.configText))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct ChunkEncoderTests {
+@Suite(.onTestThreads) struct ChunkEncoderTests {
     /// 2 s of 16 kHz speech-band tone as 16-bit values, then as the Float samples a stream gives.
     static let samples16 = CaptureFixtures.sine(sampleRate: 16000, seconds: 2, dbfs: -12, frequency: 440)
     static let samples = samples16.map { Float($0) / 32768 }

@@ -6,7 +6,7 @@ import TestSupport
 /// `AudioIntegrity.probe` and `AudioDecoder` judge a file by its bytes: the containers browsers
 /// send are checked for a cut-off end as strictly as WAV, misnamed audio is audio, playlists
 /// are not, and declared lengths are checked before decoding.
-@Suite struct HostileFileProbeTests {
+@Suite(.onTestThreads) struct HostileFileProbeTests {
     /// Speech (espeak-ng) encoded by ffmpeg with `arguments` (codec and container) into `name`.
     private func speech(_ folder: TemporaryFolder, _ name: String, _ arguments: [String]) throws -> URL {
         let wav = folder.path("speech-\(UUID().uuidString).wav"), out = folder.path(name)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct LevelMeterTests {
+@Suite(.onTestThreads) struct LevelMeterTests {
     /// One 50 ms block at 48 kHz.
     private func block(_ samples: [Int16], rate: Int = 48000, channels: Int = 1) -> LevelMeter.Reading {
         var meter = LevelMeter(sampleRate: rate, channels: channels)
@@ -71,7 +71,7 @@ import TestSupport
     }
 }
 
-@Suite struct SilenceDetectorTests {
+@Suite(.onTestThreads) struct SilenceDetectorTests {
     private let loud = LevelMeter.Reading(peakDBFS: -10, rmsDBFS: -20, clipped: false)
     private let quiet = LevelMeter.Reading(peakDBFS: -50, rmsDBFS: -60, clipped: false)
 

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The C bindings link and answer: each reports the version Debian's -dev package declares.
-@Suite struct AudioLibraryVersionTests {
+@Suite(.onTestThreads) struct AudioLibraryVersionTests {
     @Test func alsaReportsTheVersionPkgConfigDeclares() throws {
         let declared = try runTool("pkg-config", ["--modversion", "alsa"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(AudioLibraryVersions.alsa == declared)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct SoundFileReaderTests {
+@Suite(.onTestThreads) struct SoundFileReaderTests {
     @Test(arguments: [("wav", "wav"), ("flac", "flac"), ("ogg", "oga")])
     func probesContainerRateChannelsAndFrames(fileExtension: String, expectedFormat: String) throws {
         let folder = try TemporaryFolder()

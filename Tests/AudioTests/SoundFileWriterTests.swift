@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct SoundFileWriterTests {
+@Suite(.onTestThreads) struct SoundFileWriterTests {
     private func write(_ samples: [Int16], to writer: SoundFileWriter, channels: Int = 1) throws {
         try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: samples.count / channels) }
     }

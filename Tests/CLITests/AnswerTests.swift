@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Answering assignments: recording (like `record --assignment`) or attaching a file.
-@Suite struct AnswerTests {
+@Suite(.onTestThreads) struct AnswerTests {
     /// A question in the "Questions" journal assigned to "Myself", made with the CLI; its id.
     private func makeAssignment(_ binary: VoicejournalBinary, question: String = "What made you smile today?") throws -> Int {
         _ = try binary.run(["journal", "create", "Questions"])  // fails harmlessly the second time

@@ -5,7 +5,7 @@ import TestSupport
 /// Reading a journal needs no writable disk; writing to one that cannot be written is one
 /// clear line and exit 1. Nothing is mounted: write permission is taken away (with root's
 /// override dropped when the tests run as root), or a file-size limit plays the full disk.
-@Suite struct BadDiskTests {
+@Suite(.onTestThreads) struct BadDiskTests {
     /// Every command that only reads, with what must be on stdout.
     static let readingCommands: [(arguments: [String], shows: String)] = [
         (["entry", "list"], "The lighthouse keeper waved"),

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The config file and the precedence of settings: flag, then environment, then config
 /// file, then built-in default; `config show` and the errors of a bad file.
-@Suite struct ConfigTests {
+@Suite(.onTestThreads) struct ConfigTests {
     /// The model each upload asked for, in order.
     private func models(_ server: StubWhisperServer) throws -> [String?] {
         try server.requests().map { $0.field("model") }

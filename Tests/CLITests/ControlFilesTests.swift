@@ -5,7 +5,7 @@ import TestSupport
 /// The data home's control files and the config file are data: a FIFO, a device or a link in
 /// their place is refused at once with one line, never waited on; a planted serve record
 /// cannot choose the link a command prints.
-@Suite struct ControlFilesTests {
+@Suite(.onTestThreads) struct ControlFilesTests {
     /// A journal with two questions, the first assigned to Rose (assignment 1), and the binary on its home.
     static func journal() throws -> (TemporaryFolder, VoicejournalBinary) {
         let folder = try TemporaryFolder("vj-control")

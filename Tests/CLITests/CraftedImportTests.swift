@@ -5,7 +5,7 @@ import TestSupport
 /// `import` against crafted and damaged exports, and what deletes and exports do with a row
 /// that names a file: nothing an export holds can make an ordinary delete remove the journal,
 /// an export copy a file that is not a recording, or a command crash on a value.
-@Suite struct CraftedImportTests {
+@Suite(.onTestThreads) struct CraftedImportTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
 

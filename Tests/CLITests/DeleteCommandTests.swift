@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `entry|question|journal|person delete`: the confirmation contract and what goes.
-@Suite struct DeleteCommandTests {
+@Suite(.onTestThreads) struct DeleteCommandTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct DevicesTests {
+@Suite(.onTestThreads) struct DevicesTests {
     @Test func listsTheSameCapturePCMsAsArecord() throws {
         let folder = try TemporaryFolder()
         let microphone = try VirtualMicrophone(in: folder.url, name: "kitchenmic", samples: [0, 0])

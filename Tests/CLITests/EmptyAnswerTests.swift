@@ -6,7 +6,7 @@ import TestSupport
 /// transcripts for good: the answer is suspect (retried, counted against the endpoint), a
 /// done recording can be transcribed again (the old transcript kept until the new one is
 /// stored), and audio where no speech is heard at all is said so, not just "done".
-@Suite struct EmptyAnswerTests {
+@Suite(.onTestThreads) struct EmptyAnswerTests {
     @Test func anEndpointAnsweringEmptyTextLeavesNoEmptyTranscriptAndIsCounted() throws {
         let harness = try TranscribeHarness()
         let empty = try StubWhisperServer(rules: [.init(responses: [], then: .empty)])

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `entry show` and `entry edit`: corrections are searchable, the original is kept.
-@Suite struct EntryCorrectionTests {
+@Suite(.onTestThreads) struct EntryCorrectionTests {
     @Test func correctingATranscriptReindexesItKeepsSegmentTimesAndTheOriginal() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC", "VOICEJOURNAL_NOW": "2026-11-23T12:00:00Z"])
         _ = try harness.succeed(["journal", "create", "Trips"])

@@ -5,7 +5,7 @@ import TestSupport
 /// The exit-code contract, one representative failure per row, each through the real binary:
 /// 1 some work failed, 2 usage error, 3 configuration error, 130 interrupted — always with
 /// exactly one line on stderr that starts with the program's name.
-@Suite struct ExitCodeTests {
+@Suite(.onTestThreads) struct ExitCodeTests {
     /// A home with a journal, a question assigned to Myself (assignment 1), a tone and a text file.
     struct Setup: @unchecked Sendable {
         // @unchecked: TemporaryFolder is only read after init.

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `export` (Markdown with audio links, JSON, subtitles) and `import`, driven like a user.
-@Suite struct ExportImportTests {
+@Suite(.onTestThreads) struct ExportImportTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
 

@@ -5,7 +5,7 @@ import TestSupport
 /// A server's answer is data: a segment it places at 9e15 s never reaches the store, a clock
 /// or a frame count, and every command that reads the transcript (`entry show`, `search
 /// --play`, `play --search`) exits normally.
-@Suite struct HostileAnswerTimesTests {
+@Suite(.onTestThreads) struct HostileAnswerTimesTests {
     /// A verbose_json answer for a 3.25 s file: one segment said to start at 9e15 s whose
     /// words lie at 0.5–1.6 s, and one with no words at 2e16 s.
     static let crafted = """

@@ -6,7 +6,7 @@ import TestSupport
 /// playlists and concat lists naming local files, decompression bombs, empty files. A file is
 /// audio by its own bytes: what it names is never opened, and what it declares is checked
 /// before anything is decoded.
-@Suite struct HostileAudioTests {
+@Suite(.onTestThreads) struct HostileAudioTests {
     private func harness() throws -> TranscribeHarness {
         var harness = try TranscribeHarness()
         // A regression that opens a named pipe would block: `timeout` ends the test instead.

@@ -6,7 +6,7 @@ import TestSupport
 /// lead to a folder outside, and manifest lines through them or naming trees the installer never
 /// made. The folder outside (and the journal in the default home) must come out byte for byte
 /// as it went in; what the installer may still do safely, it does, and it names what it refused.
-@Suite(.serialized) struct InstallTamperTests {
+@Suite(.onTestThreads, .serialized) struct InstallTamperTests {
     @Test func uninstallThroughASymlinkedFolderInThePrefixLeavesTheFolderItLeadsToAndRemovesTheRest() throws {
         let layout = try Layout()
         #expect(try layout.install().status == 0)

@@ -6,7 +6,7 @@ import TestSupport
 /// dpkg: what a person gets who installs voicejournal instead of running it from the checkout.
 /// What is installed is the release build, as a user gets it (`scripts/test` makes it; a debug
 /// build would load the toolchain's Swift libraries, and Debian's tools rightly object to that).
-@Suite(.serialized) struct InstallTests {
+@Suite(.onTestThreads, .serialized) struct InstallTests {
     static let install = PackagePaths.root.appendingPathComponent("scripts/install").path
     static let package = PackagePaths.root.appendingPathComponent("scripts/package").path
     /// The Whisper environment the tests already use: the install links it instead of fetching

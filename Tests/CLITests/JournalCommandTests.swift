@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Drives the built `voicejournal` binary the way a user does, against a temporary home.
-@Suite struct JournalCommandTests {
+@Suite(.onTestThreads) struct JournalCommandTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
 
@@ -142,7 +142,7 @@ import TestSupport
     }
 }
 
-@Suite struct ExportCommandTests {
+@Suite(.onTestThreads) struct ExportCommandTests {
     @Test func exportsEachJournalAsMarkdownAndJSONFiles() throws {
         let folder = try TemporaryFolder("vj-export")
         let cli = VoicejournalBinary(home: folder.path("home"))

@@ -5,7 +5,7 @@ import TestSupport
 /// Which language each upload sends, seen by the stub server: the run's `--language`, else
 /// the answering person's, else the journal's, else the config file's, else none (the model
 /// detects it); and the language each transcript is stored and shown with.
-@Suite struct LanguagePrecedenceTests {
+@Suite(.onTestThreads) struct LanguagePrecedenceTests {
     /// A question in `journal` given to `person`; the assignment's id.
     private func assignment(_ harness: TranscribeHarness, journal: String, person: String, question: String) throws -> String {
         let asked = try harness.succeed(["question", "add", "--journal", journal, question, "--json"])
@@ -77,25 +77,23 @@ import TestSupport
     }
 
     /// A live take's pieces go through the queue like any upload: the journal's language.
-    @Test func aLiveTakesPiecesSendTheJournalsLanguage() async throws {
-        try await onOwnThread {
-            let folder = try TemporaryFolder()
-            let stub = try StubWhisperServer(rules: [.init(responses: [], then: .says("Dzień dobry."))])
-            let microphone = try VirtualMicrophone.paced(in: folder.url)
-            let fed = LiveRecordTests.phrases(seconds: 20)
-            let feeder = try PacedFeeder(microphone: microphone, samples: fed + CaptureFixtures.silence(sampleRate: 16000, seconds: 1),
-                                         sampleRate: 16000, channels: 1)
-            defer { feeder.stop() }
-            let cli = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment.merging([
-                "OPENAI_BASE_URL": stub.baseURL]) { $1 })
-            #expect(try cli.run(["journal", "create", "Dziennik", "--language", "pl"]).status == 0)
-            let result = try cli.run(["record", "--device", microphone.name, "--live", "--no-meter", "--max-duration", "20",
-                                      "--journal", "Dziennik"])
-            #expect(result.status == 0, "\(result.stderr)")
-            let pieces = try stub.requests().filter { LiveRecordTests.piece($0) != nil }
-            #expect(pieces.count >= 2)
-            #expect(pieces.allSatisfy { $0.field("language") == "pl" }, "\(pieces.map { $0.field("language") })")
-        }
+    @Test func aLiveTakesPiecesSendTheJournalsLanguage() throws {
+        let folder = try TemporaryFolder()
+        let stub = try StubWhisperServer(rules: [.init(responses: [], then: .says("Dzień dobry."))])
+        let microphone = try VirtualMicrophone.paced(in: folder.url)
+        let fed = LiveRecordTests.phrases(seconds: 20)
+        let feeder = try PacedFeeder(microphone: microphone, samples: fed + CaptureFixtures.silence(sampleRate: 16000, seconds: 1),
+                                     sampleRate: 16000, channels: 1)
+        defer { feeder.stop() }
+        let cli = VoicejournalBinary(home: folder.path("home"), environment: microphone.environment.merging([
+            "OPENAI_BASE_URL": stub.baseURL]) { $1 })
+        #expect(try cli.run(["journal", "create", "Dziennik", "--language", "pl"]).status == 0)
+        let result = try cli.run(["record", "--device", microphone.name, "--live", "--no-meter", "--max-duration", "20",
+                                  "--journal", "Dziennik"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let pieces = try stub.requests().filter { LiveRecordTests.piece($0) != nil }
+        #expect(pieces.count >= 2)
+        #expect(pieces.allSatisfy { $0.field("language") == "pl" }, "\(pieces.map { $0.field("language") })")
     }
 
     /// A `json` answer (gpt-4o's) names no language: the one sent is stored. A `verbose_json`

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The languages of journals and people: set, changed, listed and shown through the binary,
 /// and one clear usage line for a language Whisper does not know.
-@Suite struct LanguageSettingsTests {
+@Suite(.onTestThreads) struct LanguageSettingsTests {
     @Test func journalsAndPeopleKeepALanguageAndTranslationThatListingsAndPagesShow() throws {
         let folder = try TemporaryFolder("vj-language")
         let cli = VoicejournalBinary(home: folder.path("home"))
@@ -81,7 +81,7 @@ import TestSupport
 /// An archive's languages are checked like what a user types: a journal's or person's must be
 /// a code Whisper knows (it is sent with uploads); a transcript's may be a code or the name an
 /// older journal kept.
-@Suite struct LanguageImportTests {
+@Suite(.onTestThreads) struct LanguageImportTests {
     @Test(arguments: [
         ("journal", "'xx'", "journal"), ("person", "'klingon'", "person"), ("transcript", "'elvish'", "transcript"),
     ])

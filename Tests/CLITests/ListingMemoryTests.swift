@@ -4,7 +4,7 @@ import TestSupport
 
 /// Listings and exports are written as the journal is read: peak memory does not grow with
 /// the size of the output, and word timings stay out of listings unless asked for.
-@Suite(.serialized) struct ListingMemoryTests {
+@Suite(.onTestThreads, .serialized) struct ListingMemoryTests {
     /// A journal of `entries` voice entries, each transcribed into `words` timed words (one
     /// segment a word), written straight into the database.
     static func largeJournal(entries: Int, words: Int) throws -> (TemporaryFolder, VoicejournalBinary) {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `record --live` interrupted while it waits for the transcript: exit 130, the saved take
 /// reported (as text, or as the one `--json` document), its transcription left queued.
-@Suite struct LiveInterruptTests {
+@Suite(.onTestThreads) struct LiveInterruptTests {
     /// Records a 3 s take against a server that takes the upload and never answers, and sends
     /// SIGINT once the upload is in (the command then waits for the transcript).
     static func interruptedWhileWaiting(json: Bool) throws -> (result: CommandResult, home: URL, folder: TemporaryFolder) {

@@ -5,7 +5,7 @@ import TestSupport
 /// Recordings too big or too long for one request: measured, split at pauses into chunk
 /// jobs, and stitched into one transcript (against the stub server, which records every
 /// request's file size and name).
-@Suite struct LongAudioTests {
+@Suite(.onTestThreads) struct LongAudioTests {
     /// A WAV of `cycles` times `tone` seconds of a (synthetic) voice then `pause` seconds of silence.
     @discardableResult
     static func tonesWithPauses(at url: URL, cycles: Int, tone: Double, pause: Double,

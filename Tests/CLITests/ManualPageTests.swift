@@ -6,7 +6,7 @@ import TestSupport
 /// hold it against what the built binary says of itself (`--experimental-dump-help`, the
 /// description the page is generated from), so they fail when a command, an option or a help
 /// text changed and the page was not made again. The page's date is not compared.
-@Suite struct ManualPageTests {
+@Suite(.onTestThreads) struct ManualPageTests {
     static let page = PackagePaths.root.appendingPathComponent("docs/voicejournal.1")
     static let outOfDate = "docs/voicejournal.1 is out of date with the commands: run scripts/make-manual"
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct MeterTests {
+@Suite(.onTestThreads) struct MeterTests {
     @Test func fileWaveformShowsALoudHalfThenAQuietHalf() throws {
         let folder = try TemporaryFolder()
         let raw = folder.path("halves.raw"), flac = folder.path("halves.flac")

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `voicejournal play FILE` off a terminal, through the `file` plugin as the speaker: what it
 /// writes is what was played.
-@Suite struct PlayCommandTests {
+@Suite(.onTestThreads) struct PlayCommandTests {
     /// 3 s of 16 kHz mono that never repeats within a period.
     private static let samples: [Int16] = (0..<48_000).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ $0 / 1600) }
 

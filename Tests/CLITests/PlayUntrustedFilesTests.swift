@@ -4,7 +4,7 @@ import TestSupport
 
 /// `play` meets files that changed under the journal, or were never what they said: each gets
 /// one line that says what it is, the right exit status, and nothing reaches the speaker.
-@Suite struct PlayUntrustedFilesTests {
+@Suite(.onTestThreads) struct PlayUntrustedFilesTests {
     /// `seconds` of a 440 Hz tone, 16 kHz mono WAV, at `url`.
     static func tone(_ url: URL, seconds: Double, frequency: Int = 440) throws -> URL {
         _ = try runTool("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", url.path, "synth", String(seconds), "sine", String(frequency)])

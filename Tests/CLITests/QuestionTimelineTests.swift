@@ -4,7 +4,7 @@ import TestSupport
 
 /// A journal kept for someone, its questions' timeline, assignment listings and answers
 /// sent twice under one idempotency key; the command's clock is set per step.
-@Suite struct QuestionTimelineTests {
+@Suite(.onTestThreads) struct QuestionTimelineTests {
     let harness: TranscribeHarness
     var cli: VoicejournalBinary { harness.binary }
 

@@ -6,7 +6,7 @@ import TestSupport
 /// numeric options are bounded, one server named twice is one endpoint, a lease no runner
 /// would grant does not hold a job forever, and an endpoint's upload errors are not read as
 /// failed files.
-@Suite struct QueueEdgeTests {
+@Suite(.onTestThreads) struct QueueEdgeTests {
     @Test func aSlowPoolMemberLeavesTheLastJobsToTheFastOne() throws {
         let harness = try TranscribeHarness()
         let slow = try StubWhisperServer(delay: 5)

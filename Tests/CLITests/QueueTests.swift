@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The queue across processes: kills, concurrent runners, big uploads, and the queue commands.
-@Suite struct QueueTests {
+@Suite(.onTestThreads) struct QueueTests {
     @Test func aBatchKilledMidwayResumesWithEveryFileTranscribedOnce() throws {
         let harness = try TranscribeHarness(delay: 0.25)
         let dir = try harness.audio(12)

@@ -5,7 +5,7 @@ import TestSupport
 /// The commands `search`, `entry show` and `assignment show` print to play what they show,
 /// through the built binary and the stub server (whose transcript of `NAME.wav` is
 /// "Transcript of NAME.": "Transcript of" from 0 s, "NAME." from 1.5 s).
-@Suite struct ReadyPlayCommandTests {
+@Suite(.onTestThreads) struct ReadyPlayCommandTests {
     /// The seconds a ready command's `--at` names (0 without one).
     static func start(of command: String) -> Double? {
         let parts = command.split(separator: " ")

@@ -5,7 +5,7 @@ import TestSupport
 /// A disk that fills up while `record` is writing the take: the command says so in one line
 /// and exits 1, the journal still opens, and the audio on disk is a valid file holding what
 /// could be written.
-@Suite struct RecordDiskFullTests {
+@Suite(.onTestThreads) struct RecordDiskFullTests {
     @Test(.enabled(if: SmallDisk.isAvailable, "needs root and a container that may mount tmpfs (mount -t tmpfs); skipped"))
     func aDiskThatFillsDuringARecordingIsOneLineExit1AndLeavesAValidFile() throws {
         let folder = try TemporaryFolder()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `voicejournal record` driven as a user would, capturing through real ALSA from a virtual
 /// microphone (the `file` plugin), checked against the audio fed in and the database.
-@Suite struct RecordTests {
+@Suite(.onTestThreads) struct RecordTests {
     @Test(arguments: [(16000, 1, "wav"), (48000, 2, "wav"), (16000, 1, "flac")])
     func recordsExactlyTheSamplesFedIn(rate: Int, channels: Int, format: String) throws {
         let folder = try TemporaryFolder()
@@ -269,7 +269,7 @@ struct RecorderStalled: Error, CustomStringConvertible {
     var description: String { "recorder never reached \(waitingFor); stderr: \(stderr)" }
 }
 
-@Suite struct RecordWaitTests {
+@Suite(.onTestThreads) struct RecordWaitTests {
     @Test func waitWithoutAKeyForARemoteServerRefusesBeforeRecording() throws {
         let folder = try TemporaryFolder()
         let microphone = try VirtualMicrophone(in: folder.url, samples: CaptureFixtures.silence(sampleRate: 16000, seconds: 1))

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The CLI's rough edges: usage errors in the style of every other error, and `queue status`
 /// escaping what comes from outside but not its own separators.
-@Suite struct RoughEdgesTests {
+@Suite(.onTestThreads) struct RoughEdgesTests {
     static let usageMistakes: [(arguments: [String], says: String, help: String)] = [
         (["entry", "list", "--frobnicate"], "Unknown option '--frobnicate'", "voicejournal entry list --help"),
         (["entry", "show"], "Missing expected argument '<id>'", "voicejournal entry show --help"),
@@ -62,7 +62,7 @@ import TestSupport
 }
 
 /// `entry edit` when the editor does not leave UTF-8 text in the file it was given.
-@Suite struct EditorMishapTests {
+@Suite(.onTestThreads) struct EditorMishapTests {
     @Test(arguments: [
         ("rm", "voicejournal: the editor (rm) removed the file it was given; entry #1 is unchanged"),
         ("printf '\\377\\376bad' >", "voicejournal: the editor saved text that is not UTF-8; save it as UTF-8 and try again (entry #1 is unchanged)"),
@@ -79,7 +79,7 @@ import TestSupport
 }
 
 /// `transcribe` on files that are still being written or changed since they were transcribed.
-@Suite struct ChangingFileTests {
+@Suite(.onTestThreads) struct ChangingFileTests {
     /// Starts a recorder at work: a WAV (header kept valid, as Python's `wave` does after every
     /// write) that gets 0.1 s of tone every 0.1 s after a first second, `seconds` long in all.
     static func startRecorder(at url: URL, seconds: Double) throws -> Process {

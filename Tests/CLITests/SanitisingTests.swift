@@ -4,7 +4,7 @@ import TestSupport
 
 /// What comes from outside is made harmless before it is used or shown: the key from the
 /// environment, credentials in the base URL, and names and texts printed on the terminal.
-@Suite struct SanitisingTests {
+@Suite(.onTestThreads) struct SanitisingTests {
     /// Every byte `voicejournal` left in the database (the main file and its WAL).
     func databaseBytes(_ database: URL) -> Data {
         ["", "-wal"].reduce(into: Data()) { bytes, suffix in

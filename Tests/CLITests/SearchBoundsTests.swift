@@ -4,7 +4,7 @@ import TestSupport
 
 /// `search` with queries no person types: nested without end, thousands of terms, distances
 /// past 32 bits. Each is a usage error in one line, at once, never a crash or a minute of work.
-@Suite struct SearchBoundsTests {
+@Suite(.onTestThreads) struct SearchBoundsTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
 

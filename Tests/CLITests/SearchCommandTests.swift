@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `voicejournal search` with a filter, through the built binary.
-@Suite struct SearchCommandTests {
+@Suite(.onTestThreads) struct SearchCommandTests {
     @Test func aFilteredSearchListsTheFilteredEntriesBestMatchesWhenOthersMatchBetter() throws {
         let folder = try TemporaryFolder("vj-search")
         let cli = VoicejournalBinary(home: folder.path("home"))

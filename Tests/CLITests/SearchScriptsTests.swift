@@ -6,7 +6,7 @@ import TestSupport
 /// word typed without its accents finds it), case folded in every script that has case,
 /// and words of scripts written without spaces (Chinese, Japanese, Korean, Thai) found
 /// inside their sentences.
-@Suite struct SearchScriptsTests {
+@Suite(.onTestThreads) struct SearchScriptsTests {
     static let texts = [
         "Heute war ein schöner Tag, die Straße war nass",
         "El niño está en casa",

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `voicejournal search` with FTS5's query language, filters and dates, on a journal built
 /// over several months with the command's clock set (`VOICEJOURNAL_NOW`).
-@Suite struct SearchSyntaxTests {
+@Suite(.onTestThreads) struct SearchSyntaxTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
     /// Entry ids by name.

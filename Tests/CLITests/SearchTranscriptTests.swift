@@ -5,7 +5,7 @@ import TestSupport
 /// Search hits in transcripts (with the segment's time) and in the answers a person gave,
 /// through the built binary and the stub server (whose transcript of `NAME.wav` is
 /// "Transcript of NAME.": "Transcript of" from 0 s, "NAME." from 1.5 s, in audio 3.25 s long).
-@Suite struct SearchTranscriptTests {
+@Suite(.onTestThreads) struct SearchTranscriptTests {
     @Test func aTranscriptHitShowsTheSegmentTimeAndPersonNarrowsToTheirAnswers() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC"])
         let cli = harness.binary

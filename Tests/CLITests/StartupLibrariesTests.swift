@@ -8,7 +8,7 @@ import Store
 /// libsndfile and its codec libraries (decoding and writing files; a 16-bit WAV plays from its
 /// own mapped bytes without it).
 /// The dynamic loader's own trace (`LD_DEBUG=files`) shows what a process loaded.
-@Suite struct StartupLibrariesTests {
+@Suite(.onTestThreads) struct StartupLibrariesTests {
     static func loaded(_ trace: String) -> Set<String> {
         Set(trace.split(separator: "\n").compactMap { line -> String? in
             guard let start = line.range(of: "file=") else { return nil }

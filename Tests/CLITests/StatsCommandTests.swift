@@ -4,7 +4,7 @@ import TestSupport
 
 /// `stats` on a journal kept over several weeks, seen at a fixed "now" (VOICEJOURNAL_NOW)
 /// in Berlin, across the end of summer time and the turn of a month.
-@Suite struct StatsCommandTests {
+@Suite(.onTestThreads) struct StatsCommandTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
     /// 3 November 2026, 12:00 in Berlin.

@@ -6,7 +6,7 @@ import TestSupport
 /// (with words, without, and with each utterance's first word stretched over the cut) still
 /// leaves one stored segment per utterance starting where it is spoken, no word stretched over
 /// a pause, and search hits, sidecar cues and `entry show` pointing at the utterance.
-@Suite struct TimesAtPausesTests {
+@Suite(.onTestThreads) struct TimesAtPausesTests {
     typealias Stored = TrustedWordsTests.StoredSegment
 
     /// Every utterance has a stored segment starting within 0.5 s of it; no segment and no word

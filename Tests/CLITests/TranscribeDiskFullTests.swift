@@ -4,7 +4,7 @@ import TestSupport
 
 /// A disk that fills up while `transcribe` waits for the server: the transcript cannot be
 /// stored, the command says so in one line and exits 1, and nothing is lost or half-written.
-@Suite struct TranscribeDiskFullTests {
+@Suite(.onTestThreads) struct TranscribeDiskFullTests {
     @Test(.enabled(if: SmallDisk.isAvailable, "needs root and a container that may mount tmpfs (mount -t tmpfs); skipped"))
     func aDiskFullWhenTheTranscriptArrivesIsOneLineExit1AndTheRunResumesLater() throws {
         // The server answers after 8 s: ample time to fill the disk once the job is claimed.

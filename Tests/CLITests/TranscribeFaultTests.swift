@@ -4,7 +4,7 @@ import TestSupport
 
 /// `voicejournal transcribe` against a server that misbehaves on purpose. Each retryable
 /// fault hits every file once; the run must still end with each file transcribed exactly once.
-@Suite struct TranscribeFaultTests {
+@Suite(.onTestThreads) struct TranscribeFaultTests {
     struct Fault: Sendable, CustomTestStringConvertible {
         let name: String
         let behaviour: StubWhisperServer.Behaviour

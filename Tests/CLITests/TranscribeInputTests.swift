@@ -4,7 +4,7 @@ import TestSupport
 
 /// What `transcribe` takes as audio: only regular files, whole ones. Runs go through
 /// `timeout` so a regression that opens a pipe or reads a device ends the test instead of hanging it.
-@Suite struct TranscribeInputTests {
+@Suite(.onTestThreads) struct TranscribeInputTests {
     private func harness() throws -> TranscribeHarness {
         var harness = try TranscribeHarness()
         harness.binary.launcher = ["timeout", "120"]

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `voicejournal transcribe` as a user runs it, against the stub server on 127.0.0.1.
-@Suite struct TranscribeTests {
+@Suite(.onTestThreads) struct TranscribeTests {
     @Test func transcribesTheGoodFilesOfAMixedFolderAndReportsEachBadOne() throws {
         let harness = try TranscribeHarness()
         let dir = try harness.audio(2)

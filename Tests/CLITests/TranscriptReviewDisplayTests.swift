@@ -5,7 +5,7 @@ import TestSupport
 /// What the commands show, export and import of a transcript the review marked: unheard
 /// stretches in their place, unsure segments marked, the audit under `--raw`, every value
 /// in `--json`, audio sent in `stats`, and left-out text never searchable.
-@Suite struct TranscriptReviewDisplayTests {
+@Suite(.onTestThreads) struct TranscriptReviewDisplayTests {
     let folder: TemporaryFolder
     let cli: VoicejournalBinary
 

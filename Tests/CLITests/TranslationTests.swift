@@ -5,7 +5,7 @@ import TestSupport
 /// `--translate` through the built binary and the stub server, whose transcriptions here say
 /// the speech is German (so a translation is asked) unless a test says English, and whose
 /// translations of `NAME.wav` are "Translation of NAME." unless a rule says otherwise.
-@Suite struct TranslationTests {
+@Suite(.onTestThreads) struct TranslationTests {
     /// The translation columns of every transcript, by recording path.
     static func translations(_ harness: TranscribeHarness) throws -> [String: (text: String?, note: String?, segments: [[String: Any]])] {
         let rows = try queryDatabase(harness.database, """
@@ -212,30 +212,28 @@ import TestSupport
 
 /// `record --live --translate`: each live piece is translated as it comes, and the pieces'
 /// translations are stitched like their texts.
-@Suite struct LiveTranslationTests {
-    @Test func eachLivePieceIsTranslatedAndTheTranslationsAreStitched() async throws {
-        try await onOwnThread {
-            let folder = try TemporaryFolder()
-            let stub = try StubWhisperServer(rules: [.init(responses: [], then: .says("Guten Tag."))],
-                                             translateRules: [.init(responses: [], then: .says("Good day."))], language: "german")
-            let microphone = try VirtualMicrophone.paced(in: folder.url)
-            // Phrases with pauses: the first piece is cut in a pause after 15 s, the rest at the stop.
-            let fed = LiveRecordTests.phrases(seconds: 20)
-            let feeder = try PacedFeeder(microphone: microphone, samples: fed + CaptureFixtures.silence(sampleRate: 16000, seconds: 1),
-                                         sampleRate: 16000, channels: 1)
-            defer { feeder.stop() }
-            let home = folder.path("home")
-            let result = try VoicejournalBinary(home: home, environment: microphone.environment.merging([
-                "OPENAI_BASE_URL": stub.baseURL]) { $1 })
-                .run(["record", "--device", microphone.name, "--live", "--translate", "--no-meter", "--max-duration", "20"])
-            #expect(result.status == 0, "\(result.stderr)")
-            let requests = try stub.requests()
-            let pieces = requests.filter { $0.task == "transcribe" }.compactMap(LiveRecordTests.piece)
-            let translated = requests.filter { $0.task == "translate" }.compactMap(LiveRecordTests.piece)
-            #expect(pieces.count >= 2)
-            #expect(translated.sorted() == pieces.sorted())
-            let row = try #require(try CaptureDatabase.rows(home: home, "SELECT text, translation FROM transcript").first)
-            #expect(row["translation"] as? String == Array(repeating: "Good day.", count: pieces.count).joined(separator: " "))
-        }
+@Suite(.onTestThreads) struct LiveTranslationTests {
+    @Test func eachLivePieceIsTranslatedAndTheTranslationsAreStitched() throws {
+        let folder = try TemporaryFolder()
+        let stub = try StubWhisperServer(rules: [.init(responses: [], then: .says("Guten Tag."))],
+                                         translateRules: [.init(responses: [], then: .says("Good day."))], language: "german")
+        let microphone = try VirtualMicrophone.paced(in: folder.url)
+        // Phrases with pauses: the first piece is cut in a pause after 15 s, the rest at the stop.
+        let fed = LiveRecordTests.phrases(seconds: 20)
+        let feeder = try PacedFeeder(microphone: microphone, samples: fed + CaptureFixtures.silence(sampleRate: 16000, seconds: 1),
+                                     sampleRate: 16000, channels: 1)
+        defer { feeder.stop() }
+        let home = folder.path("home")
+        let result = try VoicejournalBinary(home: home, environment: microphone.environment.merging([
+            "OPENAI_BASE_URL": stub.baseURL]) { $1 })
+            .run(["record", "--device", microphone.name, "--live", "--translate", "--no-meter", "--max-duration", "20"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let requests = try stub.requests()
+        let pieces = requests.filter { $0.task == "transcribe" }.compactMap(LiveRecordTests.piece)
+        let translated = requests.filter { $0.task == "translate" }.compactMap(LiveRecordTests.piece)
+        #expect(pieces.count >= 2)
+        #expect(translated.sorted() == pieces.sorted())
+        let row = try #require(try CaptureDatabase.rows(home: home, "SELECT text, translation FROM transcript").first)
+        #expect(row["translation"] as? String == Array(repeating: "Good day.", count: pieces.count).joined(separator: " "))
     }
 }

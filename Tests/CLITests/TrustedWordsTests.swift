@@ -7,7 +7,7 @@ import TestSupport
 /// `loop`): every stretch of speech gets words or a visible gap, nothing is kept that the
 /// server put over a pause, a loop is cut and its region sent again once, and every stored
 /// time is on the recording's own clock however the upload was cut.
-@Suite struct TrustedWordsTests {
+@Suite(.onTestThreads) struct TrustedWordsTests {
     /// A harness whose server answers every upload with `kind`, a journal, and the fixture in
     /// a folder of its own.
     static func setUp(_ kind: StubWhisperServer.Behaviour) throws -> (TranscribeHarness, PlacedSpeech) {
@@ -235,7 +235,7 @@ import TestSupport
 /// The stub server's kinds that answer from the audio, on their own (curl, no voicejournal):
 /// the regions it finds are where the fixture placed its speech, and each kind answers as
 /// its tests expect.
-@Suite struct StubSpeechKindsTests {
+@Suite(.onTestThreads) struct StubSpeechKindsTests {
 
     /// The stub's verbose_json answer (with word timings) to `file`, and the regions it logged.
     static func ask(_ behaviour: StubWhisperServer.Behaviour, _ file: URL) throws -> (answer: [String: Any], regions: [[Double]]) {

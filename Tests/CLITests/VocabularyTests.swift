@@ -4,7 +4,7 @@ import TestSupport
 
 /// A journal's vocabulary goes to the server as the `prompt` field with that journal's
 /// uploads, and only with them.
-@Suite struct VocabularyTests {
+@Suite(.onTestThreads) struct VocabularyTests {
     @Test func theStubReceivesAJournalsVocabularyInThePromptOfThatJournalsUploadsOnly() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC", "VOICEJOURNAL_NOW": "2026-11-23T12:00:00Z"])
         let cli = harness.binary

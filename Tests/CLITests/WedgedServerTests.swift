@@ -6,7 +6,7 @@ import TestSupport
 /// (short here, through the environment), a missed one takes the server out like an
 /// unreachable one (probed without spending the job's attempts, its jobs handed to the
 /// others at once), and `record --live` keeps its promise (saved, queued, exit 0).
-@Suite struct WedgedServerTests {
+@Suite(.onTestThreads) struct WedgedServerTests {
     /// Deadlines short enough for a test: one second for any answer, whatever the audio.
     static let shortDeadline = ["VOICEJOURNAL_ANSWER_TIMEOUT": "1", "VOICEJOURNAL_ANSWER_TIMEOUT_PER_AUDIO_SECOND": "0"]
 

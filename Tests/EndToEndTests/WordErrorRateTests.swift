@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 
 /// The word error rate the end-to-end tests judge transcripts by gives the textbook answers.
-@Suite struct WordErrorRateTests {
+@Suite(.onTestThreads) struct WordErrorRateTests {
     /// (reference, hypothesis, expected rate).
     static let cases: [(String, String, Double)] = [
         ("the cat sat on the mat", "the cat sat on the mat", 0),

@@ -3,7 +3,7 @@ import Intake
 import Testing
 import TestSupport
 
-@Suite struct BatchScannerTests {
+@Suite(.onTestThreads) struct BatchScannerTests {
     @Test func sortsAudioFromEverythingElseAndSaysWhy() throws {
         let folder = try TemporaryFolder()
         let root = folder.path("Recordings")
@@ -51,7 +51,7 @@ import TestSupport
 
 /// Links, pipes and devices inside a folder: followed where they lead to audio, reported
 /// where they do not, and never opened or walked forever.
-@Suite struct BatchScannerLinkTests {
+@Suite(.onTestThreads) struct BatchScannerLinkTests {
     @Test func followsLinksOnceAndReportsEverythingItPassesOver() throws {
         let folder = try TemporaryFolder()
         let root = folder.path("Recordings"), elsewhere = folder.path("elsewhere")

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Whether a file is left alone by its writer before it is queued.
-@Suite struct BatchSettleTests {
+@Suite(.onTestThreads) struct BatchSettleTests {
     let folder: TemporaryFolder
 
     init() throws { folder = try TemporaryFolder("vj-settle") }

@@ -4,7 +4,7 @@ import Store
 import Testing
 import TestSupport
 
-@Suite struct SidecarTests {
+@Suite(.onTestThreads) struct SidecarTests {
     let transcript = Transcript(
         recordingId: 1, text: "Hello there. General Kenobi.", language: "english", model: "whisper-1",
         segments: [.init(start: 0, end: 1.25, text: " Hello there."),
@@ -71,7 +71,7 @@ import TestSupport
 
 /// Sidecars of a transcript the review marked: each unheard stretch in its place, the
 /// confidence and left-out text in the JSON only.
-@Suite struct ReviewedSidecarTests {
+@Suite(.onTestThreads) struct ReviewedSidecarTests {
     let transcript = Transcript(
         recordingId: 1, text: "I went down to the harbour. The ferry was late again.", language: "english", model: "whisper-1",
         segments: [.init(start: 2, end: 5.5, text: " I went down to the harbour.", avgLogprob: -0.3, noSpeechProb: 0.02,

@@ -7,7 +7,7 @@ import TestSupport
 /// (brought up to date every half second or so, 0 bytes before the first update) and a FLAC
 /// states no length until it is closed. Read as `growing`, every whole frame on disk is
 /// decoded, and the file is left exactly as it was.
-@Suite struct GrowingRecordingTests {
+@Suite(.onTestThreads) struct GrowingRecordingTests {
     let folder: TemporaryFolder
 
     init() throws { folder = try TemporaryFolder("vj-growing") }

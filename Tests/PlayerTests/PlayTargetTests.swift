@@ -7,7 +7,7 @@ import TestSupport
 /// `PlayTarget` from a real journal on disk: an entry's recording, an answer, a transcribed
 /// file in no journal, the best search hit in a recording, a path; and each way there is
 /// nothing to play, in one line.
-@Suite struct PlayTargetTests {
+@Suite(.onTestThreads) struct PlayTargetTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
     /// The stub transcript's segments: the word "ferry" is said from 291.3 s.

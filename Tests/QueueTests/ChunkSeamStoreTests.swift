@@ -7,7 +7,7 @@ import TestSupport
 /// Where a recording was cut is kept with each chunk and live piece, so the transcript
 /// assembled from them keeps words said on both sides of a pause and drops only a word heard
 /// twice at a cut through speech.
-@Suite struct ChunkSeamStoreTests {
+@Suite(.onTestThreads) struct ChunkSeamStoreTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

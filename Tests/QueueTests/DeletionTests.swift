@@ -9,7 +9,7 @@ import Transcription
 
 /// Deletes through the pipeline: rows, search index, jobs, chunk and audio files all go;
 /// what belongs to someone else, and files outside the home, stay.
-@Suite struct DeletionTests {
+@Suite(.onTestThreads) struct DeletionTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
     var home: URL { store.home.url }

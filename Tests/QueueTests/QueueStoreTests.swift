@@ -7,7 +7,7 @@ import TestSupport
 
 /// The queue's SQLite side: leases, priorities, retries and the transcript transaction,
 /// on a real database file.
-@Suite struct QueueStoreTests {
+@Suite(.onTestThreads) struct QueueStoreTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
     var folder: TemporaryFolder { journal.folder }

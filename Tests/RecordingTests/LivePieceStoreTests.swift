@@ -5,7 +5,7 @@ import TestSupport
 
 /// A live recording's plan of pieces in the queue: pieces are claimed as they come, the
 /// transcript is assembled only once the recording has ended and every piece is in.
-@Suite struct LivePieceStoreTests {
+@Suite(.onTestThreads) struct LivePieceStoreTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// An answer uploaded through `serve --transcribe` goes the way every recording goes: only its
 /// speech is sent, and the times stored are where the words are in the answer as recorded.
-@Suite struct ServeAnswerTimesTests {
+@Suite(.onTestThreads) struct ServeAnswerTimesTests {
     /// An answer (`PlacedSpeech`) uploaded to `serve --transcribe`, whose Whisper answers every
     /// upload with `behaviour`: the speech, its transcript's row (`segments`, `audioSentSeconds`)
     /// once stored, and the Whisper server.

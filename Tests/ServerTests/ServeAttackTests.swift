@@ -5,7 +5,7 @@ import TestSupport
 /// `serve` against clients that are hostile, unlucky or behind a proxy: one key sent ten times
 /// at once, a full disk, idle and dripping connections, too few file descriptors, a stranger
 /// flooding through the proxy everyone shares, and a listener on every interface.
-@Suite(.serialized) struct ServeAttackTests {
+@Suite(.onTestThreads, .serialized) struct ServeAttackTests {
     // MARK: One Idempotency-Key, ten sends at once
 
     @Test func tenConcurrentSendsOfOneKeyAllGetTheFirstAnswer() throws {

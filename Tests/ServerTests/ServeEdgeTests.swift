@@ -6,7 +6,7 @@ import TestSupport
 /// can show, a refused key pauses transcription rather than ending it, HEAD works, a bad
 /// address is one line, refusals are logged with the client's address and never the token,
 /// the page says what went wrong, and one link cannot hold the disk.
-@Suite(.serialized) struct ServeEdgeTests {
+@Suite(.onTestThreads, .serialized) struct ServeEdgeTests {
     @Test func malformedChunkedEncodingGets400() throws {
         let serve = try ServeHarness()
         let (id, token) = try serve.assignment()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `voicejournal serve` over real HTTP: the built binary on 127.0.0.1, curl as the client,
 /// the journal's SQLite file read back.
-@Suite(.serialized) struct ServeHTTPTests {
+@Suite(.onTestThreads, .serialized) struct ServeHTTPTests {
     @Test func theSameIdempotencyKeyTwiceStoresOneRecording() throws {
         let serve = try ServeHarness()
         let (id, token) = try serve.assignment()

@@ -5,7 +5,7 @@ import TestSupport
 /// Uploads crafted to make `serve` read what it must not: playlists and concat lists naming
 /// local files, decompression bombs, cut-off files. Each is refused as what it is (400), and
 /// nothing is stored, queued or opened besides the upload itself.
-@Suite(.serialized) struct ServeHostileUploadTests {
+@Suite(.onTestThreads, .serialized) struct ServeHostileUploadTests {
     private static let notAudio = "That was not a recording that could be played. Please record your answer again."
 
     private func jobCount(_ serve: ServeHarness) throws -> Int {

@@ -5,7 +5,7 @@ import TestSupport
 /// The links every command prints are the ones the running `serve` answers: its `--port`, its
 /// `--public-url`. A `--public-url` or `$VOICEJOURNAL_PUBLIC_URL` given still wins; a serve that
 /// stopped, or was killed, no longer counts.
-@Suite struct ServeLinkTests {
+@Suite(.onTestThreads) struct ServeLinkTests {
     /// What `assignment link ID` printed (its one line), after checking it succeeded.
     private func link(_ serve: ServeHarness, _ id: Int, _ extra: [String] = [], environment: [String: String] = [:]) throws -> String {
         let result = try serve.binary.run(["assignment", "link", "\(id)"] + extra, environment: environment)

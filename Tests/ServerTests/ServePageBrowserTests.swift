@@ -4,7 +4,7 @@ import TestSupport
 
 /// What the page says in a real browser when it cannot record (Debian's headless Chromium,
 /// driven as in `BrowserTests`).
-@Suite(.serialized) struct ServePageBrowserTests {
+@Suite(.onTestThreads, .serialized) struct ServePageBrowserTests {
     private func check(_ what: String, url: String, serve: ServeHarness) throws -> [String: Any] {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", BrowserTests.python.path] {
             try #require(FileManager.default.isExecutableFile(atPath: tool),

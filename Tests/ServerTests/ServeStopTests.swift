@@ -4,7 +4,7 @@ import TestSupport
 
 /// How `serve` ends: killed mid-upload it leaves nothing half-done; SIGTERM lets the upload
 /// in flight finish first.
-@Suite(.serialized) struct ServeStopTests {
+@Suite(.onTestThreads, .serialized) struct ServeStopTests {
     /// A curl upload paced to ~`rate` bytes a second, started in the background.
     private func slowUpload(_ serve: ServeHarness, token: String, file: URL, rate: String, key: String) throws -> (Process, Pipe) {
         let process = Process()

@@ -5,7 +5,7 @@ import TestSupport
 @testable import Store
 
 /// `export --format json` and `import`: a whole journal, table by table, there and back.
-@Suite struct ArchiveTests {
+@Suite(.onTestThreads) struct ArchiveTests {
     /// Every table of the database (the search index's included, SQLite's and the migration
     /// log's not) with all its rows in rowid order.
     static func dump(_ store: JournalStore) throws -> [String: [[String: DatabaseValue]]] {

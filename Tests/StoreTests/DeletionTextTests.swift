@@ -6,7 +6,7 @@ import TestSupport
 
 /// What a delete says, in the words `entry|journal delete` print (see `DeleteCommandTests`),
 /// and the question asked before it.
-@Suite struct DeletionTextTests {
+@Suite(.onTestThreads) struct DeletionTextTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Store
 
 /// Which paths are the journal's own files, and which a delete may remove.
-@Suite struct HomeFilesTests {
+@Suite(.onTestThreads) struct HomeFilesTests {
     let folder: TemporaryFolder
     let home: DataHome
 
@@ -74,7 +74,7 @@ import TestSupport
 }
 
 /// Chunk files a runner is told to remove: only those voicejournal made under `tmp/`.
-@Suite struct ChunkFileOwnershipTests {
+@Suite(.onTestThreads) struct ChunkFileOwnershipTests {
     @Test func aChunkNamingAFileOutsideTmpIsNeverHandedOutForRemoval() throws {
         let journal = try TemporaryJournal()
         let store = journal.store
@@ -106,7 +106,7 @@ import TestSupport
 }
 
 /// Search queries of every shape: each is searched or refused with a sentence, quickly.
-@Suite struct SearchQueryFuzzTests {
+@Suite(.onTestThreads) struct SearchQueryFuzzTests {
     @Test func randomQueriesAreSearchedOrRefusedNeverWorse() throws {
         let journal = try TemporaryJournal()
         for text in ["Harbour walk with the dog", "The ferry left the harbour late", "Rain, then harbour lights"] {

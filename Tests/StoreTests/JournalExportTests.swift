@@ -7,7 +7,7 @@ import TestSupport
 /// `export` and `import` as the library makes them: the Markdown document, the file names,
 /// the folder it writes into, and the one-line refusals `ExportImportTests` and
 /// `JournalCommandTests` read from the command.
-@Suite struct JournalExportTests {
+@Suite(.onTestThreads) struct JournalExportTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

@@ -8,7 +8,7 @@ import TestSupport
 /// scores: it differs only in how it reads each row's length, and a slip there (a row
 /// skipped by its walking cursor, a deleted row's length, rows visited out of order) would
 /// silently reorder results.
-@Suite struct JournalRankTests {
+@Suite(.onTestThreads) struct JournalRankTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

@@ -8,7 +8,7 @@ import TestSupport
 /// exactly what FTS5's own snippet() and the first mark of highlight() give: they differ
 /// only in how much of a row they walk, and a slip (a window scored off by one, a sentence
 /// start missed, a mark left open at the window's end) would change what every hit shows.
-@Suite struct JournalSnippetTests {
+@Suite(.onTestThreads) struct JournalSnippetTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Store
 
-@Suite struct JournalStoreTests {
+@Suite(.onTestThreads) struct JournalStoreTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
     var folder: TemporaryFolder { journal.folder }

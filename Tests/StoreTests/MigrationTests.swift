@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import Store
 
-@Suite struct MigrationTests {
+@Suite(.onTestThreads) struct MigrationTests {
     @Test func aHomeWithoutAJournalIsReadAsEmptyAndNotCreated() throws {
         let folder = try TemporaryFolder()
         let home = DataHome(url: folder.path("not/yet"))

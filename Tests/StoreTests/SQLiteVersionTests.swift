@@ -2,7 +2,7 @@ import Store
 import Testing
 import TestSupport
 
-@Suite struct SQLiteVersionTests {
+@Suite(.onTestThreads) struct SQLiteVersionTests {
     @Test func sqliteIsTheSystemLibraryWithFTS5() throws {
         let folder = try TemporaryFolder()
         let store = try JournalStore(home: DataHome(url: folder.path("home")), logger: TemporaryJournal.logger)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The second search index (scripts written without spaces) in the store: made for an older
 /// journal by its migration, kept in step, and the language filter on stored rows.
-@Suite struct ScriptSearchStoreTests {
+@Suite(.onTestThreads) struct ScriptSearchStoreTests {
     @Test func anOlderJournalsChineseTranscriptIsFoundAfterTheUpgrade() throws {
         let folder = try TemporaryFolder()
         let home = DataHome(url: folder.path("home"))

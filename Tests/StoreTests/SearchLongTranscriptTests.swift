@@ -7,7 +7,7 @@ import TestSupport
 /// A hit's snippet and time cost what the hit shows, not the square of its matches: a
 /// transcript of 100,000 words searched with a prefix that matches half of them took a
 /// minute (FTS5's snippet() scored a window from each match by walking every match again).
-@Suite struct SearchLongTranscriptTests {
+@Suite(.onTestThreads) struct SearchLongTranscriptTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

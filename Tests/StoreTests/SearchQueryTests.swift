@@ -5,7 +5,7 @@ import TestSupport
 @testable import Store
 
 /// The search language as FTS5 receives it, and the timeline of corrected transcripts.
-@Suite struct SearchQueryTests {
+@Suite(.onTestThreads) struct SearchQueryTests {
     @Test(arguments: [
         ("harbour rain", "harbour AND rain"),
         ("don't e-mail Jörg", "\"don't\" AND \"e-mail\" AND Jörg"),

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Search ranks inside FTS5 and looks at only the best rows: these tests prove the answers
 /// are still the best ones when a filter or an entry's several matches thin that list out.
-@Suite struct SearchRankingTests {
+@Suite(.onTestThreads) struct SearchRankingTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

@@ -6,7 +6,7 @@ import TestSupport
 /// A search has a time limit: past it, the search stops (SQLite stops its statements) with
 /// an error that says so and how to narrow the search, and the connection searches again
 /// as before.
-@Suite struct SearchTimeLimitTests {
+@Suite(.onTestThreads) struct SearchTimeLimitTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
 

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The parts of `stats` people look at, over a journal built with back-dated entries.
-@Suite struct StatsChartTests {
+@Suite(.onTestThreads) struct StatsChartTests {
     let journal: TemporaryJournal
     var store: JournalStore { journal.store }
     let calendar: Calendar

@@ -8,7 +8,7 @@ import TestSupport
 /// `stats` as text: the same lines `StatsCommandTests` reads from the command, from stats
 /// shaped like its journal (13 days in a row to 3 November 2026, moods cycling happy,
 /// neutral, sad, angry from 22 October).
-@Suite struct StatsTextTests {
+@Suite(.onTestThreads) struct StatsTextTests {
     static func november() throws -> JournalStats {
         var stats = JournalStats(entries: [], now: Date())
         stats.currentStreak = 13

@@ -8,7 +8,7 @@ import TestSupport
 /// The review's part of a transcript (confidence and words, unheard stretches, left-out
 /// text, audio sent, re-sends) as every reader meets it: stats, corrections, the pages'
 /// text, and an import that takes it as untrusted data.
-@Suite struct TranscriptReviewTests {
+@Suite(.onTestThreads) struct TranscriptReviewTests {
     /// Batch files of `durations` seconds in Personal, each transcribed through the queue with `make(index)`.
     static func transcribed(_ store: JournalStore, durations: [Double], _ make: (Int, Int64) -> Transcript) throws {
         _ = try store.queue.addBatchFiles(durations.enumerated().map { index, seconds in

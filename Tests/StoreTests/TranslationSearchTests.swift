@@ -6,7 +6,7 @@ import TestSupport
 
 /// A transcript's English translation in the search index: found beside its text, kept there
 /// through an upgrade, a correction of the text and a change of the translation.
-@Suite struct TranslationSearchTests {
+@Suite(.onTestThreads) struct TranslationSearchTests {
     @Test func aTranslationStoredBeforeTheUpgradeIsFoundAndFollowsCorrections() throws {
         let folder = try TemporaryFolder()
         let home = DataHome(url: folder.path("home"))

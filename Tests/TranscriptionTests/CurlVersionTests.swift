@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 import Transcription
 
-@Suite struct CurlVersionTests {
+@Suite(.onTestThreads) struct CurlVersionTests {
     @Test func libcurlReportsItsVersionTLSAndHTTPProtocols() throws {
         let declared = try runTool("pkg-config", ["--modversion", "libcurl"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let curl = CurlVersion.current

@@ -6,7 +6,7 @@ import TestSupport
 /// Journal-style takes made by the test: espeak-ng speech at known offsets in room noise, and
 /// the sounds of a room that are not a voice (a cough, clicks, a hummed chord, a test tone).
 /// The speech map must find the speech, and only the speech.
-@Suite struct VoiceDetectionTests {
+@Suite(.onTestThreads) struct VoiceDetectionTests {
     static let rate = 16_000
 
     /// A take being assembled: room noise with sounds mixed in at chosen times.
