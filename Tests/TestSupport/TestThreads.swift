@@ -10,10 +10,10 @@ import Testing
 /// end before it is cut). On these threads a blocked test blocks only the other blocking tests.
 public final class TestThreads: TaskExecutor, @unchecked Sendable {
     // @unchecked: `waiting` is guarded by its Mutex; `ready` counts the jobs in it.
-    /// One per core (at least two), as the cooperative pool gave the same tests before: many
-    /// of them time what a process does beside them (a runner killed mid-run, a server gone
-    /// for good), and with four at once on two cores two of those failed in one run of four.
-    public static let shared = TestThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// Two per core: most of these tests wait (for a process, a server, audio paced in real
+    /// time) more than they compute, and at two per core the machine is kept busy without
+    /// running more processes at once than it has memory and patience for.
+    public static let shared = TestThreads(count: 2 * max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     private let waiting = Mutex<[UnownedJob]>([])
     private let ready = DispatchSemaphore(value: 0)
