@@ -5,7 +5,7 @@ let package = Package(
     name: "voicejournal",
     products: [
         .executable(name: "voicejournal", targets: ["voicejournal"]),
-        .library(name: "VoiceJournal", targets: ["Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Playback", "Settings", "Pages", "Terminal"]),
+        .library(name: "VoiceJournal", targets: ["VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalTerminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -21,84 +21,84 @@ let package = Package(
     ],
     targets: [
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "VoiceJournalCALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // libsndfile (libsndfile1-dev gives the header) is opened on first use (Audio's LibSndFile),
         // not linked: it and the seven codec libraries it loads took 0.6 ms of every start.
-        .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "VoiceJournalCSndFile", providers: [.apt(["libsndfile1-dev"])]),
         // libcurl (libcurl4-openssl-dev gives the headers) is loaded on first use, like FFmpeg:
         // its thirty-odd dependent libraries took 5 ms of every start.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "VoiceJournalCCurl", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
         // It also quiets libmpg123 under libsndfile (mpg123_quiet.c): the program exports its
         // mpg123_new for libsndfile, which it opens at run time, to bind to.
-        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl"),
+        .target(name: "VoiceJournalCFFmpeg", linkerSettings: [.linkedLibrary("dl"),
                                                   .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=mpg123_new"])]),
         // Read-only file mappings that survive the file being cut short (zeros, not SIGBUS):
         // playback hands a WAV's own samples to ALSA without copying them first.
-        .target(name: "CMappedFile"),
+        .target(name: "VoiceJournalCMappedFile"),
         // FTS5's bm25 with a cheaper way to each row's length (same scores), its snippet() at a cost
         // linear in a row's matches (same text), and a search's time limit; on SQLite's own library.
-        .target(name: "CSearchRank", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "VoiceJournalCSearchRank", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libsamplerate (libsamplerate0-dev gives the header): opened when a file must be converted.
-        .systemLibrary(name: "CSampleRate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "VoiceJournalCSampleRate", providers: [.apt(["libsamplerate0-dev"])]),
         // glibc's mallopt, for the command's allocator settings.
-        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "VoiceJournalCMalloc"),
 
-        .target(name: "Audio", dependencies: [
-            "CALSA", "CSndFile", "CFFmpeg", "CSampleRate", "CMappedFile", "SharedLibrary",
+        .target(name: "VoiceJournalAudio", dependencies: [
+            "VoiceJournalCALSA", "VoiceJournalCSndFile", "VoiceJournalCFFmpeg", "VoiceJournalCSampleRate", "VoiceJournalCMappedFile", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // dlopen on first use, for the C libraries only some commands need.
-        .target(name: "SharedLibrary"),
+        .target(name: "VoiceJournalSystem"),
         // Whisper's languages: codes, names, the table both uploads and stored transcripts use.
-        .target(name: "Languages"),
-        .target(name: "Transcription", dependencies: [
-            "CCurl", "Audio", "Languages",
+        .target(name: "VoiceJournalLanguages"),
+        .target(name: "VoiceJournalTranscription", dependencies: [
+            "VoiceJournalCCurl", "VoiceJournalAudio", "VoiceJournalLanguages",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "Store", dependencies: [
-            "CSearchRank", "Languages", "SharedLibrary",
+        .target(name: "VoiceJournalStore", dependencies: [
+            "VoiceJournalCSearchRank", "VoiceJournalLanguages", "VoiceJournalSystem",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The queue engine: runners, workers, the bookkeeper, the endpoint pool.
-        .target(name: "Queue", dependencies: [
-            "Audio", "Transcription", "Store",
+        .target(name: "VoiceJournalQueue", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Batch intake: walking folders, checking files are audio, queueing them, running the
         // queue over them, the wrap-up.
-        .target(name: "Intake", dependencies: [
-            "Audio", "Transcription", "Store", "Queue", "Pages", "Terminal",
+        .target(name: "VoiceJournalBatch", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
-        .target(name: "Recording", dependencies: [
-            "Audio", "Transcription", "Store", "Queue", "Terminal",
+        .target(name: "VoiceJournalRecording", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalTerminal",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Listening back: what to play (an entry, an answer, a search hit, a file) and the
         // player on a terminal (status line, the words being spoken, keys).
         // Recording for its signal watch (Ctrl-C and SIGTERM stop playback as they stop a take).
-        .target(name: "Playback", dependencies: [
-            "Audio", "Store", "Terminal", "Recording",
+        .target(name: "VoiceJournalPlayback", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalRecording",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Flags, environment, the config file and defaults, resolved once (the endpoint pool too).
-        .target(name: "Settings", dependencies: [
-            "Audio", "Transcription", "Store", "Queue", "Terminal",
+        .target(name: "VoiceJournalSettings", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalTerminal",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The journal as text: its pages and listings, the stats, deletion plans, exports.
-        .target(name: "Pages", dependencies: ["Audio", "Languages", "Store", "Terminal"]),
+        .target(name: "VoiceJournalPages", dependencies: ["VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal"]),
         // Pure functions from state to text: meters, progress, tables, charts.
-        .target(name: "Terminal"),
+        .target(name: "VoiceJournalTerminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
-        .target(name: "Server", dependencies: [
-            "Store", "Recording", "Settings", "Terminal",
+        .target(name: "VoiceJournalServer", dependencies: [
+            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalSettings", "VoiceJournalTerminal",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -110,7 +110,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "Audio", "Transcription", "Store", "Queue", "Intake", "Recording", "Playback", "Settings", "Pages", "Terminal", "Server", "CMalloc",
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalServer", "VoiceJournalCMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -127,29 +127,29 @@ let package = Package(
         ]),
 
         // Shared by the test targets: temporary homes, running the built binary, fixtures.
-        .target(name: "TestSupport", dependencies: [
-            "Store", .product(name: "Logging", package: "swift-log"),
-        ], path: "Tests/TestSupport"),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
-        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Audio", "TestSupport"]),
+        .target(name: "VoiceJournalTestSupport", dependencies: [
+            "VoiceJournalStore", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/VoiceJournalTestSupport"),
+        .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalTestSupport"]),
+        .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
-            "Store", "Pages", "Terminal", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "QueueTests", dependencies: ["Queue", "Intake", "Recording", "TestSupport"]),
-        .testTarget(name: "IntakeTests", dependencies: ["Intake", "Queue", "Transcription", "TestSupport"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Queue", "Terminal", "TestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Queue", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "QueueTests", dependencies: ["VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalTestSupport"]),
+        .testTarget(name: "BatchTests", dependencies: ["VoiceJournalBatch", "VoiceJournalQueue", "VoiceJournalTranscription", "VoiceJournalTestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["VoiceJournalRecording", "VoiceJournalQueue", "VoiceJournalTerminal", "VoiceJournalTestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["VoiceJournalSettings", "VoiceJournalQueue", "VoiceJournalTestSupport", .product(name: "Logging", package: "swift-log")]),
         // The exit-code contract, in-process over the command's one error map.
-        .testTarget(name: "CommandTests", dependencies: ["voicejournal", "TestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "PlayerTests", dependencies: ["Playback", "Audio", "Store", "Terminal", "TestSupport"]),
+        .testTarget(name: "CommandTests", dependencies: ["voicejournal", "VoiceJournalTestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["VoiceJournalTerminal"]),
+        .testTarget(name: "PlayerTests", dependencies: ["VoiceJournalPlayback", "VoiceJournalAudio", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalTestSupport"]),
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).
-        .testTarget(name: "CLITests", dependencies: ["voicejournal", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["voicejournal", "VoiceJournalTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["voicejournal", "VoiceJournalTestSupport"]),
         // `serve` over real HTTP (the built binary, curl), and in-process through its builder
         // (Hummingbird's router test client) with its pure parts.
         .testTarget(name: "ServerTests", dependencies: [
-            "Server", "voicejournal", "TestSupport",
+            "VoiceJournalServer", "voicejournal", "VoiceJournalTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),

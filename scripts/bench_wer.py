@@ -3,7 +3,7 @@ for every path a script compares, so two scripts that report a word error rate m
 
 Normalisation: bracketed gap markers voicejournal writes ("[unheard 00:14-00:17]") are removed;
 lowercase; hyphens and dashes become spaces; other characters that are not letters, digits or
-white space are dropped (Tests/TestSupport/WordErrorRate.swift's rules); then numbers written
+white space are dropped (Tests/VoiceJournalTestSupport/WordErrorRate.swift's rules); then numbers written
 in digits become words ("5" -> "five"), and "ok" -> "okay", "alright" -> "all right", "gray" ->
 "grey", "neighbor" -> "neighbour".
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Terminal
+import VoiceJournalTerminal
 
 // Checks argument-parser cannot express: words that look like options, --limit and --jobs.
 

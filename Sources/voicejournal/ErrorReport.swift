@@ -1,11 +1,11 @@
-import Audio
-import Playback
+import VoiceJournalAudio
+import VoiceJournalPlayback
 import Foundation
-import Recording
-import Server
-import Settings
-import Store
-import Transcription
+import VoiceJournalRecording
+import VoiceJournalServer
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTranscription
 
 /// What the user is told when a command fails, and the exit status: the one place where
 /// every error a command can meet is given its exit code, by its type and kind (never by

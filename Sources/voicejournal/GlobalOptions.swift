@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Recording
-import Settings
-import Terminal
-import Store
+import VoiceJournalRecording
+import VoiceJournalSettings
+import VoiceJournalTerminal
+import VoiceJournalStore
 
 /// Options every command accepts.
 struct GlobalOptions: ParsableArguments {

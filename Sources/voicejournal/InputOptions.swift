@@ -1,6 +1,6 @@
 import ArgumentParser
-import Audio
-import Settings
+import VoiceJournalAudio
+import VoiceJournalSettings
 
 /// Which microphone and how to capture from it: shared by `record`, `answer` and `meter`.
 /// Device and rate not given fall back to the config file, then the defaults: a command

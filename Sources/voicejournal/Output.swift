@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Settings
-import Store
-import Terminal
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `--json` for every listing.
 struct OutputOptions: ParsableArguments {

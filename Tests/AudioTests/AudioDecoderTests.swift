@@ -1,7 +1,7 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// One input format: how the test makes it from a 2 s, 1 kHz stereo tone at -6 dBFS peak
 /// (44.1 kHz WAV), and what decoding it must give.

@@ -1,7 +1,7 @@
-@testable import Audio
+@testable import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Truncated audio is told from whole audio by what the header promises, not by decoding it all.
 @Suite(.onTestThreads) struct AudioIntegrityTests {

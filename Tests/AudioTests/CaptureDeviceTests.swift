@@ -1,8 +1,8 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Capture through real ALSA: the `file` plugin reading a raw file the test wrote, opened
 /// in-process with `snd_pcm_open_lconf` so parallel tests never share configuration.

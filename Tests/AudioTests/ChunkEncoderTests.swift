@@ -1,7 +1,7 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct ChunkEncoderTests {
     /// 2 s of 16 kHz speech-band tone as 16-bit values, then as the Float samples a stream gives.

@@ -1,7 +1,7 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `AudioIntegrity.probe` and `AudioDecoder` judge a file by its bytes: the containers browsers
 /// send are checked for a cut-off end as strictly as WAV, misnamed audio is audio, playlists

@@ -1,7 +1,7 @@
-@testable import Audio
+@testable import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct LevelMeterTests {
     /// One 50 ms block at 48 kHz.

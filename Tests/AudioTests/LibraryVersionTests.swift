@@ -1,6 +1,6 @@
-import Audio
+import VoiceJournalAudio
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The C bindings link and answer: each reports the version Debian's -dev package declares.
 @Suite(.onTestThreads) struct AudioLibraryVersionTests {

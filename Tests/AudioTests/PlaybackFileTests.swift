@@ -1,9 +1,9 @@
-@testable import Audio
+@testable import VoiceJournalAudio
 import Foundation
 import Logging
 import Synchronization
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Files played through real ALSA (the `file` plugin as the speaker): what lands in its raw
 /// file is compared with the file's own samples, exactly when the device takes the file's

@@ -1,8 +1,8 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Playback through real ALSA: the `file` plugin writing what it is given to a raw file,
 /// opened in-process with `snd_pcm_open_lconf` so parallel tests never share configuration.

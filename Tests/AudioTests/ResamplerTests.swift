@@ -1,4 +1,4 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct SoundFileReaderTests {
     @Test(arguments: [("wav", "wav"), ("flac", "flac"), ("ogg", "oga")])

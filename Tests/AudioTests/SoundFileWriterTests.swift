@@ -1,7 +1,7 @@
-@testable import Audio
+@testable import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct SoundFileWriterTests {
     private func write(_ samples: [Int16], to writer: SoundFileWriter, channels: Int = 1) throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Answering assignments: recording (like `record --assignment`) or attaching a file.
 @Suite(.onTestThreads) struct AnswerTests {

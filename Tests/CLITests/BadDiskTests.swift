@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Reading a journal needs no writable disk; writing to one that cannot be written is one
 /// clear line and exit 1. Nothing is mounted: write permission is taken away (with root's

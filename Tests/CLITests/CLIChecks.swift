@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 extension VoicejournalBinary {
     /// Runs `voicejournal` and expects it to succeed (its stderr is shown when it does not).

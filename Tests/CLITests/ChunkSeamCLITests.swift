@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A long file split into chunks, every chunk answered "Okay.": words said again after a
 /// pause stay in the transcript; only a cut through unbroken sound drops the word at the seam.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The config file and the precedence of settings: flag, then environment, then config
 /// file, then built-in default; `config show` and the errors of a bad file.

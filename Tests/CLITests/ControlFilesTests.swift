@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The data home's control files and the config file are data: a FIFO, a device or a link in
 /// their place is refused at once with one line, never waited on; a planted serve record

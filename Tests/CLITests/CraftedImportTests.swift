@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `import` against crafted and damaged exports, and what deletes and exports do with a row
 /// that names a file: nothing an export holds can make an ordinary delete remove the journal,

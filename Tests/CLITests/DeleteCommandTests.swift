@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `entry|question|journal|person delete`: the confirmation contract and what goes.
 @Suite(.onTestThreads) struct DeleteCommandTests {

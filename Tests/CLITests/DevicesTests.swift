@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct DevicesTests {
     @Test func listsTheSameCapturePCMsAsArecord() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// An endpoint answering 200 with no text for audio that holds speech must not empty
 /// transcripts for good: the answer is suspect (retried, counted against the endpoint), a

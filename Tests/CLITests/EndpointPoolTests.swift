@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A pool of Whisper endpoints from the config file: work spread by capacity, an endpoint
 /// that dies or refuses its key left out while the others finish, `queue status` naming the

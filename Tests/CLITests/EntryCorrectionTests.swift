@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `entry show` and `entry edit`: corrections are searchable, the original is kept.
 @Suite(.onTestThreads) struct EntryCorrectionTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The exit-code contract, one representative failure per row, each through the real binary:
 /// 1 some work failed, 2 usage error, 3 configuration error, 130 interrupted — always with

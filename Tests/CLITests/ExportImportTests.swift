@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `export` (Markdown with audio links, JSON, subtitles) and `import`, driven like a user.
 @Suite(.onTestThreads) struct ExportImportTests {

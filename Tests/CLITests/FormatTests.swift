@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// One input format `transcribe` and `meter FILE` take, and how the test makes it from the
 /// source audio (placeholders SRC and OUT).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A server's answer is data: a segment it places at 9e15 s never reaches the store, a clock
 /// or a frame count, and every command that reads the transcript (`entry show`, `search

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Files that only look like audio, met by `transcribe`, `answer --file` and `meter FILE`:
 /// playlists and concat lists naming local files, decompression bombs, empty files. A file is

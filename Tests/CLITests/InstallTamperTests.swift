@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `scripts/install` over a prefix someone has tampered with: symlinked folders inside it that
 /// lead to a folder outside, and manifest lines through them or naming trees the installer never

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `scripts/install` into a temporary prefix and back out, and `scripts/package`'s .deb through
 /// dpkg: what a person gets who installs voicejournal instead of running it from the checkout.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Drives the built `voicejournal` binary the way a user does, against a temporary home.
 @Suite(.onTestThreads) struct JournalCommandTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Which language each upload sends, seen by the stub server: the run's `--language`, else
 /// the answering person's, else the journal's, else the config file's, else none (the model

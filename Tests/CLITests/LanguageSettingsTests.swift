@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The languages of journals and people: set, changed, listed and shown through the binary,
 /// and one clear usage line for a language Whisper does not know.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Listings and exports are written as the journal is read: peak memory does not grow with
 /// the size of the output, and word timings stay out of listings unless asked for.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `record --live` interrupted while it waits for the transcript: exit 130, the saved take
 /// reported (as text, or as the one `--json` document), its transcription left queued.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `record --live` against the stub server: pieces are uploaded while the take goes on, a
 /// server that goes away costs nothing but waiting for `queue run`, and a killed recorder's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Recordings too big or too long for one request: measured, split at pauses into chunk
 /// jobs, and stitched into one transcript (against the stub server, which records every

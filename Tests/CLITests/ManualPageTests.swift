@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// docs/voicejournal.1 is made from the command definitions by scripts/make-manual. These tests
 /// hold it against what the built binary says of itself (`--experimental-dump-help`, the

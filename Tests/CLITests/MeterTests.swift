@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct MeterTests {
     @Test func fileWaveformShowsALoudHalfThenAQuietHalf() throws {

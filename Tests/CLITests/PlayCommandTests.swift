@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal play FILE` off a terminal, through the `file` plugin as the speaker: what it
 /// writes is what was played.

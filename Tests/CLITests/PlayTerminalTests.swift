@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal play` on a real terminal: the built binary in a tmux pane, playing to a
 /// virtual speaker whose file is a FIFO this test reads at real-time speed (so the position

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `play` meets files that changed under the journal, or were never what they said: each gets
 /// one line that says what it is, the right exit status, and nothing reaches the speaker.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A journal kept for someone, its questions' timeline, assignment listings and answers
 /// sent twice under one idempotency key; the command's clock is set per step.

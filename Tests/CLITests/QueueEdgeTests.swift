@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The queue's smaller promises: a slow pool member leaves the last jobs to faster ones,
 /// numeric options are bounded, one server named twice is one endpoint, a lease no runner

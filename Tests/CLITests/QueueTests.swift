@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The queue across processes: kills, concurrent runners, big uploads, and the queue commands.
 @Suite(.onTestThreads) struct QueueTests {

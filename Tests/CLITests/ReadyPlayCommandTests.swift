@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The commands `search`, `entry show` and `assignment show` print to play what they show,
 /// through the built binary and the stub server (whose transcript of `NAME.wav` is

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A disk that fills up while `record` is writing the take: the command says so in one line
 /// and exits 1, the journal still opens, and the audio on disk is a valid file holding what

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal record` driven as a user would, capturing through real ALSA from a virtual
 /// microphone (the `file` plugin), checked against the audio fed in and the database.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The CLI's rough edges: usage errors in the style of every other error, and `queue status`
 /// escaping what comes from outside but not its own separators.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// What comes from outside is made harmless before it is used or shown: the key from the
 /// environment, credentials in the base URL, and names and texts printed on the terminal.

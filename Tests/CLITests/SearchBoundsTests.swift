@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `search` with queries no person types: nested without end, thousands of terms, distances
 /// past 32 bits. Each is a usage error in one line, at once, never a crash or a minute of work.

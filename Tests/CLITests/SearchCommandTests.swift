@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal search` with a filter, through the built binary.
 @Suite(.onTestThreads) struct SearchCommandTests {

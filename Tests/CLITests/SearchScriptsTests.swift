@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `search` in the languages the model writes, through the binary: diacritics folded (a
 /// word typed without its accents finds it), case folded in every script that has case,

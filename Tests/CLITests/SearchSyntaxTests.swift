@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal search` with FTS5's query language, filters and dates, on a journal built
 /// over several months with the command's clock set (`VOICEJOURNAL_NOW`).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Search hits in transcripts (with the segment's time) and in the answers a person gave,
 /// through the built binary and the stub server (whose transcript of `NAME.wav` is

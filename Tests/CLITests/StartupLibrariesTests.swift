@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-import Store
+import VoiceJournalTestSupport
+import VoiceJournalStore
 
 /// Libraries only some commands need are loaded when first used, not at every start: libcrypto
 /// (SHA-256 of stored files), libcurl (uploads), FFmpeg (formats libsndfile cannot read),

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `stats` on a journal kept over several weeks, seen at a fixed "now" (VOICEJOURNAL_NOW)
 /// in Berlin, across the end of summer time and the turn of a month.

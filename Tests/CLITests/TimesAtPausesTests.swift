@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Times you can jump to: a server that answers one segment across every shortened pause
 /// (with words, without, and with each utterance's first word stretched over the cut) still

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A disk that fills up while `transcribe` waits for the server: the transcript cannot be
 /// stored, the command says so in one line and exits 1, and nothing is lost or half-written.

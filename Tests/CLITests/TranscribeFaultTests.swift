@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal transcribe` against a server that misbehaves on purpose. Each retryable
 /// fault hits every file once; the run must still end with each file transcribed exactly once.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A private home, a folder of generated audio, the stub server and the built binary wired
 /// to it (short backoff so retries take milliseconds; the waits the server asks for still hold).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// What `transcribe` takes as audio: only regular files, whole ones. Runs go through
 /// `timeout` so a regression that opens a pipe or reads a device ends the test instead of hanging it.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal transcribe` as a user runs it, against the stub server on 127.0.0.1.
 @Suite(.onTestThreads) struct TranscribeTests {

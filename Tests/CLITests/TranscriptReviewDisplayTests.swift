@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// What the commands show, export and import of a transcript the review marked: unheard
 /// stretches in their place, unsure segments marked, the audit under `--raw`, every value

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `--translate` through the built binary and the stub server, whose transcriptions here say
 /// the speech is German (so a translation is asked) unless a test says English, and whose

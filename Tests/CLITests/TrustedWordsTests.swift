@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Words you can trust, through `transcribe` and the stub server's kinds that answer from
 /// where the speech is in each upload (`timed`, `firstHalf`, `dropLast`, `pausePhrase`,

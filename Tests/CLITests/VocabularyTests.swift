@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A journal's vocabulary goes to the server as the `prompt` field with that journal's
 /// uploads, and only with them.

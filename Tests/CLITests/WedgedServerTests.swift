@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A server that takes the upload and never answers: every upload has an answer deadline
 /// (short here, through the environment), a missed one takes the server out like an

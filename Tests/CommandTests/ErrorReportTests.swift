@@ -1,12 +1,12 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import GRDB
-import Store
+import VoiceJournalStore
 import Testing
 @testable import voicejournal
-import Recording
-import Settings
-import Transcription
+import VoiceJournalRecording
+import VoiceJournalSettings
+import VoiceJournalTranscription
 
 /// `ErrorReport.of` is the one mapping from library errors to the exit-code contract.
 @Suite struct ErrorReportTests {

@@ -1,11 +1,11 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
-import Store
+import VoiceJournalStore
 import Testing
 @testable import voicejournal
-import Recording
-import Settings
-import Transcription
+import VoiceJournalRecording
+import VoiceJournalSettings
+import VoiceJournalTranscription
 
 /// The exit-code contract over every typed error a command can meet, one row per type and
 /// kind, in-process: `ErrorReport.of` decides by type and kind, and the line the user reads

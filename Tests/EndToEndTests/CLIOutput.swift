@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The `--json` shapes the end-to-end tests read, in one place so they are easy to check
 /// against the commands (`printJSON` of the Store's records; nil values are left out):

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
+import VoiceJournalTestSupport
 
 /// One plain TCP connection to a local HTTP/1.1 server, kept open across requests the way a
 /// client with keep-alive keeps it; each round trip sends one request and reads one response

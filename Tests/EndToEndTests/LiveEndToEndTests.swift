@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `record --live` on a real Whisper: a paced speech feed is transcribed piece by piece while
 /// it is recorded, and the transcript reads as well as the whole file sent at once.

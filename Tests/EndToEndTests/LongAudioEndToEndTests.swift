@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A recording split into chunks at its pauses and stitched back, on a real Whisper: it must
 /// read as well as the same file sent whole, with every sentence where it was spoken.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Offline in other languages: espeak-ng German, Spanish and French through the built
 /// `voicejournal` and the real local Whisper with the multilingual base model

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The whole pipeline on real speech recognition: espeak-ng speech through ALSA (the `file`
 /// plugin as a microphone) or from samples/, the built `voicejournal`, and a real Whisper

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Speech the tests make themselves with espeak-ng (150 words a minute unless told), for a real
 /// Whisper to recognise.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Times you can jump to, on a real Whisper (tiny.en through scripts/whisper-server): espeak-ng
 /// utterances 8–10 s apart over quiet noise, sent with their pauses shortened. Whatever

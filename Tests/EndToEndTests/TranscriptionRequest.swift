@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import VoiceJournalTestSupport
 
 /// One real HTTP request to `POST /v1/audio/transcriptions`, sent by curl as multipart form
 /// data the way any OpenAI client sends it.

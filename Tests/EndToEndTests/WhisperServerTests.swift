@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// scripts/whisper-server speaks OpenAI's transcription API: every response format carries
 /// what was said, errors come in OpenAI's shape with OpenAI's status codes, concurrent

@@ -1,5 +1,5 @@
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The word error rate the end-to-end tests judge transcripts by gives the textbook answers.
 @Suite(.onTestThreads) struct WordErrorRateTests {

@@ -1,7 +1,7 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A recording still being recorded plays what is on disk: its WAV header trails the audio
 /// (brought up to date every half second or so, 0 bytes before the first update) and a FLAC

@@ -1,6 +1,6 @@
 import Foundation
-@testable import Playback
-import Store
+@testable import VoiceJournalPlayback
+import VoiceJournalStore
 import Testing
 
 /// A recording's stored path, as a crafted import could set it, never leads out of the home.

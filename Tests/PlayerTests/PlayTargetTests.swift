@@ -1,8 +1,8 @@
 import Foundation
-import Playback
-import Store
+import VoiceJournalPlayback
+import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `PlayTarget` from a real journal on disk: an entry's recording, an answer, a transcribed
 /// file in no journal, the best search hit in a recording, a path; and each way there is

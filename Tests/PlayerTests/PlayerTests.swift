@@ -1,12 +1,12 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
-import Store
+import VoiceJournalStore
 import Synchronization
-@testable import Terminal
+@testable import VoiceJournalTerminal
 import Testing
-import TestSupport
-@testable import Playback
+import VoiceJournalTestSupport
+@testable import VoiceJournalPlayback
 
 /// The player in-process: a real session playing to the virtual speaker (unpaced: a session
 /// not paused plays out in milliseconds), keys typed into a pseudo-terminal, signals faked.

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import Terminal
+import VoiceJournalTerminal
 import Testing
-@testable import Playback
+@testable import VoiceJournalPlayback
 
 @Suite struct RawTerminalTests {
     @Test func rawWhileHeldAndCookedAfterRestore() throws {

@@ -1,8 +1,8 @@
 import Foundation
-@testable import Queue
-import Store
+@testable import VoiceJournalQueue
+import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Where a recording was cut is kept with each chunk and live piece, so the transcript
 /// assembled from them keeps words said on both sides of a pause and drops only a word heard

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Queue
-@testable import Store
+@testable import VoiceJournalQueue
+@testable import VoiceJournalStore
 
 /// A long recording's translation from its chunks': stitched onto the recording's clock, an
 /// English chunk standing in with its own words, a missing one's note kept and named.

@@ -1,11 +1,11 @@
 import Foundation
 import Logging
-import Intake
-import Queue
-import Store
+import VoiceJournalBatch
+import VoiceJournalQueue
+import VoiceJournalStore
 import Testing
-import TestSupport
-import Transcription
+import VoiceJournalTestSupport
+import VoiceJournalTranscription
 
 /// Deletes through the pipeline: rows, search index, jobs, chunk and audio files all go;
 /// what belongs to someone else, and files outside the home, stay.

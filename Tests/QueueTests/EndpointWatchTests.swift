@@ -1,6 +1,6 @@
 import Testing
-import Transcription
-@testable import Queue
+import VoiceJournalTranscription
+@testable import VoiceJournalQueue
 
 /// The pause for an unreachable server, on a clock the test sets.
 @Suite struct EndpointWatchTests {

@@ -1,12 +1,12 @@
 import Foundation
-import Intake
+import VoiceJournalBatch
 import Logging
-import Queue
-import Store
+import VoiceJournalQueue
+import VoiceJournalStore
 import Synchronization
 import Testing
-import TestSupport
-import Transcription
+import VoiceJournalTestSupport
+import VoiceJournalTranscription
 
 /// The runner's event stream, and the in-process transcriber `serve --transcribe` runs.
 @Suite struct InProcessTranscriberTests {

@@ -1,10 +1,10 @@
 import Foundation
 import Logging
-import Queue
-import Store
+import VoiceJournalQueue
+import VoiceJournalStore
 import Testing
-import TestSupport
-import Transcription
+import VoiceJournalTestSupport
+import VoiceJournalTranscription
 
 /// A queue runner meeting a recording that is still being made with live pieces.
 @Suite struct LiveQueueRunnerTests {

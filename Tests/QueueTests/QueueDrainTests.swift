@@ -1,12 +1,12 @@
 import Foundation
-import Intake
+import VoiceJournalBatch
 import Logging
-import Queue
-import Store
+import VoiceJournalQueue
+import VoiceJournalStore
 import Synchronization
 import Testing
-import TestSupport
-import Transcription
+import VoiceJournalTestSupport
+import VoiceJournalTranscription
 
 /// `queue run`'s one call: drain the queue, and say what failed.
 @Suite struct QueueDrainTests {

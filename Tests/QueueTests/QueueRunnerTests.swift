@@ -1,12 +1,12 @@
 import Foundation
 import Logging
-import Intake
-import Queue
-import Store
+import VoiceJournalBatch
+import VoiceJournalQueue
+import VoiceJournalStore
 import Synchronization
 import Testing
-import TestSupport
-import Transcription
+import VoiceJournalTestSupport
+import VoiceJournalTranscription
 
 /// The runner end to end in-process: real SQLite, real libcurl, the stub server.
 @Suite struct QueueRunnerTests {

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import Queue
-import Store
+import VoiceJournalQueue
+import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The queue's SQLite side: leases, priorities, retries and the transcript transaction,
 /// on a real database file.

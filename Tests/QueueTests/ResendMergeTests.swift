@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import Transcription
-@testable import Queue
+import VoiceJournalTranscription
+@testable import VoiceJournalQueue
 
 /// Words heard again for a stretch: placed in time order inside a long segment, and not
 /// said twice when the first answer already had them next to the stretch.

@@ -1,8 +1,8 @@
 import Foundation
-import Recording
-import Store
+import VoiceJournalRecording
+import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// An answer file that cannot be kept says why by its kind (what `serve` decides its page by),
 /// and the sentence stays the one the user has always read.

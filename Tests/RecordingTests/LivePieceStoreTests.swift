@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A live recording's plan of pieces in the queue: pieces are claimed as they come, the
 /// transcript is assembled only once the recording has ended and every piece is in.

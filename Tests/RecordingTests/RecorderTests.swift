@@ -1,12 +1,12 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
-import Recording
-import Store
+import VoiceJournalRecording
+import VoiceJournalStore
 import Synchronization
-import Terminal
+import VoiceJournalTerminal
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A take through `Recorder.record`, in-process, from ALSA's `file` plugin as the microphone.
 @Suite struct RecorderTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The answer page in a real browser: Debian's headless Chromium with a fake microphone
 /// playing espeak-ng speech, driven by Selenium (Tests/Browser/answer_page.py, with the python

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// An answer uploaded through `serve --transcribe` goes the way every recording goes: only its
 /// speech is sent, and the times stored are where the words are in the answer as recorded.

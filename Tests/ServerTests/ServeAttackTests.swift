@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `serve` against clients that are hostile, unlucky or behind a proxy: one key sent ten times
 /// at once, a full disk, idle and dripping connections, too few file descriptors, a stranger

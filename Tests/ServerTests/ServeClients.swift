@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Clients that behave badly on purpose, for the attack tests: a raw TCP connection that can
 /// sit idle or send a byte at a time, and many curl uploads at once.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `serve`'s smaller promises: broken HTTP is a 400, a withdrawn link answers in JSON the page
 /// can show, a refused key pauses transcription rather than ending it, HEAD works, a bad

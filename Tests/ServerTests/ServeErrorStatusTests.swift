@@ -1,4 +1,4 @@
-@testable import Server
+@testable import VoiceJournalServer
 @testable import voicejournal
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `voicejournal serve` over real HTTP: the built binary on 127.0.0.1, curl as the client,
 /// the journal's SQLite file read back.

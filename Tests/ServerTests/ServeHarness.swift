@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// A `voicejournal serve` started from the built binary on a free port of 127.0.0.1, over a
 /// temporary home, with helpers to make assignments and send real HTTP requests (curl).

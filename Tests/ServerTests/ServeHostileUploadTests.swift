@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Uploads crafted to make `serve` read what it must not: playlists and concat lists naming
 /// local files, decompression bombs, cut-off files. Each is refused as what it is (400), and

@@ -3,11 +3,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-@testable import Server
-import Store
+@testable import VoiceJournalServer
+import VoiceJournalStore
 import Synchronization
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `serve` built by its one builder (`buildApplication`) over a temporary journal and driven
 /// in-process through Hummingbird's router test client: no socket, no binary.

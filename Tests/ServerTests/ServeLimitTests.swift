@@ -1,5 +1,5 @@
 import Foundation
-@testable import Server
+@testable import VoiceJournalServer
 import Testing
 
 /// The rate limiter's table under a flood of addresses: bounded, and an address that used up

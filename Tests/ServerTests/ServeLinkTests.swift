@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The links every command prints are the ones the running `serve` answers: its `--port`, its
 /// `--public-url`. A `--public-url` or `$VOICEJOURNAL_PUBLIC_URL` given still wins; a serve that

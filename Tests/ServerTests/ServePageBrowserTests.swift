@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// What the page says in a real browser when it cannot record (Debian's headless Chromium,
 /// driven as in `BrowserTests`).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// How `serve` ends: killed mid-upload it leaves nothing half-done; SIGTERM lets the upload
 /// in flight finish first.

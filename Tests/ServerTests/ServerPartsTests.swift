@@ -1,5 +1,5 @@
 import Foundation
-@testable import Server
+@testable import VoiceJournalServer
 import Testing
 
 /// The server's pure parts, in-process: the streaming multipart reader, escaping, the

@@ -1,5 +1,5 @@
 import Foundation
-import Settings
+import VoiceJournalSettings
 import Testing
 
 /// A config error names the line of the table or key it is about, also when the table is

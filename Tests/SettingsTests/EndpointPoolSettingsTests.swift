@@ -1,9 +1,9 @@
 import Foundation
 import Logging
-import Queue
-import Settings
+import VoiceJournalQueue
+import VoiceJournalSettings
 import Testing
-import Transcription
+import VoiceJournalTranscription
 
 /// The endpoint pool and a run's options, resolved from the settings once for any program.
 @Suite struct EndpointPoolSettingsTests {

@@ -1,9 +1,9 @@
 import Foundation
-import Settings
-import Store
-import Queue
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalQueue
 import Testing
-import Transcription
+import VoiceJournalTranscription
 
 /// The config file's reading and the one precedence rule, without running the binary.
 @Suite struct SettingsTests {

@@ -1,8 +1,8 @@
 import Foundation
-import Settings
-import Store
+import VoiceJournalSettings
+import VoiceJournalStore
 import Testing
-import Transcription
+import VoiceJournalTranscription
 
 /// `config show` as the library words it: each setting with where it came from, and keys only
 /// as set or unset (the lines `ConfigTests` reads from the command).

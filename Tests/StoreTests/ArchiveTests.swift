@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// `export --format json` and `import`: a whole journal, table by table, there and back.
 @Suite(.onTestThreads) struct ArchiveTests {

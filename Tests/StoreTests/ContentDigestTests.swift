@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-import Store
+import VoiceJournalTestSupport
+import VoiceJournalStore
 
 @Suite(.onTestThreads) struct ContentDigestTests {
     @Test(arguments: [

@@ -1,8 +1,8 @@
 import Foundation
-import Pages
-@testable import Store
+import VoiceJournalPages
+@testable import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// What a delete says, in the words `entry|journal delete` print (see `DeleteCommandTests`),
 /// and the question asked before it.

@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `entry edit`'s round trip through the user's editor, with the store's own correction.
 @Suite struct EntryEditorTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// Which paths are the journal's own files, and which a delete may remove.
 @Suite(.onTestThreads) struct HomeFilesTests {

@@ -1,8 +1,8 @@
 import Foundation
-import Pages
-@testable import Store
+import VoiceJournalPages
+@testable import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `export` and `import` as the library makes them: the Markdown document, the file names,
 /// the folder it writes into, and the one-line refusals `ExportImportTests` and

@@ -1,7 +1,7 @@
 import Foundation
-import Pages
-@testable import Store
-@testable import Terminal
+import VoiceJournalPages
+@testable import VoiceJournalStore
+@testable import VoiceJournalTerminal
 import Testing
 
 /// The journal's pages and listings as the commands print them (`entry show`, `journal show`,

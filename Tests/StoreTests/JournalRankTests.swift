@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// `journal_rank` (the ranking function search uses) must give exactly FTS5's own bm25
 /// scores: it differs only in how it reads each row's length, and a slip there (a row

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// `journal_snippet` and `journal_first_match` (what search shows a hit with) must give
 /// exactly what FTS5's own snippet() and the first mark of highlight() give: they differ

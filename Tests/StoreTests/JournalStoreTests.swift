@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 @Suite(.onTestThreads) struct JournalStoreTests {
     let journal: TemporaryJournal

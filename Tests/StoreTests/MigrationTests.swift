@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 @Suite(.onTestThreads) struct MigrationTests {
     @Test func aHomeWithoutAJournalIsReadAsEmptyAndNotCreated() throws {

@@ -1,7 +1,7 @@
 import Foundation
-import Pages
-@testable import Store
-import Terminal
+import VoiceJournalPages
+@testable import VoiceJournalStore
+import VoiceJournalTerminal
 import Testing
 
 /// The ready commands that play a moment: one text for `search`, `entry show` and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// The record a running serve leaves in its home counts only while its lock is held.
 @Suite struct RunningServeTests {

@@ -1,6 +1,6 @@
-import Store
+import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct SQLiteVersionTests {
     @Test func sqliteIsTheSystemLibraryWithFTS5() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// The second search index (scripts written without spaces) in the store: made for an older
 /// journal by its migration, kept in step, and the language filter on stored rows.

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// A hit's snippet and time cost what the hit shows, not the square of its matches: a
 /// transcript of 100,000 words searched with a prefix that matches half of them took a

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// The search language as FTS5 receives it, and the timeline of corrected transcripts.
 @Suite(.onTestThreads) struct SearchQueryTests {

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// Search ranks inside FTS5 and looks at only the best rows: these tests prove the answers
 /// are still the best ones when a filter or an entry's several matches thin that list out.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// A search has a time limit: past it, the search stops (SQLite stops its statements) with
 /// an error that says so and how to narrow the search, and the connection searches again

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
-@testable import Store
+@testable import VoiceJournalStore
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// The parts of `stats` people look at, over a journal built with back-dated entries.
 @Suite(.onTestThreads) struct StatsChartTests {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Store
+@testable import VoiceJournalStore
 import Testing
 
 @Suite struct StatsTests {

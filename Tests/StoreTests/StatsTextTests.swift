@@ -1,9 +1,9 @@
 import Foundation
-import Pages
-@testable import Store
-import Terminal
+import VoiceJournalPages
+@testable import VoiceJournalStore
+import VoiceJournalTerminal
 import Testing
-import TestSupport
+import VoiceJournalTestSupport
 
 /// `stats` as text: the same lines `StatsCommandTests` reads from the command, from stats
 /// shaped like its journal (13 days in a row to 3 November 2026, moods cycling happy,

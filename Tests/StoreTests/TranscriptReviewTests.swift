@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import Pages
+import VoiceJournalPages
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// The review's part of a transcript (confidence and words, unheard stretches, left-out
 /// text, audio sent, re-sends) as every reader meets it: stats, corrections, the pages'

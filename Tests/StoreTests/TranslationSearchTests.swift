@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
-@testable import Store
+import VoiceJournalTestSupport
+@testable import VoiceJournalStore
 
 /// A transcript's English translation in the search index: found beside its text, kept there
 /// through an upgrade, a correction of the text and a change of the translation.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Terminal
+@testable import VoiceJournalTerminal
 
 @Suite struct ChartTests {
     @Test(arguments: [

@@ -1,5 +1,5 @@
 import Testing
-@testable import Terminal
+@testable import VoiceJournalTerminal
 
 /// Clock text for any number a row may hold (a journal edited by hand): never a trap.
 @Suite struct ClockBoundsTests {

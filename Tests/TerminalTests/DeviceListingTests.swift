@@ -1,5 +1,5 @@
 import Testing
-@testable import Terminal
+@testable import VoiceJournalTerminal
 
 /// `devices` as `arecord -L` prints it (the listing `DevicesTests` compares with arecord's).
 @Suite struct DeviceListingTests {

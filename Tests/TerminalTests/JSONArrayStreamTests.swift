@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Terminal
+import VoiceJournalTerminal
 
 /// A JSON array written element by element is the document `JSONText.encode` prints for the
 /// whole array, byte for byte, at any depth.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Terminal
+@testable import VoiceJournalTerminal
 
 @Suite struct KeyPressTests {
     private func keys(_ reads: [[UInt8]]) -> [KeyPress] {

@@ -1,4 +1,4 @@
-import Terminal
+import VoiceJournalTerminal
 import Testing
 
 /// The live meter as text: redrawn in place with lines under it on a terminal, plain lines elsewhere.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Terminal
+@testable import VoiceJournalTerminal
 
 @Suite struct MeterLineTests {
     private func state(peak: Double, hold: Double? = nil, clipped: Bool = false, seconds: Double = 3.25) -> MeterLine.State {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Terminal
+@testable import VoiceJournalTerminal
 
 @Suite struct PlaybackLineStatusTests {
     private func state(_ seconds: Double = 83, total: Double? = 600, paused: Bool = false, peak: Double = -12.44,

@@ -1,4 +1,4 @@
-import Terminal
+import VoiceJournalTerminal
 import Testing
 
 @Suite struct ProgressBarTests {

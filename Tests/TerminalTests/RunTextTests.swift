@@ -1,4 +1,4 @@
-import Terminal
+import VoiceJournalTerminal
 import Testing
 
 /// The sentences and tables `transcribe` and `queue run` print, and the progress lines.

@@ -1,4 +1,4 @@
-import Terminal
+import VoiceJournalTerminal
 import Testing
 
 /// The transcript under the live meter: wrapped to the terminal, and the cursor always

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 /// An answer is bounded where it is read: no word past 1,000 characters, no time outside the
 /// audio it answers.

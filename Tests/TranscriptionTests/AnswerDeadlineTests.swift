@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Testing
-import TestSupport
-@testable import Transcription
+import VoiceJournalTestSupport
+@testable import VoiceJournalTranscription
 
 /// Every upload's answer has a deadline that grows with the audio sent: a server that takes
 /// the upload and never answers is given up on then (`noAnswer`), long before the whole

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 /// Words at the seams between chunks and live pieces: a word is heard twice only where a cut
 /// went through speech (or two chunks claim the same time), and only there is a repeat dropped.

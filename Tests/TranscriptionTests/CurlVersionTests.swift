@@ -1,6 +1,6 @@
 import Testing
-import TestSupport
-import Transcription
+import VoiceJournalTestSupport
+import VoiceJournalTranscription
 
 @Suite(.onTestThreads) struct CurlVersionTests {
     @Test func libcurlReportsItsVersionTLSAndHTTPProtocols() throws {

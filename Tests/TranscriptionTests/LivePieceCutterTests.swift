@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 /// Where a recording in progress is cut: the speech so far is given as it grows.
 @Suite struct LivePieceCutterTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 @Suite struct RetryPolicyTests {
     let policy = RetryPolicy(base: 0.5, cap: 8, longestServerWait: 60)

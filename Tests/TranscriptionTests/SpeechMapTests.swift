@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 @Suite struct SpeechMapTests {
     /// Bursts of voice of `burst` seconds separated by `gap` seconds of noise, after `lead` seconds of it.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 /// A segment the model ran across a shortened pause comes back as one segment per side, and
 /// no word is stretched over the pause: the times of an answer point at the words.

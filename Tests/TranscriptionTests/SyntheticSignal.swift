@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import VoiceJournalTestSupport
 
 /// Test signals at 16 kHz: a synthetic voice standing in for speech, tones, white noise at a
 /// chosen level, silence; with a seeded generator so every run hears the same noise.

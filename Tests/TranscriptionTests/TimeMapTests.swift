@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 /// Speech-only uploads: which pieces are kept, and how answer times go back to the recording.
 @Suite struct TimeMapTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 @Suite struct TranscriptionRequestTests {
     @Test func whisperGetsSegmentsAndWordsAndOnlyTheHintsGiven() {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 /// The translation of an upload: what is sent to `/audio/translations`, and the repetition
 /// guard on what comes back.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Transcription
+import VoiceJournalTranscription
 
 /// An upload is named for the container its bytes hold (the probed format), not the name it
 /// happens to have: the type sent follows that name.

@@ -1,7 +1,7 @@
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 @Suite struct UploadPlanTests {
     struct Case: Sendable, CustomTestStringConvertible {

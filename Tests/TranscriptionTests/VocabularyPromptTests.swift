@@ -1,5 +1,5 @@
 import Testing
-@testable import Transcription
+@testable import VoiceJournalTranscription
 
 /// A journal's vocabulary in the prompt: most recent first, within whisper-1's 224 tokens.
 @Suite struct VocabularyPromptTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-@testable import Transcription
+import VoiceJournalTestSupport
+@testable import VoiceJournalTranscription
 
 /// Journal-style takes made by the test: espeak-ng speech at known offsets in room noise, and
 /// the sounds of a room that are not a voice (a cough, clicks, a hummed chord, a test tone).

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Testing
-import TestSupport
-@testable import Transcription
+import VoiceJournalTestSupport
+@testable import VoiceJournalTranscription
 
 /// The real libcurl client against the stub server on 127.0.0.1, which parses every
 /// multipart body and checks it against the API's contract.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Recording
-import Settings
-import Store
+import VoiceJournalRecording
+import VoiceJournalSettings
+import VoiceJournalStore
 
 /// `answer` — record the answer to an assignment, or attach an existing audio file as it.
 struct Answer: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Settings
-import Store
-import Terminal
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal assign QUESTION_ID --person P`.
 struct Assign: AsyncParsableCommand {

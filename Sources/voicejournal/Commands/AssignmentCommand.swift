@@ -1,8 +1,8 @@
 import ArgumentParser
-import Pages
-import Playback
-import Store
-import Terminal
+import VoiceJournalPages
+import VoiceJournalPlayback
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal assignment list|show|link`.
 struct AssignmentCommand: AsyncParsableCommand {

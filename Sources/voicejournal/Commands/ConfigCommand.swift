@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Settings
+import VoiceJournalSettings
 
 /// `config show` — the effective settings and where each came from.
 struct ConfigCommand: AsyncParsableCommand {

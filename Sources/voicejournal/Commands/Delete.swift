@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Pages
-import Store
+import VoiceJournalPages
+import VoiceJournalStore
 
 // `entry delete`, `question delete`, `journal delete`, `person delete`: each says exactly
 // what goes, asks on a terminal (or takes --yes), and leaves nothing behind.

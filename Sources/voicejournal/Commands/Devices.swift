@@ -1,6 +1,6 @@
 import ArgumentParser
-import Audio
-import Terminal
+import VoiceJournalAudio
+import VoiceJournalTerminal
 
 /// `devices` — the capture PCMs ALSA knows, like `arecord -L`; with `--playback` the playback
 /// PCMs, like `aplay -L`.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import Pages
-import Settings
-import Store
-import Terminal
-import Transcription
+import VoiceJournalPages
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTerminal
+import VoiceJournalTranscription
 
 /// `voicejournal entry add|list|show|edit|delete`.
 struct EntryCommand: AsyncParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import Intake
-import Pages
-import Settings
-import Store
-import Terminal
+import VoiceJournalBatch
+import VoiceJournalPages
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal export`: journals as Markdown, the whole journal as JSON (for `import`),
 /// or one recording's transcript as subtitles.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Store
-import Terminal
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal import FILE`: reads an `export --format json` back into an empty data folder.
 struct Import: AsyncParsableCommand {

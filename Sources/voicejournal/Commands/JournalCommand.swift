@@ -1,8 +1,8 @@
 import ArgumentParser
-import Pages
-import Settings
-import Store
-import Terminal
+import VoiceJournalPages
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal journal create|list|show|set|delete`.
 struct JournalCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Pages
-import Store
-import Transcription
+import VoiceJournalPages
+import VoiceJournalStore
+import VoiceJournalTranscription
 
 /// `--language` and `--translate` as `journal create` and `person add` take them.
 struct LanguageOptions: ParsableArguments {

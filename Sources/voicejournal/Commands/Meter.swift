@@ -1,10 +1,10 @@
 import ArgumentParser
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
-import Recording
-import Settings
-import Terminal
+import VoiceJournalRecording
+import VoiceJournalSettings
+import VoiceJournalTerminal
 
 /// `meter` — the live input level (nothing saved), or an audio file's waveform.
 struct Meter: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Pages
-import Store
-import Terminal
+import VoiceJournalPages
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal person add|list|set|delete`.
 struct PersonCommand: AsyncParsableCommand {

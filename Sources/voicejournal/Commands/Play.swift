@@ -1,10 +1,10 @@
 import ArgumentParser
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
-import Playback
-import Store
-import Terminal
+import VoiceJournalPlayback
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `play` — listen to an entry, an answer, a search hit or any audio file through ALSA.
 struct Play: ParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import Intake
-import Pages
-import Queue
-import Store
-import Terminal
+import VoiceJournalBatch
+import VoiceJournalPages
+import VoiceJournalQueue
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `queue status|run|list|retry|cancel` — the transcription queue.
 struct Queue: AsyncParsableCommand {

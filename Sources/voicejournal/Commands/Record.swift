@@ -1,11 +1,11 @@
 import ArgumentParser
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
-import Queue
-import Recording
-import Store
-import Terminal
+import VoiceJournalQueue
+import VoiceJournalRecording
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `record` — capture from the microphone into a new voice entry (or an assignment's answer).
 struct Record: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Pages
-import Playback
-import Store
-import Terminal
+import VoiceJournalPages
+import VoiceJournalPlayback
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal search QUERY`.
 struct Search: AsyncParsableCommand {

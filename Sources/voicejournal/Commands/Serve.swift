@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Queue
-import Recording
-import Server
+import VoiceJournalQueue
+import VoiceJournalRecording
+import VoiceJournalServer
 
 /// `voicejournal serve` — the other end of the links `assign` prints.
 struct Serve: AsyncParsableCommand {

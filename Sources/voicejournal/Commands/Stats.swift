@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Pages
-import Settings
-import Store
-import Terminal
+import VoiceJournalPages
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `voicejournal stats`.
 struct Stats: AsyncParsableCommand {

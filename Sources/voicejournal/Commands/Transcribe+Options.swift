@@ -1,12 +1,12 @@
 import ArgumentParser
-import Audio
+import VoiceJournalAudio
 import Foundation
 import Logging
-import Queue
-import Recording
-import Settings
-import Store
-import Transcription
+import VoiceJournalQueue
+import VoiceJournalRecording
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTranscription
 
 /// The flags `transcribe` and `queue run` share: which model and endpoint, and the hints.
 /// Each one not given falls back to the environment, the config file, then the default

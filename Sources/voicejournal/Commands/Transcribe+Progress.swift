@@ -1,8 +1,8 @@
 import Foundation
-import Intake
-import Queue
+import VoiceJournalBatch
+import VoiceJournalQueue
 import Synchronization
-import Terminal
+import VoiceJournalTerminal
 
 /// Writes what a batch or a queue run reports on stderr: the files passed over, notices, and
 /// the progress (`RunProgress`): on a terminal one bar redrawn in place, twice a second so

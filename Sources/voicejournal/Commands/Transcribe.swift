@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Intake
-import Settings
-import Terminal
+import VoiceJournalBatch
+import VoiceJournalSettings
+import VoiceJournalTerminal
 
 /// `transcribe PATH...` — queue audio files and folders and transcribe them.
 struct Transcribe: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Pages
-import Settings
-import Store
-import Terminal
-import Transcription
+import VoiceJournalPages
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalTerminal
+import VoiceJournalTranscription
 
 /// `voicejournal vocabulary add|list|remove`.
 struct VocabularyCommand: AsyncParsableCommand {

@@ -1,0 +1,47 @@
+import VoiceJournalStore
+import VoiceJournalTerminal
+
+/// What `assignment show` prints: the question, the person, the link that answers it, and
+/// the answer's recording and timed transcript once there is one.
+public struct AssignmentPage: Encodable, Sendable {
+    public var view: AssignmentView
+    /// The answer's envelope; nil before it is answered or when its file cannot be read.
+    public var waveform: [Waveform.Column]?
+
+    public init(_ view: AssignmentView, waveform: [Waveform.Column]?) {
+        self.view = view
+        self.waveform = waveform
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case assignment, recording, waveform
+    }
+
+    /// `--json`: the assignment, and the recording (with the commands that play it and each
+    /// timed segment) and its RMS envelope (0–1) when there are.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(view.assignment, forKey: .assignment)
+        try container.encodeIfPresent(view.recording.map(PlayableRecording.init), forKey: .recording)
+        try container.encodeIfPresent(waveform?.map(\.rms), forKey: .waveform)
+    }
+
+    /// The page, with `link` (the URL that answers it); `color` draws the waveform in colour.
+    public func text(link: String, color: Bool) -> String {
+        let assignment = view.assignment
+        var lines = [
+            "Assignment #\(assignment.id)  \(assignment.status.rawValue)  \(TerminalText.escaped(assignment.journal))",
+            "Question #\(assignment.questionId): \(TerminalText.escaped(assignment.question))",
+            "Person:  \(TerminalText.escaped(assignment.person))",
+            "Given:   \(LocalDate.short(assignment.createdAt))" + (assignment.answeredAt.map { ", answered \(LocalDate.short($0))" } ?? ""),
+            "Link:    \(TerminalText.escaped(link))",
+        ]
+        guard let details = view.recording else {
+            return (lines + ["\nNot answered yet: voicejournal answer \(assignment.id)"]).joined(separator: "\n")
+        }
+        lines += RecordingLines.lines(details, waveform: waveform, color: color) + [""]
+        lines.append(details.transcript.map(RecordingLines.transcript) ?? "(not transcribed yet; run: voicejournal queue run)")
+        if let transcript = details.transcript { lines += TranscriptReading.translationLines(transcript) }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import VoiceJournalStore
+
+extension JournalExport {
+    /// What writing an export into a folder did beyond its documents.
+    public struct Written: Sendable {
+        /// Audio files copied into `audioFolder`.
+        public let copied: Int
+        public let audioFolder: URL
+        /// Audio left out: found not to be its recording before or while copying.
+        public let leftOut: [LeftOut]
+    }
+
+    /// Writes the documents into `folder` (created if need be; each file 0600, written whole
+    /// or not at all), calling `wrote` after each, then copies the audio. A file already
+    /// there stops the export before anything is written, unless `force`.
+    public func write(into folder: URL, force: Bool, wrote: (URL) -> Void) throws -> Written {
+        let files = documents.map { folder.appendingPathComponent($0.name) }
+        let copies = audioCopies.map { folder.appendingPathComponent($0.relativePath) }
+        // Checked before anything is written, so a refusal leaves the folder as it was.
+        if !force, let existing = (files + copies).first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw StoreError.conflict("\(existing.path) already exists; export into an empty folder, or add --force to replace it")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.storageFailure, "cannot create the folder \(folder.path): \(FileReason.of(error))")
+        }
+        for (document, file) in zip(documents, files) {
+            do {
+                try Self.writePrivately(document, to: file)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError(.storageFailure, "cannot write \(file.path): \(FileReason.of(error))")
+            }
+            wrote(file)
+        }
+        var copied = 0
+        var leftOut = leftOut
+        for (copy, target) in zip(audioCopies, copies) {
+            do {
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if let reason = try RecordingCopy.copy(copy.recording, to: target) {
+                    // Changed between the document's check and the copy: its link leads nowhere.
+                    leftOut.append(LeftOut(recordingId: try copy.recording.storedId(), path: copy.source, reason: reason))
+                } else {
+                    copied += 1
+                }
+            } catch {
+                throw StoreError(.storageFailure, "cannot copy \(copy.source) to \(target.path): \(FileReason.of(error))")
+            }
+        }
+        return Written(copied: copied, audioFolder: folder.appendingPathComponent("audio"), leftOut: leftOut)
+    }
+
+    /// Writes `document` to `url` privately (see `PrivateFile`) as its text comes, synced to
+    /// disk before it is renamed into place.
+    static func writePrivately(_ document: Document, to url: URL) throws {
+        try PrivateFile.write(to: url) { handle in
+            try document.write { try handle.write(contentsOf: Data($0.utf8)) }
+            try handle.synchronize()
+            return (keep: true, result: ())
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import VoiceJournalAudio
+import Foundation
+import VoiceJournalStore
+import VoiceJournalTerminal
+
+extension RecordingOutcome {
+    /// What `record` and `answer` say of a saved recording: its length and levels, its file,
+    /// what it belongs to and its queued transcription.
+    public var summaryLines: [String] {
+        let seconds = String(format: "%.1f", recording.durationSeconds)
+        let levels = "peak \(String(format: "%.1f", recording.peakDBFS ?? 0)) dBFS, rms \(String(format: "%.1f", recording.rmsDBFS ?? 0)) dBFS"
+        return ["Saved recording \(recordingId): \(seconds) s, \(levels)", "  file: \(TerminalText.escaped(recording.path))"]
+            + (recording.entryId.map { ["  entry: \($0)"] } ?? [])
+            + (recording.assignmentId.map { ["  answers assignment \($0)"] } ?? [])
+            + ["  transcription queued (job \(jobId))"]
+    }
+
+    /// The warning for audio the device dropped (nil: none).
+    public var overrunWarning: String? {
+        overruns > 0 ? "warning: \(overruns) overrun(s): the device dropped audio that was not read in time" : nil
+    }
+
+    /// What `record --json` and `answer --json` print: one line; absent keys for no entry,
+    /// no assignment, no transcript.
+    public func jsonText(transcript: Transcript? = nil) throws -> String {
+        try JSONText.encode(SavedRecordingJSON(
+            recordingId: recordingId, jobId: jobId, path: recording.path,
+            durationSeconds: recording.durationSeconds, sampleRate: recording.sampleRate,
+            channels: recording.channels, format: recording.format, sizeBytes: recording.sizeBytes,
+            sha256: recording.sha256 ?? "", peakDBFS: recording.peakDBFS ?? 0, rmsDBFS: recording.rmsDBFS ?? 0,
+            stopReason: stopReason.map(Self.name) ?? "attached", overruns: overruns,
+            entryId: recording.entryId, assignmentId: recording.assignmentId, transcript: transcript?.text), pretty: false)
+    }
+
+    private struct SavedRecordingJSON: Encodable {
+        let recordingId: Int64, jobId: Int64, path: String
+        let durationSeconds: Double, sampleRate: Int, channels: Int, format: String, sizeBytes: Int64
+        let sha256: String, peakDBFS: Double, rmsDBFS: Double, stopReason: String, overruns: Int
+        let entryId: Int64?, assignmentId: Int64?, transcript: String?
+    }
+
+    /// The stop reason's name in JSON.
+    static func name(_ reason: StopReason) -> String {
+        switch reason {
+        case .requested: "enter"
+        case .interrupted: "signal"
+        case .maxDuration: "max-duration"
+        case .silence: "silence"
+        case .failed: "failed"
+        }
+    }
+}

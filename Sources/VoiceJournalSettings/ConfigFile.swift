@@ -1,0 +1,131 @@
+import VoiceJournalAudio
+import Foundation
+import VoiceJournalStore
+import TOMLKit
+import VoiceJournalTranscription
+
+/// The settings a `config.toml` gives: a `[defaults]` table and any number of
+/// `[[endpoint]]` tables. Everything in it is checked when it is read: a syntax error, an
+/// unknown key, a value of the wrong type or an API key written into the file is a
+/// `ConfigError` naming the file and the line.
+///
+/// ```toml
+/// [defaults]
+/// journal = "Family stories"
+/// model = "whisper-1"
+///
+/// [[endpoint]]
+/// base_url = "http://127.0.0.1:8000/v1"
+/// concurrency = 2
+/// ```
+public struct ConfigFile: Sendable, Equatable {
+    /// The values of the `[defaults]` table; nil for each key the file leaves out.
+    public struct Defaults: Sendable, Equatable {
+        public var journal: String?
+        public var device: String?
+        public var rate: Int?
+        public var model: String?
+        public var language: String?
+        public var uploadCodec: UploadCodec?
+        public var maxChunkSeconds: Double?
+        public var maxRequestBytes: Int64?
+        /// Where `serve` is reached from outside, e.g. "https://journal.example.org".
+        public var publicURL: String?
+        /// The name the answer page shows as the one asking.
+        public var askedBy: String?
+        /// Translate every recording to English as well (`translate = true`).
+        public var translate: Bool?
+
+        public init() {}
+    }
+
+    /// The file's path, as given or found.
+    public let path: String
+    public var defaults: Defaults
+    /// The `[[endpoint]]` tables in file order.
+    public var endpoints: [EndpointConfig]
+
+    public init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointConfig] = []) {
+        self.path = path
+        self.defaults = defaults
+        self.endpoints = endpoints
+    }
+
+    /// Where the file is looked for when `--config` does not say: `$XDG_CONFIG_HOME/voicejournal/config.toml`,
+    /// else `~/.config/voicejournal/config.toml`.
+    public static func defaultURL(environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("voicejournal/config.toml")
+        }
+        let user = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return user.appendingPathComponent(".config/voicejournal/config.toml")
+    }
+
+    /// Reads and checks the file at `url`. A missing file is nil unless `required` (a file
+    /// named with `--config`), when it is an error like any other.
+    public static func load(_ url: URL, required: Bool) throws(ConfigError) -> ConfigFile? {
+        let path = url.path
+        let data: Data
+        // Read as data: a FIFO or a device in its place is refused, not waited on or read
+        // without end, and a file past `largestBytes` is refused before it is parsed.
+        switch ControlFile.read(path, limit: largestBytes, followingLinks: true) {
+        case .success(let read): data = read
+        case .failure(.missing):
+            if !required { return nil }
+            throw ConfigError(kind: .unreadable, path: path, line: nil, message: "no such file")
+        case .failure(.unusable(let why)):
+            throw ConfigError(kind: .unreadable, path: path, line: nil, message: why)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(kind: .unreadable, path: path, line: nil, message: "is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// The largest config file read: a config file holds a few dozen settings; a bigger one is
+    /// a mistake (or an attack on the parser's memory), refused at once.
+    public static let largestBytes = 1 << 20
+
+    /// Parses and checks a config file's text; `path` is only for messages.
+    public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(kind: .syntax, path: path, line: error.source.begin.line, message: error.description)
+        } catch {
+            throw ConfigError(kind: .syntax, path: path, line: nil, message: "not TOML: \(error)")
+        }
+        let reader = TableReader(path: path, lines: KeyLines(text))
+        var file = ConfigFile(path: path)
+        for key in reader.ordered(root.keys, in: "") {
+            switch key {
+            case "defaults":
+                guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([defaults])", got: root[key]) }
+                file.defaults = try reader.defaults(table)
+            case "endpoint":
+                guard let tables = root[key]?.array else {
+                    throw reader.wrongType(key, in: "", expected: "a list of tables ([[endpoint]])", got: root[key])
+                }
+                for index in 0..<tables.count {
+                    guard let table = tables[index].table else {
+                        throw reader.wrongType(key, in: "", expected: "a list of tables ([[endpoint]])", got: tables[index])
+                    }
+                    file.endpoints.append(try reader.endpoint(table, index: index))
+                }
+            default:
+                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]" : "; the file holds [defaults] and [[endpoint]] tables"
+                throw reader.unknownKey(key, in: "", hint: hint)
+            }
+        }
+        return file
+    }
+}
+
+extension ConfigFile.Defaults {
+    /// The keys `[defaults]` takes.
+    static let keys: Set<String> = [
+        "journal", "device", "rate", "model", "language", "upload_codec", "max_chunk_seconds", "max_request_bytes",
+        "public_url", "asked_by", "translate",
+    ]
+}

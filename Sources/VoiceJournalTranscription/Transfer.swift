@@ -1,0 +1,112 @@
+import VoiceJournalCCurl
+import Foundation
+
+/// The state of one transfer that libcurl's C callbacks write into: the response body and
+/// headers, the upload's progress for the low-speed abort, and the answer's deadline.
+/// libcurl calls the callbacks on the thread running `curl_easy_perform`, one at a time, so
+/// no locking is needed.
+final class Transfer {
+    /// Transcripts are small; a larger answer is not one, and is not kept in memory.
+    static let bodyLimit = 16 << 20
+
+    private(set) var body = Data()
+    /// Headers of the final response, names lowercased.
+    private(set) var headers: [String: String] = [:]
+    private(set) var bodyTooLarge = false
+    private(set) var stalled = false
+    /// The whole upload was sent, and when (system uptime).
+    private(set) var uploadDoneAt: TimeInterval?
+    /// The server took the whole upload and its answer did not arrive within `answerDeadline`.
+    private(set) var answerLate = false
+
+    private let abort: AbortSignal
+    private let lowSpeedLimit: Int
+    private let lowSpeedTime: Double
+    private var windowStart = ProcessInfo.processInfo.systemUptime
+    private var windowBytes: Int64 = 0
+    /// Seconds the answer may take once the upload is sent; nil: only the overall timeout.
+    private let answerDeadline: Double?
+
+    init(abort: AbortSignal, lowSpeedLimit: Int, lowSpeedTime: Double, answerDeadline: Double? = nil) {
+        self.abort = abort
+        self.lowSpeedLimit = lowSpeedLimit
+        self.lowSpeedTime = lowSpeedTime
+        self.answerDeadline = answerDeadline
+    }
+
+    private static func from(_ userdata: UnsafeMutableRawPointer?) -> Transfer? {
+        userdata.map { Unmanaged<Transfer>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// CURLOPT_WRITEFUNCTION: appends body bytes; returning less than given stops the transfer.
+    static let receiveBody: ccurl_data_callback = { buffer, size, count, userdata in
+        let length = size * count
+        guard let transfer = Transfer.from(userdata), let buffer else { return 0 }
+        guard transfer.body.count + length <= Transfer.bodyLimit else {
+            transfer.bodyTooLarge = true
+            return 0
+        }
+        buffer.withMemoryRebound(to: UInt8.self, capacity: length) { transfer.body.append($0, count: length) }
+        return length
+    }
+
+    /// CURLOPT_HEADERFUNCTION: one header line per call. A new status line (after an interim
+    /// `100 Continue`) starts a fresh set, so only the final response's headers remain.
+    static let receiveHeader: ccurl_data_callback = { buffer, size, count, userdata in
+        let length = size * count
+        guard let transfer = Transfer.from(userdata), let buffer else { return 0 }
+        let line = buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+        if line.hasPrefix("HTTP/") {
+            transfer.headers = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            transfer.headers[name] = value
+        }
+        return length
+    }
+
+    /// CURLOPT_XFERINFOFUNCTION: called about once a second (and on every chunk), also while
+    /// nothing moves. Non-zero stops the transfer: when the run is ending, when the upload
+    /// has stalled, or when the answer is late.
+    static let progress: ccurl_progress_callback = { userdata, _, _, uploadTotal, uploadNow in
+        guard let transfer = Transfer.from(userdata) else { return 1 }
+        if transfer.abort.isRaised { return 1 }
+        guard transfer.checkSpeed(uploadTotal: Int64(uploadTotal), uploadNow: Int64(uploadNow)) else { return 1 }
+        return transfer.checkAnswer(uploadTotal: Int64(uploadTotal), uploadNow: Int64(uploadNow)) ? 0 : 1
+    }
+
+    /// False once the upload has been sent whole and the answer has not come within the
+    /// deadline: a server that takes uploads and never answers would otherwise hold the
+    /// worker (and the job) until the overall timeout, which must allow for slow uploads.
+    private func checkAnswer(uploadTotal: Int64, uploadNow: Int64) -> Bool {
+        let now = ProcessInfo.processInfo.systemUptime
+        if uploadDoneAt == nil, uploadTotal > 0, uploadNow >= uploadTotal { uploadDoneAt = now }
+        guard let answerDeadline, let done = uploadDoneAt, now - done > answerDeadline else { return true }
+        answerLate = true
+        return false
+    }
+
+    /// False once an unfinished upload has moved too few bytes over a whole window. While
+    /// the server is working on the answer nothing moves, and that is not a stall: the
+    /// overall timeout covers it.
+    private func checkSpeed(uploadTotal: Int64, uploadNow: Int64) -> Bool {
+        let now = ProcessInfo.processInfo.systemUptime
+        guard uploadTotal > 0, uploadNow < uploadTotal else {
+            windowStart = now
+            windowBytes = uploadNow
+            return true
+        }
+        let elapsed = now - windowStart
+        guard elapsed >= lowSpeedTime else { return true }
+        if Double(uploadNow - windowBytes) < Double(lowSpeedLimit) * elapsed {
+            stalled = true
+            return false
+        }
+        windowStart = now
+        windowBytes = uploadNow
+        return true
+    }
+}
