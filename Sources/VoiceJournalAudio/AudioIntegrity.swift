@@ -7,7 +7,7 @@ import Foundation
 /// Fast enough for folders of thousands: a chunked container's header is compared with the
 /// file's size, and every other format is asked to decode its last half second; nothing is
 /// decoded from start to end.
-public enum AudioIntegrity {
+package enum AudioIntegrity {
     /// How much of the end must decode: compressed formats only estimate some lengths (an
     /// MP3 without a Xing header), so a file is whole when audio decodes within its last 0.25 s.
     static let tailSeconds = 0.5
@@ -23,7 +23,7 @@ public enum AudioIntegrity {
     ///
     /// A length declared over `limit` is refused (`.tooLong`, `.implausibleLength`) before
     /// anything is decoded: checking the end of a ten-hour file costs a seek, not ten hours.
-    public static func probe(_ url: URL, limit: DecodeLimit = .plausible) throws -> AudioFileInfo {
+    package static func probe(_ url: URL, limit: DecodeLimit = .plausible) throws -> AudioFileInfo {
         let reader: SoundFileReader
         do {
             reader = try SoundFileReader(url: url)
@@ -56,7 +56,7 @@ public enum AudioIntegrity {
     static let readBySndfile: Set<String> = ["wav", "flac", "aiff", "caf", "w64"]
 
     /// Extensions of containers that only FFmpeg's libraries decode here.
-    public static let decodedByFFmpeg: Set<String> = [
+    package static let decodedByFFmpeg: Set<String> = [
         "m4a", "m4b", "mp4", "aac", "webm", "mka", "mkv", "mov", "3gp", "wma", "amr",
     ]
 

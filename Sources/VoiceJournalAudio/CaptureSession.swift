@@ -21,11 +21,11 @@ public struct CaptureLimits: Sendable {
     /// Stop after this many frames (nil = no limit).
     public var maxFrames: Int64?
     /// Stop once speech was heard and then this detector saw enough quiet.
-    public var silence: SilenceDetector?
+    package var silence: SilenceDetector?
     /// Rewrite the file header every this many frames, so a killed recorder loses at most this much.
     public var headerUpdateFrames: Int64
 
-    public init(maxFrames: Int64? = nil, silence: SilenceDetector? = nil, headerUpdateFrames: Int64) {
+    package init(maxFrames: Int64? = nil, silence: SilenceDetector? = nil, headerUpdateFrames: Int64) {
         self.maxFrames = maxFrames
         self.silence = silence
         self.headerUpdateFrames = max(headerUpdateFrames, 1)

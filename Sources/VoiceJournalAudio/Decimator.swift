@@ -15,9 +15,9 @@ import Foundation
 /// Work is polyphase: the input is split into its `factor` phases (every `factor`-th sample),
 /// so eight neighbouring outputs take each tap from eight neighbouring samples of one phase — one
 /// vector load — and the filter's symmetry halves the multiplications. Use from one thread.
-public final class Decimator {
+package final class Decimator {
     /// Input samples per output sample.
-    public let factor: Int
+    package let factor: Int
     /// Tap `e` weighs input sample `k × factor - halfLength + e` for output `k`; symmetric.
     private let taps: [Float]
     private let halfLength: Int
@@ -31,7 +31,7 @@ public final class Decimator {
     private var phases: [Float] = []
 
     /// A decimator by `factor` (1 passes the audio through untouched; less than 1 counts as 1).
-    public init(factor: Int) {
+    package init(factor: Int) {
         self.factor = max(factor, 1)
         taps = Self.lowPass(factor: self.factor)
         halfLength = taps.count / 2
@@ -39,12 +39,12 @@ public final class Decimator {
     }
 
     /// The number of filter taps (odd; 1 for a factor of 1).
-    public var filterLength: Int { taps.count }
+    package var filterLength: Int { taps.count }
 
     /// Takes one block of mono samples and returns the output samples it completes (an output
     /// waits for the `filterLength / 2` input samples after it). With `endOfInput`, the rest is
     /// flushed against silence and the decimator is finished.
-    public func process(_ input: UnsafeBufferPointer<Float>, endOfInput: Bool = false) -> [Float] {
+    package func process(_ input: UnsafeBufferPointer<Float>, endOfInput: Bool = false) -> [Float] {
         guard !finished else { return [] }
         if factor == 1 {
             finished = endOfInput
@@ -71,7 +71,7 @@ public final class Decimator {
     }
 
     /// `process` for a block held in an array.
-    public func process(_ input: [Float], endOfInput: Bool = false) -> [Float] {
+    package func process(_ input: [Float], endOfInput: Bool = false) -> [Float] {
         input.withUnsafeBufferPointer { process($0, endOfInput: endOfInput) }
     }
 

@@ -32,7 +32,7 @@ public struct DecodeLimit: Sendable, Equatable {
 
     /// Throws when `declaredSeconds` (a header's or container's length) is over the bound:
     /// `.tooLong` over the caller's limit, `.implausibleLength` over what the bytes can hold.
-    public func check(declaredSeconds: Double, fileSize: Int64, path: String) throws(AudioFileProblem) {
+    package func check(declaredSeconds: Double, fileSize: Int64, path: String) throws(AudioFileProblem) {
         guard declaredSeconds.isFinite, declaredSeconds > 0 else { return }
         if let maxSeconds, declaredSeconds > maxSeconds {
             throw Self.tooLong(path: path, seconds: declaredSeconds, maxSeconds: maxSeconds, declared: true)
@@ -45,7 +45,7 @@ public struct DecodeLimit: Sendable, Equatable {
     }
 
     /// Throws once a decode has produced more than the bound: `frames` at `sampleRate`.
-    public func checkRunning(frames: Int64, sampleRate: Int, fileSize: Int64, path: String) throws(AudioFileProblem) {
+    package func checkRunning(frames: Int64, sampleRate: Int, fileSize: Int64, path: String) throws(AudioFileProblem) {
         guard sampleRate > 0 else { return }
         let seconds = Double(frames) / Double(sampleRate)
         guard seconds > allowedSeconds(fileSize: fileSize) else { return }

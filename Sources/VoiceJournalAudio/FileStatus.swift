@@ -5,21 +5,21 @@ import Glibc
 
 /// The same file however it is reached (through a link, a second hard link, a second path):
 /// its device and inode numbers.
-public struct FileIdentity: Hashable, Sendable {
-    public let device: UInt64
-    public let inode: UInt64
+package struct FileIdentity: Hashable, Sendable {
+    package let device: UInt64
+    package let inode: UInt64
 }
 
 /// What a path names on disk, learned with stat(2) or lstat(2) without opening it: opening a
 /// named pipe blocks until someone writes, and a device such as /dev/urandom never ends, so
 /// what a path is must be known before anything reads it.
-public struct FileStatus: Sendable, Equatable {
+package struct FileStatus: Sendable, Equatable {
     /// The kinds of things a path can name.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case regular, folder, symbolicLink, pipe, characterDevice, blockDevice, socket, unknown
 
         /// The kind in a user's words, with its article: "a pipe", "a character device".
-        public var words: String {
+        package var words: String {
             switch self {
             case .regular: "a regular file"
             case .folder: "a folder"
@@ -34,19 +34,19 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// Why stat(2) failed: its errno, and the system's text for it.
-    public struct Failure: Error, Sendable, Equatable {
-        public let code: Int32
+    package struct Failure: Error, Sendable, Equatable {
+        package let code: Int32
         /// strerror's text, e.g. "No such file or directory".
-        public var reason: String { String(cString: strerror(code)) }
+        package var reason: String { String(cString: strerror(code)) }
     }
 
-    public let kind: Kind
-    public let sizeBytes: Int64
-    public let identity: FileIdentity
+    package let kind: Kind
+    package let sizeBytes: Int64
+    package let identity: FileIdentity
 
     /// The status of `path`: of what a symbolic link points to when `followingLinks`
     /// (stat(2)), else of the link itself (lstat(2)).
-    public static func of(_ path: String, followingLinks: Bool = true) throws(Failure) -> FileStatus {
+    package static func of(_ path: String, followingLinks: Bool = true) throws(Failure) -> FileStatus {
         var buffer = stat()
         let status = followingLinks ? stat(path, &buffer) : lstat(path, &buffer)
         guard status == 0 else { throw Failure(code: errno) }
@@ -65,7 +65,7 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// The names in `folder` (without `.` and `..`), unsorted. Nothing in it is opened.
-    public static func names(inFolder folder: String) throws(Failure) -> [String] {
+    package static func names(inFolder folder: String) throws(Failure) -> [String] {
         guard let directory = opendir(folder) else { throw Failure(code: errno) }
         defer { closedir(directory) }
         var names: [String] = []
@@ -82,11 +82,11 @@ public struct FileStatus: Sendable, Equatable {
 /// The one check every way into an audio file passes (`transcribe`, `answer --file`,
 /// `meter FILE`, every libsndfile open): only a regular file the user can read is audio.
 /// Pipes, devices, sockets and folders are refused before anything opens them.
-public enum RegularFile {
+package enum RegularFile {
     /// The status of the regular, readable file `url` names (following links), or the
     /// problem that keeps it from being read as audio.
     @discardableResult
-    public static func check(_ url: URL) throws(AudioFileProblem) -> FileStatus {
+    package static func check(_ url: URL) throws(AudioFileProblem) -> FileStatus {
         let path = url.path
         let status: FileStatus
         do {
@@ -108,7 +108,7 @@ public enum RegularFile {
     }
 
     /// Words for a failed stat(2) of `path`: a missing file, a link to nothing, a link loop.
-    public static func problem(_ path: String, failure: FileStatus.Failure) -> AudioFileProblem {
+    package static func problem(_ path: String, failure: FileStatus.Failure) -> AudioFileProblem {
         switch failure.code {
         case ENOENT:
             // A link that exists while its target does not is dangling, not missing.

@@ -103,7 +103,7 @@ extension SoundFileReader {
     /// through `GrowingWAV` when its header trails its audio; anything else as `init(url:)`
     /// does (a FLAC in progress states no length, and libsndfile reads it to its last whole
     /// frame). The file is never written.
-    public convenience init(growing url: URL) throws {
+    package convenience init(growing url: URL) throws {
         guard try RegularFile.check(url).sizeBytes > 0 else { throw SoundFileError.empty(path: url.path) }
         if let view = try GrowingWAV(url) {
             let sndfile = try LibSndFile.forFile("open", path: url.path)

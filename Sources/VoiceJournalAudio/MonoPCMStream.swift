@@ -4,20 +4,20 @@ import Foundation
 /// default): what the long-audio splitter and the upload transcoder read. Decodes, mixes down
 /// and resamples (`SpeechResampler`) block by block, so memory does not grow with the file's length.
 /// Use from one thread.
-public final class MonoPCMStream {
+package final class MonoPCMStream {
     private let decoder: AudioDecoder
     private let resampler: SpeechResampler?
     /// Rate of the blocks handed out.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Source frames decoded per block (the output block is this times the rate ratio).
-    public let blockFrames: Int
+    package let blockFrames: Int
     /// Output frames handed out so far.
-    public private(set) var framesRead: Int64 = 0
+    package private(set) var framesRead: Int64 = 0
     private var finished = false
 
     /// Opens `url` (see `AudioDecoder` for the formats and errors). A nil `sampleRate` keeps
     /// the file's own rate (no resampling: the cheapest way to measure a file's levels).
-    public init(url: URL, sampleRate: Int? = 16000, blockFrames: Int = 8192) throws {
+    package init(url: URL, sampleRate: Int? = 16000, blockFrames: Int = 8192) throws {
         decoder = try AudioDecoder(url: url)
         let sampleRate = sampleRate ?? decoder.info.sampleRate
         self.sampleRate = sampleRate
@@ -28,20 +28,20 @@ public final class MonoPCMStream {
     }
 
     /// The file as decoded: its own rate, channels, format and (maybe estimated) length.
-    public var source: AudioFileInfo { decoder.info }
+    package var source: AudioFileInfo { decoder.info }
 
     /// The library decoding the file.
-    public var backend: AudioDecoder.Backend { decoder.backend }
+    package var backend: AudioDecoder.Backend { decoder.backend }
 
     /// The stream's length in output frames: exact once the end is reached, estimated before
     /// (from the source's length, exact too for libsndfile files save the resampler's rounding).
-    public var estimatedFrames: Int64 {
+    package var estimatedFrames: Int64 {
         finished ? framesRead : Int64((Double(decoder.info.frames) * Double(sampleRate) / Double(max(decoder.info.sampleRate, 1))).rounded())
     }
 
     /// The next block of mono samples at `sampleRate` (full scale ±1.0); nil at the end. A block
     /// may be empty-handed only at the very end; its length varies slightly with resampling.
-    public func next() throws -> [Float]? {
+    package func next() throws -> [Float]? {
         while !finished {
             let block = try decoder.read(maxFrames: blockFrames)
             let atEnd = block.isEmpty

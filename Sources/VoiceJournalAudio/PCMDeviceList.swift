@@ -2,19 +2,19 @@ import VoiceJournalCALSA
 import Foundation
 
 /// A PCM ALSA knows by name, as `arecord -L` (capture) or `aplay -L` (playback) lists it.
-public struct PCMDeviceInfo: Sendable, Equatable, Codable {
+package struct PCMDeviceInfo: Sendable, Equatable, Codable {
     /// What to pass to `--device`, e.g. `default`, `hw:CARD=PCH,DEV=0`, `plughw:…`.
-    public var name: String
+    package var name: String
     /// ALSA's description (may span lines: card name, then what the PCM does); nil if none.
-    public var description: String?
+    package var description: String?
 
-    public init(name: String, description: String?) {
+    package init(name: String, description: String?) {
         self.name = name
         self.description = description
     }
 
     /// As `devices --json` lists it: a device without a description has `"description": null`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(description, forKey: .description)
@@ -24,14 +24,14 @@ public struct PCMDeviceInfo: Sendable, Equatable, Codable {
 }
 
 /// A PCM that can capture, as `arecord -L` lists it.
-public typealias CaptureDeviceInfo = PCMDeviceInfo
+package typealias CaptureDeviceInfo = PCMDeviceInfo
 /// A PCM that can play, as `aplay -L` lists it.
-public typealias PlaybackDeviceInfo = PCMDeviceInfo
+package typealias PlaybackDeviceInfo = PCMDeviceInfo
 
 extension CaptureDevice {
     /// The PCMs that can capture, from ALSA's name hints (cards and configuration files),
     /// in ALSA's order — the list `arecord -L` prints.
-    public static func available() throws -> [CaptureDeviceInfo] {
+    package static func available() throws -> [CaptureDeviceInfo] {
         try PCMDeviceList.hinted(.capture)
     }
 }
@@ -39,7 +39,7 @@ extension CaptureDevice {
 extension PlaybackDevice {
     /// The PCMs that can play, from ALSA's name hints (cards and configuration files),
     /// in ALSA's order — the list `aplay -L` prints.
-    public static func available() throws -> [PlaybackDeviceInfo] {
+    package static func available() throws -> [PlaybackDeviceInfo] {
         try PCMDeviceList.hinted(.playback)
     }
 }

@@ -2,40 +2,40 @@ import VoiceJournalCSampleRate
 
 /// A libsamplerate failure (src_new / src_process), in its own words, with a kind callers
 /// decide by. Every kind is failed work (exit 1) at the command line.
-public struct ResamplerError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct ResamplerError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What could not be done. New kinds can be added without breaking callers.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    package struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
             case unsupportedRatio, setup, conversion
         }
         private let code: Code
 
         /// The two rates are too far apart for libsamplerate (`src_is_valid_ratio`).
-        public static let unsupportedRatio = Kind(code: .unsupportedRatio)
+        package static let unsupportedRatio = Kind(code: .unsupportedRatio)
         /// The converter could not be made (`src_new`).
-        public static let setup = Kind(code: .setup)
+        package static let setup = Kind(code: .setup)
         /// Converting a block failed (`src_process`).
-        public static let conversion = Kind(code: .conversion)
+        package static let conversion = Kind(code: .conversion)
 
-        public var description: String { code.rawValue }
+        package var description: String { code.rawValue }
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The libsamplerate function that failed.
-    public let function: String
+    package let function: String
     /// libsamplerate's text for the code (`src_strerror`).
-    public let reason: String
+    package let reason: String
 
-    public var description: String { "resampling failed (\(function)): \(reason)" }
+    package var description: String { "resampling failed (\(function)): \(reason)" }
 
     /// The error of `kind`, `function` having returned `code` (libsamplerate's words for it).
-    public init(_ kind: Kind, function: String, code: Int32) {
+    package init(_ kind: Kind, function: String, code: Int32) {
         let words = (try? LibSampleRate.loaded.get())?.strerror(code).map { String(cString: $0) }
         self.init(kind, function: function, reason: words ?? "error \(code)")
     }
 
     /// The error of `kind` in `function`, for `reason`.
-    public init(_ kind: Kind, function: String, reason: String) {
+    package init(_ kind: Kind, function: String, reason: String) {
         self.kind = kind
         self.function = function
         self.reason = reason
@@ -46,9 +46,9 @@ public struct ResamplerError: Error, CustomStringConvertible, Sendable, Equatabl
 /// feed it blocks of interleaved Float frames as they are decoded, and it returns the converted
 /// frames available so far. Band-limited (sinc), so nothing above the new Nyquist frequency
 /// folds back in. Use from one thread.
-public final class Resampler {
+package final class Resampler {
     /// How much of the output band the sinc filter keeps, and what it costs.
-    public enum Quality: Sendable {
+    package enum Quality: Sendable {
         /// 90 % of the output band kept (to 7.2 kHz at 16 kHz), about 121 dB of stopband.
         case medium
         /// 80 % of the output band kept (to 6.4 kHz at 16 kHz), about 97 dB of stopband; several
@@ -58,13 +58,13 @@ public final class Resampler {
 
     private let state: OpaquePointer
     private let library: LibSampleRate
-    public let inputRate: Int
-    public let outputRate: Int
-    public let channels: Int
+    package let inputRate: Int
+    package let outputRate: Int
+    package let channels: Int
     private let ratio: Double
     private var finished = false
 
-    public init(from inputRate: Int, to outputRate: Int, channels: Int = 1, quality: Quality = .medium) throws {
+    package init(from inputRate: Int, to outputRate: Int, channels: Int = 1, quality: Quality = .medium) throws {
         ratio = Double(outputRate) / Double(inputRate)
         do {
             library = try LibSampleRate.loaded.get()
@@ -94,7 +94,7 @@ public final class Resampler {
     /// Converts one block of interleaved input frames; returns the output frames ready so far
     /// (the converter holds back a few dozen frames of history). With `endOfInput`, the held-back
     /// frames are flushed too and the resampler is finished.
-    public func process(_ input: UnsafeBufferPointer<Float>, endOfInput: Bool = false) throws -> [Float] {
+    package func process(_ input: UnsafeBufferPointer<Float>, endOfInput: Bool = false) throws -> [Float] {
         guard !finished else { return [] }
         let inputFrames = input.count / channels
         // Room for this block's output plus what the filter held back, in a few passes at most.
@@ -128,7 +128,7 @@ public final class Resampler {
     }
 
     /// `process` for a block held in an array.
-    public func process(_ input: [Float], endOfInput: Bool = false) throws -> [Float] {
+    package func process(_ input: [Float], endOfInput: Bool = false) throws -> [Float] {
         try input.withUnsafeBufferPointer { try process($0, endOfInput: endOfInput) }
     }
 }
@@ -140,20 +140,20 @@ public final class Resampler {
 /// 16 kHz) goes through a `Decimator`: a fraction of a sinc resampler's cost, no delay, and
 /// exactly `⌈n / factor⌉` samples out. Any other ratio (44.1 kHz) goes through libsamplerate at
 /// the quality asked for. Use from one thread.
-public final class SpeechResampler {
+package final class SpeechResampler {
     private enum Converter {
         case decimator(Decimator)
         case sinc(Resampler)
     }
 
     private let converter: Converter
-    public let inputRate: Int
-    public let outputRate: Int
+    package let inputRate: Int
+    package let outputRate: Int
 
     /// A converter from `inputRate` to `outputRate`, both mono; `otherRatios` is the
     /// libsamplerate quality for a ratio that is not a whole factor down. Throws
     /// `ResamplerError` for a ratio libsamplerate cannot do.
-    public init(from inputRate: Int, to outputRate: Int, otherRatios quality: Resampler.Quality = .fastest) throws {
+    package init(from inputRate: Int, to outputRate: Int, otherRatios quality: Resampler.Quality = .fastest) throws {
         self.inputRate = inputRate
         self.outputRate = outputRate
         if inputRate > outputRate, outputRate > 0, inputRate % outputRate == 0 {
@@ -164,14 +164,14 @@ public final class SpeechResampler {
     }
 
     /// True when the converter is a `Decimator` (a whole factor down).
-    public var decimates: Bool {
+    package var decimates: Bool {
         if case .decimator = converter { return true }
         return false
     }
 
     /// Converts one block of mono samples; returns the output samples ready so far. With
     /// `endOfInput`, what is held back is flushed and the converter is finished.
-    public func process(_ input: UnsafeBufferPointer<Float>, endOfInput: Bool = false) throws -> [Float] {
+    package func process(_ input: UnsafeBufferPointer<Float>, endOfInput: Bool = false) throws -> [Float] {
         switch converter {
         case .decimator(let decimator): decimator.process(input, endOfInput: endOfInput)
         case .sinc(let resampler): try resampler.process(input, endOfInput: endOfInput)
@@ -179,14 +179,14 @@ public final class SpeechResampler {
     }
 
     /// `process` for a block held in an array.
-    public func process(_ input: [Float], endOfInput: Bool = false) throws -> [Float] {
+    package func process(_ input: [Float], endOfInput: Bool = false) throws -> [Float] {
         try input.withUnsafeBufferPointer { try process($0, endOfInput: endOfInput) }
     }
 }
 
 /// Mixes interleaved frames down to one channel: the mean of the channels, so a signal on both
 /// stereo channels keeps its level.
-public func downmixToMono(_ interleaved: UnsafeBufferPointer<Float>, channels: Int) -> [Float] {
+package func downmixToMono(_ interleaved: UnsafeBufferPointer<Float>, channels: Int) -> [Float] {
     guard channels > 1 else { return Array(interleaved) }
     let frames = interleaved.count / channels
     let scale = 1 / Float(channels)
@@ -203,7 +203,7 @@ public func downmixToMono(_ interleaved: UnsafeBufferPointer<Float>, channels: I
 /// mean of the channels, as converting to Float and `downmixToMono` gives (the very same
 /// samples for one or two channels), in one pass and one array: what cutting live pieces does
 /// to every captured block.
-public func downmixToMono(_ interleaved: UnsafeBufferPointer<Int16>, channels: Int) -> [Float] {
+package func downmixToMono(_ interleaved: UnsafeBufferPointer<Int16>, channels: Int) -> [Float] {
     let channels = max(channels, 1)
     let frames = interleaved.count / channels
     guard let source = interleaved.baseAddress, frames > 0 else { return [] }

@@ -126,10 +126,10 @@ enum WAVLayoutError: Error, CustomStringConvertible {
 }
 
 /// Makes an audio file left behind by a recorder that died (SIGKILL, power loss) whole again.
-public enum SoundFileRepair {
+package enum SoundFileRepair {
     /// Fixes the header so it covers every whole frame on disk (WAV), or rewrites the file from
     /// what can be decoded (FLAC), and returns what the file now holds.
-    public static func repair(_ url: URL, container: AudioContainer) throws -> AudioFileInfo {
+    package static func repair(_ url: URL, container: AudioContainer) throws -> AudioFileInfo {
         switch container {
         case .wav: try repairWAV(url)
         case .flac: try rewriteFLAC(url)

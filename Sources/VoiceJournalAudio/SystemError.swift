@@ -2,15 +2,15 @@ import Foundation
 
 /// The system's words for an `errno` value ("No space left on device"), in one place so every
 /// failed system call reads the same way in an error line.
-public enum SystemError {
+package enum SystemError {
     /// `strerror` of `code` (default: the current `errno`).
-    public static func text(_ code: Int32 = errno) -> String {
+    package static func text(_ code: Int32 = errno) -> String {
         String(cString: strerror(code))
     }
 
     /// The system's reason for a failed Foundation file operation ("No such file or
     /// directory"), not Foundation's error dump.
-    public static func reason(of error: any Error) -> String {
+    package static func reason(of error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
            (underlying as NSError).domain == NSPOSIXErrorDomain {

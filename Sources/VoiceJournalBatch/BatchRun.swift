@@ -12,13 +12,13 @@ public struct BatchRequest: Sendable {
     /// Transcribe again the files transcribed before.
     public var again = false
     /// Written next to each audio file that is transcribed.
-    public var sidecars: [SidecarFormat] = []
+    package var sidecars: [SidecarFormat] = []
     /// The servers the run uploads to; nil: only queue the files (`queue run` does the rest).
     public var pool: EndpointPool?
     /// How the run works (model, hints, uploads, backoff, leases).
     public var options = QueueRunner.Options()
 
-    public init(paths: [String], journal: String? = nil, again: Bool = false, sidecars: [SidecarFormat] = [], pool: EndpointPool?) {
+    package init(paths: [String], journal: String? = nil, again: Bool = false, sidecars: [SidecarFormat] = [], pool: EndpointPool?) {
         self.paths = paths
         self.journal = journal
         self.again = again

@@ -17,7 +17,7 @@ public struct BatchWrapUp: Sendable, Equatable {
 
     /// Reads each queued file's job as it stands now and writes the sidecars of the done ones.
     /// Jobs still queued (an interrupted or `--no-wait` run) count as neither.
-    public static func make(_ queued: [QueuedFile], store: JournalStore, sidecars: [SidecarFormat]) throws -> BatchWrapUp {
+    package static func make(_ queued: [QueuedFile], store: JournalStore, sidecars: [SidecarFormat]) throws -> BatchWrapUp {
         var wrapUp = BatchWrapUp()
         let jobs = try store.queue.jobs(ids: queued.map(\.outcome.jobId))
         for file in queued {

@@ -4,7 +4,7 @@ import VoiceJournalTerminal
 extension RunProgress {
     /// The text a runner's event adds to the display, if any. Only jobs in `scope` (nil:
     /// every job) move the bar: a live recording taken meanwhile does not.
-    public mutating func text(for event: QueueRunner.Event, scope: BatchScope?) -> String? {
+    package mutating func text(for event: QueueRunner.Event, scope: BatchScope?) -> String? {
         func counted(_ jobId: Int64) -> Bool { scope?.contains(jobId) ?? true }
         switch event {
         case .started:

@@ -5,7 +5,7 @@ import VoiceJournalStore
 extension JournalExport {
     /// One recording's transcript as subtitles (`export --format srt|vtt --recording ID`),
     /// in a file named for its audio file (`recording-<id>` when the path names none).
-    public static func subtitles(_ format: SidecarFormat, recording id: Int64, store: JournalStore) throws -> JournalExport {
+    package static func subtitles(_ format: SidecarFormat, recording id: Int64, store: JournalStore) throws -> JournalExport {
         guard let stored = try store.recording(id: id) else {
             throw StoreError.notFound("no recording #\(id); see: voicejournal entry list --json (recordingId)")
         }

@@ -4,11 +4,11 @@ import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// A file written next to an audio file, made from its stored transcript.
-public enum SidecarFormat: String, CaseIterable, Sendable {
+package enum SidecarFormat: String, CaseIterable, Sendable {
     case txt, srt, vtt, json
 
     /// Parses `txt,srt,vtt,json` (any order, any case), or names the first unknown one.
-    public static func parseList(_ text: String) -> Result<[SidecarFormat], SidecarListError> {
+    package static func parseList(_ text: String) -> Result<[SidecarFormat], SidecarListError> {
         var formats: [SidecarFormat] = []
         for piece in text.split(separator: ",") {
             let name = piece.trimmingCharacters(in: .whitespaces).lowercased()
@@ -20,23 +20,23 @@ public enum SidecarFormat: String, CaseIterable, Sendable {
 }
 
 /// An unknown name in a `--sidecar` list.
-public struct SidecarListError: Error, CustomStringConvertible {
-    public let name: String
-    public var description: String {
+package struct SidecarListError: Error, CustomStringConvertible {
+    package let name: String
+    package var description: String {
         "unknown sidecar format '\(name)'; use any of \(SidecarFormat.allCases.map(\.rawValue).joined(separator: ","))"
     }
 }
 
 /// Renders transcripts as plain text, SubRip, WebVTT or JSON, from the stored segments.
-public enum Sidecar {
+package enum Sidecar {
     /// Where the sidecar of `audio` goes: same folder, same name, the format's extension.
-    public static func url(for audio: URL, format: SidecarFormat) -> URL {
+    package static func url(for audio: URL, format: SidecarFormat) -> URL {
         audio.deletingPathExtension().appendingPathExtension(format.rawValue)
     }
 
     /// Writes each format next to `audio` (atomically) and returns the files written.
     @discardableResult
-    public static func write(_ formats: [SidecarFormat], for audio: URL, transcript: Transcript,
+    package static func write(_ formats: [SidecarFormat], for audio: URL, transcript: Transcript,
                              durationSeconds: Double) throws -> [URL] {
         try formats.map { format in
             let url = url(for: audio, format: format)
@@ -47,7 +47,7 @@ public enum Sidecar {
     }
 
     /// The sidecar's text.
-    public static func render(_ format: SidecarFormat, transcript: Transcript, durationSeconds: Double) -> String {
+    package static func render(_ format: SidecarFormat, transcript: Transcript, durationSeconds: Double) -> String {
         let cues = cues(transcript, durationSeconds: durationSeconds)
         switch format {
         case .txt:

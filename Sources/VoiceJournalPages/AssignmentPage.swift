@@ -3,12 +3,12 @@ import VoiceJournalTerminal
 
 /// What `assignment show` prints: the question, the person, the link that answers it, and
 /// the answer's recording and timed transcript once there is one.
-public struct AssignmentPage: Encodable, Sendable {
-    public var view: AssignmentView
+package struct AssignmentPage: Encodable, Sendable {
+    package var view: AssignmentView
     /// The answer's envelope; nil before it is answered or when its file cannot be read.
-    public var waveform: [Waveform.Column]?
+    package var waveform: [Waveform.Column]?
 
-    public init(_ view: AssignmentView, waveform: [Waveform.Column]?) {
+    package init(_ view: AssignmentView, waveform: [Waveform.Column]?) {
         self.view = view
         self.waveform = waveform
     }
@@ -19,7 +19,7 @@ public struct AssignmentPage: Encodable, Sendable {
 
     /// `--json`: the assignment, and the recording (with the commands that play it and each
     /// timed segment) and its RMS envelope (0–1) when there are.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(view.assignment, forKey: .assignment)
         try container.encodeIfPresent(view.recording.map(PlayableRecording.init), forKey: .recording)
@@ -27,7 +27,7 @@ public struct AssignmentPage: Encodable, Sendable {
     }
 
     /// The page, with `link` (the URL that answers it); `color` draws the waveform in colour.
-    public func text(link: String, color: Bool) -> String {
+    package func text(link: String, color: Bool) -> String {
         let assignment = view.assignment
         var lines = [
             "Assignment #\(assignment.id)  \(assignment.status.rawValue)  \(TerminalText.escaped(assignment.journal))",

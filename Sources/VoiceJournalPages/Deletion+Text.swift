@@ -3,15 +3,15 @@ import VoiceJournalTerminal
 
 /// A deletion in words, for the terminal: what a plan removes, and what a delete did. Names
 /// and paths come from rows and are escaped.
-public enum DeletionText {
+package enum DeletionText {
     /// One line: "2 entries, 3 recordings, 1 transcript, 2 audio files".
-    public static func summary(_ plan: DeletionPlan) -> String {
+    package static func summary(_ plan: DeletionPlan) -> String {
         let parts = counts(plan).filter { $0.count > 0 }.map { count(of: $0.count, $0.noun) }
         return parts.isEmpty ? "nothing else" : parts.joined(separator: ", ")
     }
 
     /// The full list: every count and every file that goes, and the files that stay.
-    public static func describe(_ plan: DeletionPlan) -> String {
+    package static func describe(_ plan: DeletionPlan) -> String {
         var lines = ["Deleting \(TerminalText.escaped(plan.target)) removes:"]
         for (number, noun) in counts(plan) where number > 0 {
             var line = "  " + count(of: number, noun)
@@ -30,7 +30,7 @@ public enum DeletionText {
     }
 
     /// "Deleted entry #3 and 2 files.": what went, and how many files with it.
-    public static func done(_ outcome: Deletion.Outcome) -> String {
+    package static func done(_ outcome: Deletion.Outcome) -> String {
         let files = outcome.removedFiles.count
         return "Deleted \(TerminalText.escaped(outcome.plan.target))"
             + (files > 0 ? " and \(files) file\(files == 1 ? "" : "s")." : ".")

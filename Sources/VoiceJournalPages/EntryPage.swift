@@ -7,13 +7,13 @@ import VoiceJournalTerminal
 /// What `entry show` prints of one entry: a header, its recording with a small waveform, and
 /// its text or timed transcript; or, as `--json`, the entry's own keys (as `entry list` has
 /// them, so readers of the earlier output keep working) with the rest beside them.
-public struct EntryPage: Encodable, Sendable {
-    public var view: EntryView
+package struct EntryPage: Encodable, Sendable {
+    package var view: EntryView
     /// The recording's envelope, `RecordingLines.waveformColumns` slices; nil when it is not
     /// shown or its file cannot be read.
-    public var waveform: [Waveform.Column]?
+    package var waveform: [Waveform.Column]?
 
-    public init(_ view: EntryView, waveform: [Waveform.Column]?) {
+    package init(_ view: EntryView, waveform: [Waveform.Column]?) {
         self.view = view
         self.waveform = waveform
     }
@@ -25,7 +25,7 @@ public struct EntryPage: Encodable, Sendable {
     /// The waveform as its RMS envelope (0–1); every key is written, null when there is nothing.
     /// Each timed segment (the entry's own `segments` and its recording's) carries `play`, the
     /// command that plays it from a second before, and the recording its own `play`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try view.entry.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         if let segments = view.entry.segments, let recording = view.recording?.recording {
@@ -40,7 +40,7 @@ public struct EntryPage: Encodable, Sendable {
     /// The page; `color` draws the waveform in colour; `raw` adds the transcript's audit
     /// (what was left out of it and why, the audio sent). Everything quoted was typed or
     /// heard: escaped, and only a text's own line breaks stay.
-    public func text(color: Bool, raw: Bool = false) -> String {
+    package func text(color: Bool, raw: Bool = false) -> String {
         let entry = view.entry
         var lines = ["#\(entry.id)  \(LocalDate.short(entry.createdAt))  \(TerminalText.escaped(entry.journal))  \(entry.kind.rawValue)"]
         if let title = entry.title { lines.append("Title: \(TerminalText.escaped(title))") }
@@ -61,7 +61,7 @@ public struct EntryPage: Encodable, Sendable {
     }
 
     /// `entry show --original`: what the entry said before its first correction.
-    public func originalText() -> String {
+    package func originalText() -> String {
         guard let before = view.original else { return "Entry #\(view.entry.id) was never corrected." }
         return "#\(view.entry.id) as first stored (corrected \(LocalDate.short(before.correctedAt)))\n\n"
             + (before.segments.isEmpty ? TerminalText.escapedLines(before.text) : RecordingLines.timed(before.segments))
@@ -69,13 +69,13 @@ public struct EntryPage: Encodable, Sendable {
 }
 
 /// A recording as `entry show` and `assignment show` present it.
-public enum RecordingLines {
+package enum RecordingLines {
     /// Columns of the small waveform (and of its `--json` envelope).
-    public static let waveformColumns = 48
+    package static let waveformColumns = 48
 
     /// The recording's file, length, levels, a small waveform (nil: the file cannot be read),
     /// the command that plays it and what it answers.
-    public static func lines(_ details: RecordingDetails, waveform: [Waveform.Column]?, color: Bool) -> [String] {
+    package static func lines(_ details: RecordingDetails, waveform: [Waveform.Column]?, color: Bool) -> [String] {
         let recording = details.recording
         var facts = [String(format: "%.1f s", recording.durationSeconds), recording.format, "\(recording.sampleRate) Hz"]
         if let peak = recording.peakDBFS { facts.append("peak \(MeterLine.dbfs(peak)) dBFS") }
@@ -99,12 +99,12 @@ public enum RecordingLines {
 
     /// A transcript one segment a line with its time, or its text when it has no segments;
     /// unheard stretches and low-confidence segments marked (see `TranscriptReading.lines`).
-    public static func transcript(_ transcript: Transcript) -> String {
+    package static func transcript(_ transcript: Transcript) -> String {
         TranscriptReading.lines(transcript)
     }
 
     /// One line per segment: `[00:01] text`, ` (?)` after a low-confidence one.
-    public static func timed(_ segments: [Transcript.Segment]) -> String {
+    package static func timed(_ segments: [Transcript.Segment]) -> String {
         TranscriptReading.lines(Transcript(recordingId: 0, text: "", model: "", segments: segments))
     }
 }
@@ -112,7 +112,7 @@ public enum RecordingLines {
 extension RecordingLines {
     /// The small waveform `entry show` and `assignment show` draw, read from the recording's
     /// file (blocking); nil when the file cannot be read.
-    public static func waveform(of details: RecordingDetails?) -> [Waveform.Column]? {
+    package static func waveform(of details: RecordingDetails?) -> [Waveform.Column]? {
         guard let details else { return nil }
         let summary = try? WaveformSummary.make(of: URL(fileURLWithPath: details.recording.path), columns: waveformColumns)
         return summary?.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }

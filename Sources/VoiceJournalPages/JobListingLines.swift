@@ -4,7 +4,7 @@ import VoiceJournalTerminal
 extension JobListing {
     /// What `queue list` prints: one line per job, whatever the path or the server's message
     /// hold (both escaped; the tabs between the fields are ours), or one line saying there is none.
-    public static func lines(_ listings: [JobListing], state: JobState?) -> [String] {
+    package static func lines(_ listings: [JobListing], state: JobState?) -> [String] {
         guard !listings.isEmpty else { return [state.map { "No \($0.rawValue) jobs." } ?? "The queue is empty."] }
         return listings.map { listing in
             let job = listing.job

@@ -3,18 +3,18 @@ import VoiceJournalStore
 
 extension JournalExport {
     /// What writing an export into a folder did beyond its documents.
-    public struct Written: Sendable {
+    package struct Written: Sendable {
         /// Audio files copied into `audioFolder`.
-        public let copied: Int
-        public let audioFolder: URL
+        package let copied: Int
+        package let audioFolder: URL
         /// Audio left out: found not to be its recording before or while copying.
-        public let leftOut: [LeftOut]
+        package let leftOut: [LeftOut]
     }
 
     /// Writes the documents into `folder` (created if need be; each file 0600, written whole
     /// or not at all), calling `wrote` after each, then copies the audio. A file already
     /// there stops the export before anything is written, unless `force`.
-    public func write(into folder: URL, force: Bool, wrote: (URL) -> Void) throws -> Written {
+    package func write(into folder: URL, force: Bool, wrote: (URL) -> Void) throws -> Written {
         let files = documents.map { folder.appendingPathComponent($0.name) }
         let copies = audioCopies.map { folder.appendingPathComponent($0.relativePath) }
         // Checked before anything is written, so a refusal leaves the folder as it was.

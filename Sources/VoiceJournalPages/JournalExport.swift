@@ -4,33 +4,33 @@ import VoiceJournalTerminal
 
 /// An export ready to print or to write into a folder: its documents by file name, the audio
 /// to copy beside them (`export --with-audio`), and the audio left out with the reason.
-public struct JournalExport: Sendable {
+package struct JournalExport: Sendable {
     /// One file of the export: its name in the folder and its text, held whole or written
     /// piece by piece as it is read from the journal (an archive of any size).
-    public struct Document: Sendable {
+    package struct Document: Sendable {
         /// The file name in the export folder (`Family.md`, `voicejournal.json`).
-        public let name: String
+        package let name: String
         private let body: @Sendable (_ write: (String) throws -> Void) throws -> Void
 
         /// A document named `name` holding `text`.
-        public init(name: String, text: String) {
+        package init(name: String, text: String) {
             self.name = name
             body = { try $0(text) }
         }
 
         /// A document named `name` whose text `body` writes piece by piece through the function it is given.
-        public init(name: String, streaming body: @escaping @Sendable (_ write: (String) throws -> Void) throws -> Void) {
+        package init(name: String, streaming body: @escaping @Sendable (_ write: (String) throws -> Void) throws -> Void) {
             self.name = name
             self.body = body
         }
 
         /// Hands the document's text to `write`, piece by piece.
-        public func write(_ write: (String) throws -> Void) throws {
+        package func write(_ write: (String) throws -> Void) throws {
             try withoutActuallyEscaping(write) { try body($0) }
         }
 
         /// The whole text (a streamed document is read into memory: for small ones and tests).
-        public var text: String {
+        package var text: String {
             get throws {
                 var text = ""
                 try write { text += $0 }
@@ -40,35 +40,35 @@ public struct JournalExport: Sendable {
     }
 
     /// An audio file to copy next to the documents (`--with-audio`).
-    public struct AudioCopy: Sendable {
+    package struct AudioCopy: Sendable {
         /// The recording whose file is copied (checked again while copying).
-        public let recording: Recording
+        package let recording: Recording
         /// Where the copy goes, relative to the export folder (`audio/…`).
-        public let relativePath: String
+        package let relativePath: String
         /// The path the audio is copied from.
-        public var source: String { recording.path }
+        package var source: String { recording.path }
     }
 
     /// A recording's audio not copied (`--with-audio`): the file at its path is not the recording.
-    public struct LeftOut: Sendable, Equatable {
-        public let recordingId: Int64
+    package struct LeftOut: Sendable, Equatable {
+        package let recordingId: Int64
         /// The path the recording's row names.
-        public let path: String
+        package let path: String
         /// Why its file was not copied, in words.
-        public let reason: String
+        package let reason: String
     }
 
     /// The files of the export, in the order they are printed or written.
-    public var documents: [Document]
+    package var documents: [Document]
     /// Audio to copy into the export folder (`--with-audio`), each checked again as it is copied.
-    public var audioCopies: [AudioCopy]
+    package var audioCopies: [AudioCopy]
     /// Audio already found not to be its recording: neither copied nor linked.
-    public var leftOut: [LeftOut]
+    package var leftOut: [LeftOut]
     /// What follows the documents on stdout: Markdown documents end with a blank line.
     let trailer: String
 
     /// An export of `documents` alone (no audio), printed one after the other.
-    public init(documents: [Document]) {
+    package init(documents: [Document]) {
         self.init(documents: documents, audioCopies: [], leftOut: [], trailer: "")
     }
 
@@ -80,7 +80,7 @@ public struct JournalExport: Sendable {
     }
 
     /// The export as one text for stdout (see `print(_:)`), held whole: for small exports and tests.
-    public var text: String {
+    package var text: String {
         get throws {
             var text = ""
             try print { text += $0 }
@@ -90,7 +90,7 @@ public struct JournalExport: Sendable {
 
     /// Hands the export, as stdout shows it, to `write` piece by piece: the documents, a
     /// blank line between two.
-    public func print(_ write: (String) throws -> Void) throws {
+    package func print(_ write: (String) throws -> Void) throws {
         for (index, document) in documents.enumerated() {
             if index > 0 { try write("\n") }
             try document.write(write)
@@ -100,7 +100,7 @@ public struct JournalExport: Sendable {
 
     /// Every journal (or the one named) as Markdown, one document each (`<journal>.md`), its
     /// audio linked relative to `linksFrom`, or to copies under `audio/` with `copyAudio`.
-    public static func markdown(_ store: JournalStore, journal: String?, since: Date?, until: Date?,
+    package static func markdown(_ store: JournalStore, journal: String?, since: Date?, until: Date?,
                                 linksFrom: URL, copyAudio: Bool) throws -> JournalExport {
         let documents = try MarkdownExport(store: store, journal: journal, since: since, until: until,
                                            linksFrom: linksFrom, copyAudio: copyAudio).documents()
@@ -112,7 +112,7 @@ public struct JournalExport: Sendable {
     /// The journal, or the part `selection` keeps, as one JSON archive (`voicejournal.json`)
     /// that `import` reads back. A journal name that is not there is an error, not an empty export.
     /// Written as it is read, row by row: an export of any size takes the memory of one row.
-    public static func archive(_ store: JournalStore, _ selection: ArchiveSelection, now: Date) throws -> JournalExport {
+    package static func archive(_ store: JournalStore, _ selection: ArchiveSelection, now: Date) throws -> JournalExport {
         if let journal = selection.journal { _ = try store.journal(named: journal) }
         let archiver = store.archiver
         return JournalExport(documents: [Document(name: "voicejournal.json") { write in
@@ -121,7 +121,7 @@ public struct JournalExport: Sendable {
     }
 
     /// A journal name as a file name: path separators and leading dots replaced.
-    public static func fileName(_ name: String) -> String {
+    package static func fileName(_ name: String) -> String {
         let cleaned = name.map { $0 == "/" || $0 == "\0" ? "-" : $0 }
         let result = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
         return result.isEmpty ? "journal" : result

@@ -4,9 +4,9 @@ import VoiceJournalTerminal
 
 /// What `journal show` prints: the journal, its questions in order with where each stands,
 /// and its latest entries.
-public enum JournalPage {
+package enum JournalPage {
     /// The page as of `now` (how long an assignment has been waiting).
-    public static func text(_ overview: JournalOverview, now: Date) -> String {
+    package static func text(_ overview: JournalOverview, now: Date) -> String {
         let journal = overview.journal
         let kept = overview.dedicatedTo.map { " — kept for \(TerminalText.escaped($0.name))" } ?? ""
         var lines = ["\(TerminalText.escaped(journal.name))\(kept) — created \(LocalDate.short(journal.createdAt))"]
@@ -29,7 +29,7 @@ public enum JournalPage {
 
     /// One line per assignment: `draft`, `awaiting Rose for 3 days`,
     /// `answered 2026-11-20 by Rose: "I grew up by the sea…"`.
-    public static func states(of question: TimelineQuestion, now: Date) -> [String] {
+    package static func states(of question: TimelineQuestion, now: Date) -> [String] {
         guard !question.assignments.isEmpty else { return ["draft"] }
         return question.assignments.map { assignment in
             guard assignment.status == .answered else {
@@ -42,7 +42,7 @@ public enum JournalPage {
     }
 
     /// "12 minutes", "5 hours", "3 days" (whole units, rounded down).
-    public static func span(from start: Date, to end: Date) -> String {
+    package static func span(from start: Date, to end: Date) -> String {
         let seconds = max(0, Int(end.timeIntervalSince(start)))
         let (count, unit) = seconds >= 86_400 ? (seconds / 86_400, "day") : seconds >= 3600 ? (seconds / 3600, "hour")
             : (seconds / 60, "minute")
@@ -50,7 +50,7 @@ public enum JournalPage {
     }
 
     /// The first eight words, quoted, with "…" when there are more.
-    public static func firstWords(_ text: String) -> String {
+    package static func firstWords(_ text: String) -> String {
         let words = text.split(whereSeparator: \.isWhitespace)
         return "\"" + words.prefix(8).joined(separator: " ") + (words.count > 8 ? "…" : "") + "\""
     }

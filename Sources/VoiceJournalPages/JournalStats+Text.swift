@@ -6,7 +6,7 @@ import VoiceJournalTerminal
 /// Journal names and entry text come from rows and are escaped.
 extension JournalStats {
     /// The whole report as lines; the calendar and sparkline drawn in `charset`.
-    public func lines(now: Date, charset: Charset) -> [String] {
+    package func lines(now: Date, charset: Charset) -> [String] {
         var lines = ["Entries:        \(totalEntries)  (" + EntryKind.allCases.map {
             "\($0.rawValue) \(entriesByKind[$0.rawValue] ?? 0)"
         }.joined(separator: ", ") + ")"]
@@ -39,7 +39,7 @@ extension JournalStats {
     }
 
     /// The "on this day" section: each entry with how long ago, its journal, mood and first words.
-    public static func onThisDayLines(_ entries: [EntryDetails], now: Date) -> [String] {
+    package static func onThisDayLines(_ entries: [EntryDetails], now: Date) -> [String] {
         guard !entries.isEmpty else { return ["Nothing on this day in earlier years."] }
         let thisYear = Calendar.current.component(.year, from: now)
         return ["On this day:"] + entries.map { entry in

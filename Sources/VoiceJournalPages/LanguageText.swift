@@ -1,9 +1,9 @@
 import VoiceJournalLanguages
 
 /// How languages read in listings and pages: `German (de)`.
-public enum LanguageText {
+package enum LanguageText {
     /// `German (de)` for a code (or a name an older row holds), nil for none.
-    public static func named(_ stored: String?) -> String? {
+    package static func named(_ stored: String?) -> String? {
         guard let stored, !stored.isEmpty else { return nil }
         guard let code = SpokenLanguage.code(for: stored) else { return stored }
         return "\(SpokenLanguage.displayName(of: code)) (\(code))"
@@ -11,12 +11,12 @@ public enum LanguageText {
 
     /// A journal's or person's settings in words: `German (de), translated to English`,
     /// `detected`, `detected, translated to English`.
-    public static func settings(language: String?, translate: Bool) -> String {
+    package static func settings(language: String?, translate: Bool) -> String {
         (named(language) ?? "detected") + (translate ? ", translated to English" : "")
     }
 
     /// The short form a table column shows: `de`, `de +en`, `-`, `+en`.
-    public static func column(language: String?, translate: Bool) -> String {
+    package static func column(language: String?, translate: Bool) -> String {
         let code = language.map { SpokenLanguage.code(for: $0) ?? $0 }
         switch (code, translate) {
         case (let code?, true): return code + " +en"

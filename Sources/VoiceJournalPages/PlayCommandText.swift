@@ -5,31 +5,31 @@ import VoiceJournalTerminal
 /// `assignment show` print it: `voicejournal play 12 --at 04:50`, `--recording 40` or
 /// `--assignment 3` for recordings that are not an entry's. The time is whole seconds
 /// (`PlaybackStart`), `MM:SS` or `H:MM:SS` from an hour on, and left out at the start.
-public enum PlayCommandText {
+package enum PlayCommandText {
     /// Plays entry `id`'s recording.
-    public static func entry(_ id: Int64, at seconds: Double = 0) -> String {
+    package static func entry(_ id: Int64, at seconds: Double = 0) -> String {
         "voicejournal play \(id)" + at(seconds)
     }
 
     /// Plays the answer to assignment `id`.
-    public static func assignment(_ id: Int64, at seconds: Double = 0) -> String {
+    package static func assignment(_ id: Int64, at seconds: Double = 0) -> String {
         "voicejournal play --assignment \(id)" + at(seconds)
     }
 
     /// Plays recording `id` (a transcribed file in no journal).
-    public static func recording(_ id: Int64, at seconds: Double = 0) -> String {
+    package static func recording(_ id: Int64, at seconds: Double = 0) -> String {
         "voicejournal play --recording \(id)" + at(seconds)
     }
 
     /// Plays `recording` by what it belongs to: its entry, its assignment, or itself.
-    public static func recording(_ recording: Recording, at seconds: Double = 0) -> String? {
+    package static func recording(_ recording: Recording, at seconds: Double = 0) -> String? {
         if let entry = recording.entryId { return Self.entry(entry, at: seconds) }
         if let assignment = recording.assignmentId { return Self.assignment(assignment, at: seconds) }
         return recording.id.map { Self.recording($0, at: seconds) }
     }
 
     /// Plays a search hit from a second before its segment; nil for a hit in typed text.
-    public static func hit(_ hit: SearchHit) -> String? {
+    package static func hit(_ hit: SearchHit) -> String? {
         guard let recordingId = hit.recordingId else { return nil }
         let start = hit.playbackStart
         if let entry = hit.entryId { return Self.entry(entry, at: start) }

@@ -4,13 +4,13 @@ import VoiceJournalTerminal
 
 /// What `search` prints: one row per hit, best first, where it is (`#12`, `assignment #3`),
 /// when, in which journal, and the words around the match (`@12:03` in a recording).
-public enum SearchResults {
+package enum SearchResults {
     /// Private-use characters mark the matches while the table is laid out; they become bold
     /// once every cell is escaped and fitted (a transcript's own control characters never do).
     static let boldMarks = SearchHighlight(open: "\u{E000}", close: "\u{E001}")
 
     /// How the search should mark matches for `text(_:bold:)`: brackets, or marks that become bold.
-    public static func highlight(bold: Bool) -> SearchHighlight {
+    package static func highlight(bold: Bool) -> SearchHighlight {
         bold ? boldMarks : .brackets
     }
 
@@ -18,7 +18,7 @@ public enum SearchResults {
     /// hit in a recording, in the match's column, the command that plays it from a second
     /// before (`PlayCommandText.hit`): a line of its own keeps it whole, ready to copy, and
     /// the table no wider.
-    public static func text(_ hits: [SearchHit], bold: Bool) -> String {
+    package static func text(_ hits: [SearchHit], bold: Bool) -> String {
         guard !hits.isEmpty else { return "No matches." }
         let table = Table(headers: ["ENTRY", "DATE", "JOURNAL", "MATCH"], rows: hits.map { hit in
             [owner(of: hit), LocalDate.short(hit.createdAt), hit.journal ?? "-",
@@ -42,18 +42,18 @@ public enum SearchResults {
 
     /// The hits as `search --json` prints them: each hit's keys and `play`, the command that
     /// plays it (null for a hit in typed text).
-    public static func rows(_ hits: [SearchHit]) -> [Row] {
+    package static func rows(_ hits: [SearchHit]) -> [Row] {
         hits.map { Row(hit: $0, play: PlayCommandText.hit($0)) }
     }
 
     /// One hit of `search --json`.
-    public struct Row: Encodable, Sendable {
-        public var hit: SearchHit
-        public var play: String?
+    package struct Row: Encodable, Sendable {
+        package var hit: SearchHit
+        package var play: String?
 
         enum CodingKeys: String, CodingKey { case play }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             try hit.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(play, forKey: .play)
@@ -61,7 +61,7 @@ public enum SearchResults {
     }
 
     /// "#12", "assignment #3", or "recording #40" for a transcribed file in no journal.
-    public static func owner(of hit: SearchHit) -> String {
+    package static func owner(of hit: SearchHit) -> String {
         if let entry = hit.entryId { return "#\(entry)" }
         if let assignment = hit.assignmentId { return "assignment #\(assignment)" }
         return hit.recordingId.map { "recording #\($0)" } ?? "a recording"

@@ -5,32 +5,32 @@ import VoiceJournalTerminal
 /// stretch of speech no words came back for as `[unheard 02:14–02:17]`, and (in `entry
 /// show`) each segment the model was unsure of followed by ` (?)`. One wording for every
 /// page, sidecar and export, so a reader learns it once.
-public enum TranscriptReading {
+package enum TranscriptReading {
     /// What follows a low-confidence segment in `entry show`.
-    public static let lowConfidenceMark = " (?)"
+    package static let lowConfidenceMark = " (?)"
 
     /// `[unheard 02:14–02:17]` (mm:ss, h:mm:ss from an hour on; an en dash). The start is
     /// cut to the second and the end rounded up, so the two always hold the whole stretch.
-    public static func unheard(_ gap: Transcript.Gap) -> String {
+    package static func unheard(_ gap: Transcript.Gap) -> String {
         let end = gap.end.isFinite ? gap.end.rounded(.up) : gap.end
         return "[unheard \(Clock.text(gap.start, .position))\u{2013}\(Clock.text(max(end, gap.start), .position))]"
     }
 
     /// The transcript's text with each unheard stretch marked in its place (the `.txt`
     /// sidecar, Markdown export): exactly the stored text when nothing went unheard.
-    public static func text(_ text: String, segments: [Transcript.Segment], unheard: [Transcript.Gap]) -> String {
+    package static func text(_ text: String, segments: [Transcript.Segment], unheard: [Transcript.Gap]) -> String {
         TranscriptTimeline.inserting(unheard.map { (at: $0.start, text: Self.unheard($0)) }, into: text, segments: segments)
     }
 
     /// The same for a stored transcript.
-    public static func text(_ transcript: Transcript) -> String {
+    package static func text(_ transcript: Transcript) -> String {
         text(transcript.text, segments: transcript.segments, unheard: transcript.unheard)
     }
 
     /// `entry show`'s lines: one per segment, `[00:01] words`, ` (?)` after a low-confidence
     /// one, and each unheard stretch on its own line in time order. Without segments, the
     /// text and then the unheard stretches. Everything heard is escaped.
-    public static func lines(_ transcript: Transcript) -> String {
+    package static func lines(_ transcript: Transcript) -> String {
         let gaps = transcript.unheard.sorted { $0.start < $1.start }
         guard !transcript.segments.isEmpty else {
             return ([TerminalText.escapedLines(transcript.text)] + gaps.map(unheard)).filter { !$0.isEmpty }.joined(separator: "\n")
@@ -49,13 +49,13 @@ public enum TranscriptReading {
     }
 
     /// The heading the English translation goes under, on every page and export.
-    public static let translationHeading = "Translation (English):"
+    package static let translationHeading = "Translation (English):"
 
     /// `entry show`'s and `assignment show`'s lines for the translation, after the transcript:
     /// a blank line, the heading, the translation timed like the transcript, and, when one
     /// was asked and is missing (or missing for part of a long recording), why in brackets.
     /// Empty when none was asked.
-    public static func translationLines(_ transcript: Transcript) -> [String] {
+    package static func translationLines(_ transcript: Transcript) -> [String] {
         guard transcript.translation != nil || transcript.translationNote != nil else { return [] }
         var lines = ["", translationHeading]
         if let translation = transcript.translation {
@@ -67,13 +67,13 @@ public enum TranscriptReading {
     }
 
     /// `[not stored: why]` (or `[why]` beside a translation that is there in part).
-    public static func noteLine(_ note: String, translated: Bool) -> String {
+    package static func noteLine(_ note: String, translated: Bool) -> String {
         "[" + (translated ? "" : "not stored: ") + TerminalText.escaped(note) + "]"
     }
 
     /// The translation as an export's text: the heading and the text, or the note; nil when
     /// none was asked.
-    public static func translationText(translation: String?, note: String?) -> String? {
+    package static func translationText(translation: String?, note: String?) -> String? {
         guard translation != nil || note != nil else { return nil }
         let noted = note.map { " [" + (translation == nil ? "not stored: " : "") + $0 + "]" } ?? ""
         return translationHeading + "\n\n" + (translation ?? "") + noted
@@ -81,7 +81,7 @@ public enum TranscriptReading {
 
     /// `entry show --raw`: what the transcript leaves out, each with its time and why, and
     /// what was sent. Empty when there is nothing to tell.
-    public static func audit(_ transcript: Transcript) -> [String] {
+    package static func audit(_ transcript: Transcript) -> [String] {
         var lines: [String] = []
         let leftOut = transcript.leftOut.sorted { $0.start < $1.start }
         if leftOut.isEmpty {

@@ -7,9 +7,9 @@ extension PlayTarget {
     /// time it had then. Playing it under its transcript is right only while it still holds that.
     public struct StoredContent: Sendable, Equatable {
         public var sha256: String?
-        public var stamp: FileStamp?
+        package var stamp: FileStamp?
 
-        public init(sha256: String?, stamp: FileStamp?) {
+        package init(sha256: String?, stamp: FileStamp?) {
             self.sha256 = sha256
             self.stamp = stamp
         }

@@ -131,7 +131,7 @@ public final class QueueRunner: Sendable {
     let options: Options
     let logger: Logger
     /// The lease owner every claim of this runner uses.
-    public let owner: LeaseOwner
+    package let owner: LeaseOwner
     private let abort = AbortSignal()
     private let stopping = Mutex<StopReason?>(nil)
 

@@ -6,19 +6,19 @@ import VoiceJournalStore
 /// An existing audio file given as the answer to an assignment (`answer --file`): probed,
 /// hashed, copied (0600) into `<home>/audio/YYYY/MM/` and recorded as the answer in one
 /// transaction. If anything fails the copy is removed, so the journal never holds half an answer.
-public struct AnswerAttachment: Sendable {
-    public let source: URL
-    public let assignmentId: Int64
+package struct AnswerAttachment: Sendable {
+    package let source: URL
+    package let assignmentId: Int64
     /// The file's size: what will be read and copied.
-    public let sizeBytes: Int64
+    package let sizeBytes: Int64
     /// Stored with the answer: the same key again gets this answer back, never a second one.
-    public let idempotencyKey: String?
+    package let idempotencyKey: String?
     /// The longest answer taken, in seconds (an upload through `serve`); nil: any length.
-    public let maxDurationSeconds: Double?
+    package let maxDurationSeconds: Double?
     private let store: JournalStore
 
     /// Checks that the assignment is open and the file is a readable regular file, without reading it yet.
-    public init(file source: URL, assignmentId: Int64, idempotencyKey: String? = nil, maxDurationSeconds: Double? = nil,
+    package init(file source: URL, assignmentId: Int64, idempotencyKey: String? = nil, maxDurationSeconds: Double? = nil,
                 store: JournalStore) throws {
         try store.checkOwner(.assignment(assignmentId))
         // A pipe, device or folder is refused here, before anything opens it.
@@ -34,7 +34,7 @@ public struct AnswerAttachment: Sendable {
     /// Probes and hashes the file, copies it into the journal and records it as the answer,
     /// with its transcription queued. `beforeCopying` is called once the file is known to be
     /// new audio, just before the copy. Blocking file and store work runs on a thread of its own.
-    public func attach(now: Date = Date(), beforeCopying: @escaping @Sendable () -> Void = {}) async throws -> CompletedRecording {
+    package func attach(now: Date = Date(), beforeCopying: @escaping @Sendable () -> Void = {}) async throws -> CompletedRecording {
         let source = self.source
         let summary: WaveformSummary
         // The length limit is checked on the declared length before decoding, and again as

@@ -3,10 +3,10 @@ import Foundation
 /// Calls back once when Enter is pressed on standard input (to press a take's `StopButton`),
 /// from a thread of its own. End of input is not Enter: with stdin at /dev/null or a closed
 /// pipe it never calls. `cancel()` ends the watch.
-public final class EnterKeyWatch: Sendable {
+package final class EnterKeyWatch: Sendable {
     private let watch: InputWatch
 
-    public init(_ pressed: @escaping @Sendable () -> Void) {
+    package init(_ pressed: @escaping @Sendable () -> Void) {
         watch = InputWatch(input: STDIN_FILENO, name: "voicejournal enter key") { bytes in
             guard bytes.contains(UInt8(ascii: "\n")) else { return true }
             pressed()
@@ -15,5 +15,5 @@ public final class EnterKeyWatch: Sendable {
     }
 
     /// Stops watching.
-    public func cancel() { watch.cancel() }
+    package func cancel() { watch.cancel() }
 }

@@ -4,16 +4,16 @@ import VoiceJournalStore
 
 /// The journal as a command opens it: the store, and the lines the user should read about
 /// it on stderr (recordings recovered from a killed recorder, a home with no journal yet).
-public struct OpenedJournal: Sendable {
-    public let store: JournalStore
+package struct OpenedJournal: Sendable {
+    package let store: JournalStore
     /// One sentence each, without the program name.
-    public let notices: [String]
+    package let notices: [String]
 
     /// Opens the store in `home` for `purpose` and, when it can be written, completes
     /// recordings a killed recorder left unfinished — whichever command runs next, so a kill
     /// loses nothing. Recordings still being captured by another process hold a file lock
     /// and are left alone. Recovery that fails is retried next time; it never stops the command.
-    public static func open(_ home: DataHome, for purpose: JournalStore.Purpose,
+    package static func open(_ home: DataHome, for purpose: JournalStore.Purpose,
                             logger: Logger) throws -> OpenedJournal {
         let store = try JournalStore(home: home, for: purpose, logger: logger)
         switch store.access {
@@ -36,7 +36,7 @@ public struct OpenedJournal: Sendable {
 
 extension RecordingRecovery.Outcome {
     /// What the user is told about this recovered row, if anything.
-    public var notice: String? {
+    package var notice: String? {
         switch self {
         case let .completed(id, seconds):
             "recovered recording \(id) (\(String(format: "%.1f", seconds)) s) left unfinished by an interrupted recorder; its transcription is queued"

@@ -6,7 +6,7 @@ import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// What a take shows while it runs, for the command to draw.
-public enum TakeProgress: Sendable {
+package enum TakeProgress: Sendable {
     /// Capture started, into this file (nil: nothing is saved).
     case started(file: URL?)
     /// About twenty times a second while capturing, and once more when it ends (`finished`).
@@ -18,20 +18,20 @@ public enum TakeProgress: Sendable {
 }
 
 /// How a take ended.
-public struct TakeResult: Sendable {
-    public var outcome: RecordingOutcome
+package struct TakeResult: Sendable {
+    package var outcome: RecordingOutcome
     /// How its live transcription ended; nil without one, or when the take was interrupted or
     /// failed (its transcription is then queued).
-    public var live: LiveEnding?
+    package var live: LiveEnding?
 
-    public init(outcome: RecordingOutcome, live: LiveEnding? = nil) {
+    package init(outcome: RecordingOutcome, live: LiveEnding? = nil) {
         self.outcome = outcome
         self.live = live
     }
 }
 
 /// How the wait for a take's live transcript ended.
-public enum LiveEnding: Sendable {
+package enum LiveEnding: Sendable {
     case transcribed(Transcript)
     /// No server can be reached (or none answers): the take's pieces stay queued.
     case unreachable
@@ -44,7 +44,7 @@ public enum LiveEnding: Sendable {
 /// Takes from the microphone, start to end: the device opened, capture with a level meter
 /// (given to `progress` to draw) until Enter, a signal (`stop`), a limit or silence, the file
 /// and rows completed, and with a live runner the pieces transcribed as they are cut.
-public enum Recorder {
+package enum Recorder {
     private enum Tick: Sendable {
         case meter
         case report(InProcessTranscriber.Report)
@@ -55,7 +55,7 @@ public enum Recorder {
     /// recorded (their text among the meter's lines with `showTexts`) and, once it is saved
     /// (`.saved`), the rest is awaited. A refused key, a failed store or a failed capture
     /// start is thrown; everything after the take is saved is in the result.
-    public static func record(_ request: RecordingRequest, store: JournalStore, live runner: QueueRunner? = nil,
+    package static func record(_ request: RecordingRequest, store: JournalStore, live runner: QueueRunner? = nil,
                               showTexts: Bool = true, stop: StopButton, logger: Logger,
                               progress: (TakeProgress) -> Void) async throws -> TakeResult {
         let (ticks, feed) = AsyncStream.makeStream(of: Tick.self)
@@ -122,7 +122,7 @@ public enum Recorder {
 
     /// The live input level of `device` until `stop`, `seconds` or the device ends; nothing is
     /// saved. `configuration` defines PCMs in memory instead of ALSA's files.
-    public static func listen(device: String, format: CaptureFormat, seconds: Double?, stop: StopButton,
+    package static func listen(device: String, format: CaptureFormat, seconds: Double?, stop: StopButton,
                               configuration: ALSAConfiguration? = nil, logger: Logger,
                               progress: (TakeProgress) -> Void) async throws -> CaptureResult {
         let captureDevice = try CaptureDevice(name: device, format: format, configuration: configuration)
@@ -137,7 +137,7 @@ public enum Recorder {
 
     /// The capture, metering and file writing of `record` into `url`, without the store (no
     /// rows, no sha256): what `scripts/bench-capture` measures against `arecord`.
-    public static func captureOnly(_ request: RecordingRequest, to url: URL, stop: StopButton, logger: Logger,
+    package static func captureOnly(_ request: RecordingRequest, to url: URL, stop: StopButton, logger: Logger,
                                    progress: (TakeProgress) -> Void) async throws -> CaptureResult {
         let (session, writer) = try RecordingSession.captureOnly(request, to: url, logger: logger)
         progress(.started(file: url))
@@ -196,7 +196,7 @@ public enum Recorder {
 extension TakeProgress {
     /// The text that shows this on stderr, the meter drawn by `display`; `hint` says what is
     /// measured, given the file once it is known.
-    public func text(on display: inout LevelDisplay, hint: (URL?) -> String) -> String {
+    package func text(on display: inout LevelDisplay, hint: (URL?) -> String) -> String {
         switch self {
         case .started(let file): display.start(hint: hint(file))
         case .meter(let frame): display.render(frame)
@@ -208,7 +208,7 @@ extension TakeProgress {
 
 extension TakeResult {
     /// Why the live transcript did not come and what to do (nil: it came, or none was awaited).
-    public var explanation: String? {
+    package var explanation: String? {
         let recordingId = outcome.recordingId, jobId = outcome.jobId
         switch live {
         case nil, .transcribed: return nil

@@ -6,7 +6,7 @@ import VoiceJournalTerminal
 extension RecordingOutcome {
     /// What `record` and `answer` say of a saved recording: its length and levels, its file,
     /// what it belongs to and its queued transcription.
-    public var summaryLines: [String] {
+    package var summaryLines: [String] {
         let seconds = String(format: "%.1f", recording.durationSeconds)
         let levels = "peak \(String(format: "%.1f", recording.peakDBFS ?? 0)) dBFS, rms \(String(format: "%.1f", recording.rmsDBFS ?? 0)) dBFS"
         return ["Saved recording \(recordingId): \(seconds) s, \(levels)", "  file: \(TerminalText.escaped(recording.path))"]
@@ -16,13 +16,13 @@ extension RecordingOutcome {
     }
 
     /// The warning for audio the device dropped (nil: none).
-    public var overrunWarning: String? {
+    package var overrunWarning: String? {
         overruns > 0 ? "warning: \(overruns) overrun(s): the device dropped audio that was not read in time" : nil
     }
 
     /// What `record --json` and `answer --json` print: one line; absent keys for no entry,
     /// no assignment, no transcript.
-    public func jsonText(transcript: Transcript? = nil) throws -> String {
+    package func jsonText(transcript: Transcript? = nil) throws -> String {
         try JSONText.encode(SavedRecordingJSON(
             recordingId: recordingId, jobId: jobId, path: recording.path,
             durationSeconds: recording.durationSeconds, sampleRate: recording.sampleRate,

@@ -23,9 +23,9 @@ public struct RecordingRequest: Sendable {
     public var idempotencyKey: String?
     /// Where the take is cut into pieces that are queued for transcription while it is
     /// recorded (nil: none; the whole file is queued when it ends).
-    public var livePieces: LivePieceCutter?
+    package var livePieces: LivePieceCutter?
 
-    public init(device: String = "default", deviceConfiguration: ALSAConfiguration? = nil,
+    package init(device: String = "default", deviceConfiguration: ALSAConfiguration? = nil,
                 format: CaptureFormat = CaptureFormat(), container: AudioContainer = .wav,
                 maxSeconds: Double? = 180, stopOnSilenceSeconds: Double? = nil,
                 silenceThresholdDBFS: Double = SilenceDetector.defaultThresholdDBFS, owner: RecordingOwner,
@@ -55,10 +55,10 @@ public struct RecordingOutcome: Sendable {
     /// A device or disk failure that cut the take short; what was captured before it is saved.
     public var captureError: (any Error)?
     /// How the take's live pieces ended (nil: it had none).
-    public var livePieces: LivePlanEnding?
+    package var livePieces: LivePlanEnding?
 
     /// Throws `StoreError.inconsistent` when the recording's or the job's row has no id.
-    public init(recording: Recording, job: Job, stopReason: StopReason? = nil, overruns: Int = 0,
+    package init(recording: Recording, job: Job, stopReason: StopReason? = nil, overruns: Int = 0,
                 waitsForWriter: Int = 0, captureError: (any Error)? = nil, livePieces: LivePlanEnding? = nil) throws {
         recordingId = try recording.storedId()
         jobId = try job.storedId()

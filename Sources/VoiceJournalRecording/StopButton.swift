@@ -8,7 +8,7 @@ import VoiceJournalTerminal
 /// it stops the capture for that reason (what was captured is kept); while its live transcript
 /// is awaited, an interrupt stops the transcription (its jobs stay queued) and Enter does
 /// nothing. A press before the capture started stops it as soon as it starts.
-public final class StopButton: Sendable {
+package final class StopButton: Sendable {
     private enum Target: Sendable {
         case none(pressed: StopReason?)
         case capture(CaptureSession)
@@ -17,10 +17,10 @@ public final class StopButton: Sendable {
 
     private let target = Mutex(Target.none(pressed: nil))
 
-    public init() {}
+    package init() {}
 
     /// Ends the capture (or the wait for its transcript) for `reason`.
-    public func press(_ reason: StopReason) {
+    package func press(_ reason: StopReason) {
         let target = target.withLock { target in
             if case .none(nil) = target { target = .none(pressed: reason) }
             return target

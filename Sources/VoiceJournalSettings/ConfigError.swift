@@ -1,46 +1,46 @@
 /// Why the config file cannot be used, as one line naming the file and, where known, the
 /// line: `/home/me/.config/voicejournal/config.toml line 4: unknown key "modle" in [defaults]`.
 /// Every kind is a configuration error (exit 3).
-public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The class of problem. New kinds can be added without breaking callers.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    package struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
             case syntax, unknownKey, wrongType, invalidValue, keyInFile, unreadable
         }
         private let code: Code
 
         /// Not TOML: the parser stopped at the line given.
-        public static let syntax = Kind(code: .syntax)
+        package static let syntax = Kind(code: .syntax)
         /// A key or table voicejournal does not know (a typo, usually).
-        public static let unknownKey = Kind(code: .unknownKey)
+        package static let unknownKey = Kind(code: .unknownKey)
         /// A value of the wrong TOML type (a string where a number belongs).
-        public static let wrongType = Kind(code: .wrongType)
+        package static let wrongType = Kind(code: .wrongType)
         /// A value of the right type that cannot work (a rate of 3 Hz, a URL without a host).
-        public static let invalidValue = Kind(code: .invalidValue)
+        package static let invalidValue = Kind(code: .invalidValue)
         /// Something that looks like an API key: keys live in the environment only.
-        public static let keyInFile = Kind(code: .keyInFile)
+        package static let keyInFile = Kind(code: .keyInFile)
         /// The file named with `--config` is missing, or a file cannot be read or is not UTF-8.
-        public static let unreadable = Kind(code: .unreadable)
+        package static let unreadable = Kind(code: .unreadable)
 
-        public var description: String { code.rawValue }
+        package var description: String { code.rawValue }
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The config file's path as it was given or found.
-    public let path: String
+    package let path: String
     /// The 1-based line the problem is on, when it is known.
-    public let line: Int?
+    package let line: Int?
     /// What is wrong, without the path and line.
-    public let message: String
+    package let message: String
 
-    public init(kind: Kind, path: String, line: Int?, message: String) {
+    package init(kind: Kind, path: String, line: Int?, message: String) {
         self.kind = kind
         self.path = path
         self.line = line
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         if let line { return "\(path) line \(line): \(message)" }
         return "\(path): \(message)"
     }

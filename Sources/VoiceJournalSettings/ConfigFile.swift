@@ -18,34 +18,34 @@ import VoiceJournalTranscription
 /// base_url = "http://127.0.0.1:8000/v1"
 /// concurrency = 2
 /// ```
-public struct ConfigFile: Sendable, Equatable {
+package struct ConfigFile: Sendable, Equatable {
     /// The values of the `[defaults]` table; nil for each key the file leaves out.
-    public struct Defaults: Sendable, Equatable {
-        public var journal: String?
-        public var device: String?
-        public var rate: Int?
-        public var model: String?
-        public var language: String?
-        public var uploadCodec: UploadCodec?
-        public var maxChunkSeconds: Double?
-        public var maxRequestBytes: Int64?
+    package struct Defaults: Sendable, Equatable {
+        package var journal: String?
+        package var device: String?
+        package var rate: Int?
+        package var model: String?
+        package var language: String?
+        package var uploadCodec: UploadCodec?
+        package var maxChunkSeconds: Double?
+        package var maxRequestBytes: Int64?
         /// Where `serve` is reached from outside, e.g. "https://journal.example.org".
-        public var publicURL: String?
+        package var publicURL: String?
         /// The name the answer page shows as the one asking.
-        public var askedBy: String?
+        package var askedBy: String?
         /// Translate every recording to English as well (`translate = true`).
-        public var translate: Bool?
+        package var translate: Bool?
 
-        public init() {}
+        package init() {}
     }
 
     /// The file's path, as given or found.
-    public let path: String
-    public var defaults: Defaults
+    package let path: String
+    package var defaults: Defaults
     /// The `[[endpoint]]` tables in file order.
-    public var endpoints: [EndpointConfig]
+    package var endpoints: [EndpointConfig]
 
-    public init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointConfig] = []) {
+    package init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointConfig] = []) {
         self.path = path
         self.defaults = defaults
         self.endpoints = endpoints
@@ -53,7 +53,7 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// Where the file is looked for when `--config` does not say: `$XDG_CONFIG_HOME/voicejournal/config.toml`,
     /// else `~/.config/voicejournal/config.toml`.
-    public static func defaultURL(environment: [String: String]) -> URL {
+    package static func defaultURL(environment: [String: String]) -> URL {
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg).appendingPathComponent("voicejournal/config.toml")
         }
@@ -63,7 +63,7 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// Reads and checks the file at `url`. A missing file is nil unless `required` (a file
     /// named with `--config`), when it is an error like any other.
-    public static func load(_ url: URL, required: Bool) throws(ConfigError) -> ConfigFile? {
+    package static func load(_ url: URL, required: Bool) throws(ConfigError) -> ConfigFile? {
         let path = url.path
         let data: Data
         // Read as data: a FIFO or a device in its place is refused, not waited on or read
@@ -84,10 +84,10 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// The largest config file read: a config file holds a few dozen settings; a bigger one is
     /// a mistake (or an attack on the parser's memory), refused at once.
-    public static let largestBytes = 1 << 20
+    package static let largestBytes = 1 << 20
 
     /// Parses and checks a config file's text; `path` is only for messages.
-    public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
+    package static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

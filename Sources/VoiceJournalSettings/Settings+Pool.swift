@@ -11,7 +11,7 @@ extension Settings {
     /// own concurrency; `jobs` then caps the uploads at once, the preferred endpoints first.
     /// An endpoint that cannot work at all (no key set, not an http(s) URL) is left out, with
     /// its reason in `leftOut`; when none is left, that is an `invalidConfiguration` error.
-    public func endpointPool(jobs: Int?, environment: [String: String], logger: Logger) throws(TranscriptionError) -> EndpointPool {
+    package func endpointPool(jobs: Int?, environment: [String: String], logger: Logger) throws(TranscriptionError) -> EndpointPool {
         guard endpoint.fromFile != nil else {
             let client = WhisperClient(configuration: try clientConfiguration(environment: environment), logger: logger)
             return EndpointPool(endpoints: [PoolEndpoint(client: client, workers: jobs ?? self.jobs.value, keyVariable: endpoint.keyVariable)])
@@ -56,7 +56,7 @@ extension Settings {
     /// How a run works: the model and hints, how uploads are planned, and two tunings from
     /// the environment that tests shorten: `VOICEJOURNAL_RETRY_BASE` (seconds of the first
     /// backoff) and `VOICEJOURNAL_LEASE_SECONDS` (how long a claim holds).
-    public func runnerOptions(prompt: String?, trim: Bool, environment: [String: String]) -> QueueRunner.Options {
+    package func runnerOptions(prompt: String?, trim: Bool, environment: [String: String]) -> QueueRunner.Options {
         var options = QueueRunner.Options(transcription: transcriptionOptions(prompt: prompt))
         options.fallbackLanguage = fallbackLanguage
         options.translate = translate.value

@@ -4,7 +4,7 @@ import VoiceJournalStore
 import VoiceJournalTranscription
 
 /// Where a setting's value came from.
-public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
+package enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     /// A command-line option, e.g. `--model`.
     case flag(String)
     /// An environment variable, e.g. `VOICEJOURNAL_MODEL`.
@@ -16,7 +16,7 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     /// voicejournal's own default.
     case builtIn
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .flag(let name): "flag \(name)"
         case .environment(let name): "environment \(name)"
@@ -28,11 +28,11 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One setting's value and where it came from.
-public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
-    public let value: Value
-    public let source: SettingSource
+package struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
+    package let value: Value
+    package let source: SettingSource
 
-    public init(_ value: Value, from source: SettingSource) {
+    package init(_ value: Value, from source: SettingSource) {
         self.value = value
         self.source = source
     }
@@ -41,86 +41,86 @@ public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
 /// The effective settings of one command: each resolved in one place by the same rule —
 /// command-line flag, then environment variable, then config file, then built-in default —
 /// and each knowing where its value came from (for `config show`).
-public struct Settings: Sendable {
+package struct Settings: Sendable {
     /// The values given on the command line; nil for each option not given.
-    public struct Flags: Sendable {
-        public var home: String?
-        public var config: String?
-        public var journal: String?
-        public var device: String?
-        public var rate: Int?
-        public var model: String?
-        public var language: String?
-        public var baseURL: String?
-        public var uploadCodec: UploadCodec?
-        public var maxChunkSeconds: Double?
-        public var maxRequestBytes: Int64?
-        public var jobs: Int?
-        public var publicURL: String?
-        public var askedBy: String?
+    package struct Flags: Sendable {
+        package var home: String?
+        package var config: String?
+        package var journal: String?
+        package var device: String?
+        package var rate: Int?
+        package var model: String?
+        package var language: String?
+        package var baseURL: String?
+        package var uploadCodec: UploadCodec?
+        package var maxChunkSeconds: Double?
+        package var maxRequestBytes: Int64?
+        package var jobs: Int?
+        package var publicURL: String?
+        package var askedBy: String?
         /// `--translate` given (nil: not given; the flag only ever turns translation on).
-        public var translate: Bool?
+        package var translate: Bool?
 
-        public init() {}
+        package init() {}
     }
 
     /// The endpoint a run talks to now, and where its base URL came from.
-    public struct Endpoint: Sendable {
-        public let baseURL: Setting<String>
+    package struct Endpoint: Sendable {
+        package let baseURL: Setting<String>
         /// The environment variable the key is read from; nil: no key.
-        public let keyVariable: String?
+        package let keyVariable: String?
         /// The config file's table, when the endpoint is the file's.
-        public let fromFile: EndpointConfig?
+        package let fromFile: EndpointConfig?
     }
 
     /// The config file that was read, if one was found.
-    public let file: ConfigFile?
+    package let file: ConfigFile?
     /// Where the config file is (or would be), and what said so.
-    public let configPath: Setting<String>
-    public let home: Setting<String>
-    public let journal: Setting<String>
-    public let device: Setting<String>
-    public let rate: Setting<Int>
-    public let model: Setting<String>
+    package let configPath: Setting<String>
+    package let home: Setting<String>
+    package let journal: Setting<String>
+    package let device: Setting<String>
+    package let rate: Setting<Int>
+    package let model: Setting<String>
     /// nil: the server detects the language.
-    public let language: Setting<String?>
-    public let uploadCodec: Setting<UploadCodec>
-    public let maxChunkSeconds: Setting<Double>
-    public let maxRequestBytes: Setting<Int64>
-    public let endpoint: Endpoint
+    package let language: Setting<String?>
+    package let uploadCodec: Setting<UploadCodec>
+    package let maxChunkSeconds: Setting<Double>
+    package let maxRequestBytes: Setting<Int64>
+    package let endpoint: Endpoint
     /// Uploads at a time: `--jobs`, else (a pool of the config file's endpoints) their
     /// concurrencies added up, else 4.
-    public let jobs: Setting<Int>
+    package let jobs: Setting<Int>
     /// Where `serve` is reached from outside (a reverse proxy or tunnel): links are
     /// `<publicURL>/a/<token>`. A serve running on the home comes after the flag and the
     /// environment and before the config file: the links printed are the ones it answers.
-    public let publicURL: Setting<String>
+    package let publicURL: Setting<String>
     /// The name the answer page shows as the one asking; nil: none.
-    public let askedBy: Setting<String?>
+    package let askedBy: Setting<String?>
     /// Whether every recording a run transcribes is translated to English as well (a person's
     /// or journal's own setting asks for it too).
-    public let translate: Setting<Bool>
+    package let translate: Setting<Bool>
 
     /// What was found and set aside while resolving (a serve record that is not one, links
     /// that are no http(s) URL), one line each, for the user.
-    public let notices: [String]
+    package let notices: [String]
 
     /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
-    public var endpoints: [EndpointConfig] { file?.endpoints ?? [] }
+    package var endpoints: [EndpointConfig] { file?.endpoints ?? [] }
 
     /// Built-in defaults.
-    public static let defaultDevice = "default"
-    public static let defaultRate = 16000
-    public static let defaultJobs = 4
+    package static let defaultDevice = "default"
+    package static let defaultRate = 16000
+    package static let defaultJobs = 4
     /// Where `serve` listens by default, and so where links point unless told otherwise.
-    public static let defaultPublicURL = "http://127.0.0.1:8787"
+    package static let defaultPublicURL = "http://127.0.0.1:8787"
     /// The sample rates a capture may ask for, in Hz.
-    public static let rates = 1000...768_000
+    package static let rates = 1000...768_000
 
     /// Reads the config file (`flags.config`, else the default place, where a missing file
     /// is no error) and, unless `followingServe` is false (`serve` itself), the record of a
     /// serve running on the home, and resolves every setting.
-    public static func load(flags: Flags, environment: [String: String], followingServe: Bool = true) throws(ConfigError) -> Settings {
+    package static func load(flags: Flags, environment: [String: String], followingServe: Bool = true) throws(ConfigError) -> Settings {
         let configPath: Setting<String>
         if let given = flags.config {
             configPath = Setting((given as NSString).expandingTildeInPath, from: .flag("--config"))
@@ -146,7 +146,7 @@ public struct Settings: Sendable {
 
     /// Resolves every setting from what was given; `runningServe` is the serve running on the
     /// home, if any.
-    public init(flags: Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>,
+    package init(flags: Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>,
                 runningServe: RunningServe? = nil, notices: [String] = []) {
         self.file = file
         var notices = notices
@@ -205,11 +205,11 @@ public struct Settings: Sendable {
 
     /// The longest public URL taken, in bytes: a link is for a person to open, and a
     /// 5 MB one is an attack on whatever shows it.
-    public static let longestPublicURL = 2048
+    package static let longestPublicURL = 2048
 
     /// Whether `text` can be the base of answer links: an http(s) URL with a host, of at most
     /// `longestPublicURL` bytes, without spaces or control characters.
-    public static func isPublicURL(_ text: String) -> Bool {
+    package static func isPublicURL(_ text: String) -> Bool {
         text.utf8.count <= longestPublicURL
             && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
             && WhisperClient.Configuration.isHTTPURL(text)
@@ -223,11 +223,11 @@ public struct Settings: Sendable {
     }
 
     /// The link that answers an assignment: `<public URL>/a/<token>`.
-    public func answerLink(token: String) -> String { "\(publicURL.value)/a/\(token)" }
+    package func answerLink(token: String) -> String { "\(publicURL.value)/a/\(token)" }
 
     /// The client configuration of the endpoint, its key read from the variable it names;
     /// a missing key for a remote server is an error (exit 3).
-    public func clientConfiguration(environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
+    package func clientConfiguration(environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
         if let fromFile = endpoint.fromFile { return try fromFile.clientConfiguration(environment: environment) }
         return try WhisperClient.Configuration.resolve(baseURL: endpoint.baseURL.value, keyVariable: endpoint.keyVariable,
                                                        environment: environment, origin: "--base-url / OPENAI_BASE_URL")
@@ -236,18 +236,18 @@ public struct Settings: Sendable {
     /// The options every upload of a run uses (`prompt` has no setting of its own). The
     /// language is the run's only when given for it (`--language`): the config file's comes
     /// after a recording's person's or journal's (`fallbackLanguage`).
-    public func transcriptionOptions(prompt: String?) -> TranscriptionOptions {
+    package func transcriptionOptions(prompt: String?) -> TranscriptionOptions {
         TranscriptionOptions(model: model.value, language: fallbackLanguage == nil ? language.value : nil, prompt: prompt)
     }
 
     /// The config file's language, used for a recording whose person and journal name none.
-    public var fallbackLanguage: String? {
+    package var fallbackLanguage: String? {
         if case .configFile = language.source { return language.value }
         return nil
     }
 
     /// How a run's uploads are planned.
-    public func uploadSettings(trim: Bool) -> UploadSettings {
+    package func uploadSettings(trim: Bool) -> UploadSettings {
         UploadSettings(maxRequestBytes: maxRequestBytes.value, maxChunkSeconds: maxChunkSeconds.value,
                        codec: uploadCodec.value, trim: trim)
     }

@@ -4,43 +4,43 @@ import VoiceJournalTranscription
 
 /// What `config show` prints: every setting as a value and its source, the endpoint in
 /// use, and the file's endpoints. Keys appear only as whether their variable is set.
-public struct ShownSettings: Encodable, Sendable {
+package struct ShownSettings: Encodable, Sendable {
     /// One setting: its value as text (nil: none), the kind of place it came from, and that place's name.
-    public struct Value: Encodable, Sendable {
-        public let name: String
-        public let value: String?
-        public let source: String
-        public let origin: String?
+    package struct Value: Encodable, Sendable {
+        package let name: String
+        package let value: String?
+        package let source: String
+        package let origin: String?
     }
 
     /// An endpoint of the config file: its address as shown (no credentials), and whether its key is set.
-    public struct Endpoint: Encodable, Sendable {
-        public let baseURL: String
-        public let model: String?
-        public let apiKeyEnv: String?
-        public let keySet: Bool
-        public let concurrency: Int
-        public let priority: Int
-        public let inUse: Bool
+    package struct Endpoint: Encodable, Sendable {
+        package let baseURL: String
+        package let model: String?
+        package let apiKeyEnv: String?
+        package let keySet: Bool
+        package let concurrency: Int
+        package let priority: Int
+        package let inUse: Bool
     }
 
     /// The config file read or looked for, how its path was chosen, and whether it was there.
-    public struct ConfigFileState: Encodable, Sendable {
-        public let path: String
-        public let source: String
-        public let origin: String?
-        public let found: Bool
+    package struct ConfigFileState: Encodable, Sendable {
+        package let path: String
+        package let source: String
+        package let origin: String?
+        package let found: Bool
     }
 
-    public let configFile: ConfigFileState
-    public let settings: [Value]
+    package let configFile: ConfigFileState
+    package let settings: [Value]
     /// The variable the key of the endpoint in use is read from (nil: none) and whether it is set.
-    public let apiKeyEnv: String?
-    public let apiKeySet: Bool
-    public let endpoints: [Endpoint]
+    package let apiKeyEnv: String?
+    package let apiKeySet: Bool
+    package let endpoints: [Endpoint]
 
     /// What `settings` shows; `environment` says which key variables are set.
-    public init(_ settings: Settings, environment: [String: String]) {
+    package init(_ settings: Settings, environment: [String: String]) {
         func value<V>(_ name: String, _ setting: Setting<V>, _ text: (V) -> String?) -> Value {
             let (source, origin) = Self.describe(setting.source)
             return Value(name: name, value: text(setting.value), source: source, origin: origin)
@@ -93,7 +93,7 @@ public struct ShownSettings: Encodable, Sendable {
     }
 
     /// The human listing: one line per setting, then the endpoints.
-    public func lines() -> [String] {
+    package func lines() -> [String] {
         let found = configFile.found ? "" : " (not found: built-in defaults)"
         var lines = ["config file: " + TerminalText.escaped(configFile.path) + found + "  [" + Self.sourceText(configFile.source, configFile.origin) + "]"]
         let width = (settings.map(\.name.count) + ["api key".count]).max() ?? 0

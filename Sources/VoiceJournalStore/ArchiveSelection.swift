@@ -10,14 +10,14 @@ import GRDB
 /// - Recordings follow their entry or assignment; a recording of neither (a batch file) is
 ///   kept without a journal named. Transcripts, jobs, chunks and any other table follow the
 ///   rows they refer to.
-public struct ArchiveSelection: Sendable, Equatable {
-    public var journal: String?
+package struct ArchiveSelection: Sendable, Equatable {
+    package var journal: String?
     /// From this moment on.
-    public var since: Date?
+    package var since: Date?
     /// Before this moment.
-    public var until: Date?
+    package var until: Date?
 
-    public init(journal: String? = nil, since: Date? = nil, until: Date? = nil) {
+    package init(journal: String? = nil, since: Date? = nil, until: Date? = nil) {
         self.journal = journal
         self.since = since
         self.until = until

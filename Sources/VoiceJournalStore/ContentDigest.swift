@@ -4,10 +4,10 @@ import Foundation
 /// file. The store keys recordings on it: the same audio is stored and uploaded once.
 /// Computed by OpenSSL's libcrypto, which uses the CPU's SHA instructions: a batch of
 /// thousands of files is hashed at disk speed. (Foundation on Linux has no CryptoKit.)
-public enum ContentDigest {
+package enum ContentDigest {
     /// The lowercase hex SHA-256 of the file at `url`. Throws rather than return a digest
     /// OpenSSL did not finish: a wrong digest would become a wrong dedupe key.
-    public static func sha256(fileAt url: URL) throws -> String {
+    package static func sha256(fileAt url: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let hasher = try SHA256Context()
@@ -19,7 +19,7 @@ public enum ContentDigest {
 
     /// The lowercase hex SHA-256 of what `handle` reads to its end; each block is also handed
     /// to `block` (a copy made in the same pass, so what is copied is what was hashed).
-    public static func sha256(of handle: FileHandle, each block: (Data) throws -> Void = { _ in }) throws -> String {
+    package static func sha256(of handle: FileHandle, each block: (Data) throws -> Void = { _ in }) throws -> String {
         let hasher = try SHA256Context()
         while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
             try hasher.update(data)
@@ -29,7 +29,7 @@ public enum ContentDigest {
     }
 
     /// The lowercase hex SHA-256 of `data`.
-    public static func sha256(_ data: Data) throws -> String {
+    package static func sha256(_ data: Data) throws -> String {
         let hasher = try SHA256Context()
         try hasher.update(data)
         return try hasher.finish()
@@ -71,31 +71,31 @@ private final class SHA256Context {
 
 /// OpenSSL failed while computing a SHA-256, with a kind callers decide by. Every kind is
 /// failed work (exit 1) at the command line.
-public struct DigestError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct DigestError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What could not be done. New kinds can be added without breaking callers.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    package struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
             case unavailable, hashing
         }
         private let code: Code
 
         /// SHA-256 could not be set up (no memory for the context, no such digest).
-        public static let unavailable = Kind(code: .unavailable)
+        package static let unavailable = Kind(code: .unavailable)
         /// Feeding the bytes or reading the digest out failed.
-        public static let hashing = Kind(code: .hashing)
+        package static let hashing = Kind(code: .hashing)
 
-        public var description: String { code.rawValue }
+        package var description: String { code.rawValue }
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The OpenSSL call that failed.
-    public let step: String
+    package let step: String
 
     /// The error of `kind`, at the OpenSSL call `step`.
-    public init(_ kind: Kind, step: String) {
+    package init(_ kind: Kind, step: String) {
         self.kind = kind
         self.step = step
     }
 
-    public var description: String { "OpenSSL could not compute a SHA-256 (\(step) failed)" }
+    package var description: String { "OpenSSL could not compute a SHA-256 (\(step) failed)" }
 }

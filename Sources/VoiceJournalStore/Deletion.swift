@@ -5,21 +5,21 @@ import Logging
 /// the files voicejournal made for them (regular files under the home's `audio/` and `tmp/`,
 /// see `HomeFiles`). Nothing else is touched: not files outside the home (the folders
 /// `transcribe` read), not a folder, not the database, whatever a row names.
-public enum Deletion {
+package enum Deletion {
     /// What a delete did.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// What was removed from the database.
-        public var plan: DeletionPlan
+        package var plan: DeletionPlan
         /// Files voicejournal made that were removed.
-        public var removedFiles: [String]
+        package var removedFiles: [String]
         /// Files it meant to remove but could not (or found not to be its own), each with the reason.
-        public var leftFiles: [String: String]
+        package var leftFiles: [String: String]
     }
 
     /// Deletes `target` (if it still removes exactly `expecting`, when given) and then its
     /// files. A queue runner holding one of its jobs finds the job gone: its result is
     /// dropped, nothing is stored again.
-    public static func run(_ target: DeletionTarget, store: JournalStore, expecting: DeletionPlan? = nil,
+    package static func run(_ target: DeletionTarget, store: JournalStore, expecting: DeletionPlan? = nil,
                            logger: Logger) throws -> Outcome {
         let plan = try store.deleter.delete(target, expecting: expecting)
         var outcome = Outcome(plan: plan, removedFiles: [], leftFiles: [:])
@@ -42,7 +42,7 @@ public enum Deletion {
     /// at once when `confirm` is nil; nil when `confirm` declined and nothing was deleted.
     /// Without a question the rows are read once, inside the delete's write; after one, the
     /// delete goes ahead only if it still removes what was agreed to.
-    public static func run(_ target: DeletionTarget, store: JournalStore, confirm: ((DeletionPlan) throws -> Bool)?,
+    package static func run(_ target: DeletionTarget, store: JournalStore, confirm: ((DeletionPlan) throws -> Bool)?,
                            logger: Logger) throws -> Outcome? {
         guard let confirm else { return try run(target, store: store, logger: logger) }
         let plan = try store.deleter.deletionPlan(target)
@@ -55,7 +55,7 @@ public enum Deletion {
 extension Deletion.Outcome: Encodable {
     private enum CodingKeys: String, CodingKey { case deleted, removedFiles, leftFiles }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(plan, forKey: .deleted)
         try container.encode(removedFiles, forKey: .removedFiles)

@@ -4,12 +4,12 @@ import GRDB
 /// The user's editor as `entry edit` runs it: `$VISUAL`, else `$EDITOR`, else `vi`, given the
 /// entry's text in a private file under the home (the journal's words never go to a shared
 /// temporary folder) and read back once it ends.
-public struct EntryEditor: Sendable, Equatable {
+package struct EntryEditor: Sendable, Equatable {
     /// A command line ("code --wait", "vim -u NONE"), run through the shell with the file's path.
-    public var command: String
+    package var command: String
 
     /// The editor the environment names, else `vi`.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
     }
 
@@ -67,32 +67,32 @@ public struct EntryEditor: Sendable, Equatable {
 /// Why an edit in the user's editor gave no correction; the entry is unchanged.
 ///
 /// Shaped like `StoreError`: a struct over a private code, so new kinds never break callers.
-public struct EditorError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct EditorError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The class of failure.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    package struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
             case cannotWrite, failed, lostFile, notUTF8
         }
         private let code: Code
 
         /// The file for the editor could not be made under the home.
-        public static let cannotWrite = Kind(code: .cannotWrite)
+        package static let cannotWrite = Kind(code: .cannotWrite)
         /// The editor could not be started or ended with a status other than 0.
-        public static let failed = Kind(code: .failed)
+        package static let failed = Kind(code: .failed)
         /// The editor removed its file or left one that cannot be read.
-        public static let lostFile = Kind(code: .lostFile)
+        package static let lostFile = Kind(code: .lostFile)
         /// The editor saved text that is not UTF-8.
-        public static let notUTF8 = Kind(code: .notUTF8)
+        package static let notUTF8 = Kind(code: .notUTF8)
 
-        public var description: String { code.rawValue }
+        package var description: String { code.rawValue }
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The whole sentence for the user.
-    public let description: String
+    package let description: String
 
     /// An error of `kind`; `description` is the sentence the user reads.
-    public init(_ kind: Kind, _ description: String) {
+    package init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description
     }
@@ -102,7 +102,7 @@ extension JournalStore {
     /// `entry edit`: replaces the entry's typed text, or its transcript, with `text`, or
     /// without it with what `editor` leaves of the current one (see `correctableText`,
     /// `correctEntry(id:text:now:)`). The database is read and written on GRDB's own queues.
-    public func correctEntry(id: Int64, text: String?, editor: EntryEditor, now: Date) async throws -> EntryCorrection {
+    package func correctEntry(id: Int64, text: String?, editor: EntryEditor, now: Date) async throws -> EntryCorrection {
         let current = try await pool.read { db in try Self.correctableText(db, ofEntry: id) }
         let edited: String
         if let text { edited = text } else { edited = try await editor.edit(current.text, entry: id, home: home) }

@@ -9,9 +9,9 @@ import Foundation
 /// damaged) export: the database, the home itself, `incoming/` and every folder are never a
 /// recording's file. `audio/` may be a symbolic link to a bigger disk; it is resolved once,
 /// here, and what lies under its target is the journal's.
-public struct HomeFiles: Sendable {
+package struct HomeFiles: Sendable {
     /// Where a path lies.
-    public enum Place: Sendable, Equatable {
+    package enum Place: Sendable, Equatable {
         /// Under the home's audio folder: a recording voicejournal made.
         case audio
         /// Under the home's `tmp/`: a chunk or live piece voicejournal encoded.
@@ -35,7 +35,7 @@ public struct HomeFiles: Sendable {
     private let databaseFiles: Set<String>
 
     /// The rules for `home`, its folders resolved now (once for a whole delete or import).
-    public init(_ home: DataHome) {
+    package init(_ home: DataHome) {
         spelledHome = home.url.standardizedFileURL.path
         self.home = Self.resolved(spelledHome)
         let root = self.home
@@ -51,7 +51,7 @@ public struct HomeFiles: Sendable {
 
     /// Where `path` lies. Its folder is resolved, its last part is not: a symbolic link named
     /// as a recording is judged where it stands, not where it points.
-    public func place(of path: String) -> Place {
+    package func place(of path: String) -> Place {
         guard Self.isWellFormed(path) else { return .malformed }
         let name = (path as NSString).lastPathComponent
         let real = Self.join(Self.resolved((path as NSString).deletingLastPathComponent), name)
@@ -65,12 +65,12 @@ public struct HomeFiles: Sendable {
     /// Of chunk files a row names, the ones voicejournal made (under `tmp/`): the only ones a
     /// runner removes when their chunks are done. A chunk of an imported journal may name a
     /// file elsewhere (the old home's), which stays.
-    public func ownChunkFiles(_ paths: [String]) -> [String] {
+    package func ownChunkFiles(_ paths: [String]) -> [String] {
         paths.filter { place(of: $0) == .temporary }
     }
 
     /// What `removeFile(_:from:)` did.
-    public enum Removal: Sendable, Equatable {
+    package enum Removal: Sendable, Equatable {
         case removed
         /// There was nothing at the path.
         case missing
@@ -83,7 +83,7 @@ public struct HomeFiles: Sendable {
     /// Removes the regular file at `path` if it lies in `place` (`.audio` or `.temporary`):
     /// never a folder (`unlink` cannot remove one), never what a symbolic link points to, never
     /// the database.
-    public func removeFile(_ path: String, from place: Place) -> Removal {
+    package func removeFile(_ path: String, from place: Place) -> Removal {
         guard place == .audio || place == .temporary, self.place(of: path) == place else {
             return .refused("not a file voicejournal made in its \(place == .temporary ? "tmp" : "audio") folder")
         }

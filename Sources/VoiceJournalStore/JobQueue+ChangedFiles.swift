@@ -10,7 +10,7 @@ extension JobQueue {
     /// job is queued again (a running one is left to its worker, which checks the file
     /// before and after its upload). One transaction. Returns, by path, the recordings that
     /// had a transcript dropped.
-    public func replaceChangedContent(of files: [Recording], now: Date = Date()) throws -> [String: Int64] {
+    package func replaceChangedContent(of files: [Recording], now: Date = Date()) throws -> [String: Int64] {
         guard !files.isEmpty else { return [:] }
         return try immediateWrite { db in
             var replaced: [String: Int64] = [:]

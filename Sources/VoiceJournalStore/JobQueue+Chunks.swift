@@ -3,27 +3,27 @@ import GRDB
 
 /// What the server heard in one chunk, stored with its child job until the recording's
 /// transcript is assembled. Timestamps are relative to the chunk.
-public struct ChunkResult: Codable, Sendable, Equatable {
-    public var text: String
-    public var language: String?
-    public var model: String
-    public var segments: [Transcript.Segment]
+package struct ChunkResult: Codable, Sendable, Equatable {
+    package var text: String
+    package var language: String?
+    package var model: String
+    package var segments: [Transcript.Segment]
     /// Speech in the chunk that no words came back for (recording's clock, like `segments`).
-    public var unheard: [Transcript.Gap]?
+    package var unheard: [Transcript.Gap]?
     /// What the server answered that the transcript leaves out, and why.
-    public var leftOut: [Transcript.LeftOut]?
+    package var leftOut: [Transcript.LeftOut]?
     /// Seconds of audio uploaded for the chunk, re-sends included.
-    public var audioSentSeconds: Double?
+    package var audioSentSeconds: Double?
     /// Extra uploads made for the chunk's coverage.
-    public var resends: Int?
+    package var resends: Int?
     /// The chunk's English translation, when one was asked and came back.
-    public var translation: String?
+    package var translation: String?
     /// Its timed segments, relative to the chunk like `segments`.
-    public var translationSegments: [Transcript.Segment]?
+    package var translationSegments: [Transcript.Segment]?
     /// Why a translation that was asked for is missing.
-    public var translationNote: String?
+    package var translationNote: String?
 
-    public init(text: String, language: String?, model: String, segments: [Transcript.Segment],
+    package init(text: String, language: String?, model: String, segments: [Transcript.Segment],
                 unheard: [Transcript.Gap]? = nil, leftOut: [Transcript.LeftOut]? = nil,
                 audioSentSeconds: Double? = nil, resends: Int? = nil,
                 translation: String? = nil, translationSegments: [Transcript.Segment]? = nil, translationNote: String? = nil) {
@@ -42,20 +42,20 @@ public struct ChunkResult: Codable, Sendable, Equatable {
 }
 
 /// One planned chunk of a recording, before it is queued.
-public struct PlannedChunk: Sendable, Equatable {
+package struct PlannedChunk: Sendable, Equatable {
     /// Where it starts on the recording's original timeline.
-    public var startSeconds: Double
+    package var startSeconds: Double
     /// Its encoded file (under `<home>/tmp/`).
-    public var path: String
+    package var path: String
     /// Where it ends on the recording's timeline (nil: not recorded, as for older plans).
-    public var endSeconds: Double?
+    package var endSeconds: Double?
     /// The cut before it went through speech (`AudioChunk.startsInSpeech`).
-    public var startsInSpeech: Bool
+    package var startsInSpeech: Bool
     /// What its upload holds and where its speech is, as JSON (the transcription module's
     /// `TimeMap`, kept here as data); nil: the stretch whole, speech not measured.
-    public var timeMap: String?
+    package var timeMap: String?
 
-    public init(startSeconds: Double, path: String, endSeconds: Double? = nil, startsInSpeech: Bool = false,
+    package init(startSeconds: Double, path: String, endSeconds: Double? = nil, startsInSpeech: Bool = false,
                 timeMap: String? = nil) {
         self.startSeconds = startSeconds
         self.path = path
@@ -66,24 +66,24 @@ public struct PlannedChunk: Sendable, Equatable {
 }
 
 /// A chunk's child job as stored.
-public struct JobChunk: Sendable, Equatable {
-    public var jobId: Int64
-    public var parentJobId: Int64
+package struct JobChunk: Sendable, Equatable {
+    package var jobId: Int64
+    package var parentJobId: Int64
     /// 0-based position in the recording.
-    public var index: Int
-    public var startSeconds: Double
+    package var index: Int
+    package var startSeconds: Double
     /// Where it ends on the recording's timeline (nil for plans that did not record it).
-    public var endSeconds: Double?
+    package var endSeconds: Double?
     /// The cut before it went through speech; nil for plans that did not record it.
-    public var startsInSpeech: Bool?
-    public var path: String
+    package var startsInSpeech: Bool?
+    package var path: String
     /// Its upload's time map as JSON (`PlannedChunk.timeMap`); nil for older plans.
-    public var timeMap: String?
+    package var timeMap: String?
     /// Nil until the chunk is transcribed.
-    public var result: ChunkResult?
+    package var result: ChunkResult?
 
     /// How much of the recording it covers, when known (its upload holds at most that much audio).
-    public var seconds: Double? { endSeconds.map { max(0, $0 - startSeconds) } }
+    package var seconds: Double? { endSeconds.map { max(0, $0 - startSeconds) } }
 
     init(row: Row) throws {
         jobId = try row.decode(forColumn: "jobId")
@@ -100,7 +100,7 @@ public struct JobChunk: Sendable, Equatable {
 }
 
 /// How storing a chunk's result ended.
-public enum ChunkCompletion: Sendable, Equatable {
+package enum ChunkCompletion: Sendable, Equatable {
     /// The lease was gone (cancelled, taken over): the result was dropped.
     case dropped
     /// Stored; other chunks of the recording are still to come (`done` of `total` have results).
@@ -112,13 +112,13 @@ public enum ChunkCompletion: Sendable, Equatable {
 
 extension JobQueue {
     /// The kind of a chunk's child job: one per chunk, as a recording has one job per kind.
-    public static func chunkKind(index: Int) -> String { "\(Job.chunkKindPrefix)\(index + 1)" }
+    package static func chunkKind(index: Int) -> String { "\(Job.chunkKindPrefix)\(index + 1)" }
 
     /// Queues `chunks` as child jobs of the job `id` (held by `owner`), with its priority and
     /// attempts, and puts the parent aside until they are all transcribed: in one
     /// transaction. False (nothing stored) when `owner` no longer holds the job.
     @discardableResult
-    public func splitJob(id: Int64, owner: String, chunks: [PlannedChunk], durationSeconds: Double, now: Date = Date()) throws -> Bool {
+    package func splitJob(id: Int64, owner: String, chunks: [PlannedChunk], durationSeconds: Double, now: Date = Date()) throws -> Bool {
         try immediateWrite { db in
             guard var parent = try Job.fetchOne(db, key: id), parent.state == .running, parent.leaseOwner == owner else { return false }
             try Self.removeChunks(db, parentJobId: id)
@@ -135,7 +135,7 @@ extension JobQueue {
     }
 
     /// The chunk a child job uploads, or nil when the job is not a chunk.
-    public func chunk(jobId: Int64) throws -> JobChunk? {
+    package func chunk(jobId: Int64) throws -> JobChunk? {
         try pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM job_chunk WHERE jobId = ?", arguments: [jobId]).map(JobChunk.init)
         }
@@ -144,7 +144,7 @@ extension JobQueue {
     /// Stores a chunk's result and marks its job done, if `owner` still holds it. When it is
     /// the last chunk of its recording, `assemble` makes the recording's transcript from all
     /// the chunks (in order) and it is stored, the parent job done, in the same transaction.
-    public func completeChunk(jobId: Int64, owner: String, result: ChunkResult,
+    package func completeChunk(jobId: Int64, owner: String, result: ChunkResult,
                               assemble: ([JobChunk]) -> Transcript, now: Date = Date()) throws -> ChunkCompletion {
         try immediateWrite { db in
             guard var job = try Job.fetchOne(db, key: jobId), job.state == .running, job.leaseOwner == owner,
@@ -199,7 +199,7 @@ extension JobQueue {
     /// take the list of its files with it. Returns the chunk files no longer needed (those
     /// voicejournal made, see `HomeFiles.ownChunkFiles`); nil when `owner` no longer holds the
     /// chunk's job or it is not a chunk.
-    public func failChunk(jobId: Int64, owner: String, message: String, now: Date = Date()) throws -> [String]? {
+    package func failChunk(jobId: Int64, owner: String, message: String, now: Date = Date()) throws -> [String]? {
         try immediateWrite { db in
             guard let job = try Job.fetchOne(db, key: jobId), job.state == .running, job.leaseOwner == owner,
                   let parentId = try Int64.fetchOne(db, sql: "SELECT parentJobId FROM job_chunk WHERE jobId = ?", arguments: [jobId])
@@ -217,7 +217,7 @@ extension JobQueue {
     /// The chunk files some job still needs.
     /// The other chunks of the same recording that have their results (for the recording's
     /// own rate of words, against which a text-only answer is judged).
-    public func finishedSiblings(ofChunk jobId: Int64) throws -> [JobChunk] {
+    package func finishedSiblings(ofChunk jobId: Int64) throws -> [JobChunk] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM job_chunk WHERE result IS NOT NULL AND jobId != ?
@@ -226,7 +226,7 @@ extension JobQueue {
         }
     }
 
-    public func chunkPathsInUse() throws -> Set<String> {
+    package func chunkPathsInUse() throws -> Set<String> {
         try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM job_chunk")) }
     }
 

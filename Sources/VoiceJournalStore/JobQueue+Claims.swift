@@ -13,7 +13,7 @@ extension JobQueue {
     /// are taken. `endpoint` names the server it is claimed for (shown by `queue status`).
     /// With `whileAtLeast`, nothing is claimed unless at least that many jobs are queued and
     /// due (a slow server of a pool leaves the last few to faster ones). Nil when nothing is due.
-    public func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
+    package func claimNextJob(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
                              whileAtLeast: Int = 0, now: Date = Date()) throws -> Job? {
         try claimNextJobWithRecording(owner: owner, lease: lease, scope: scope, endpoint: endpoint,
                                       whileAtLeast: whileAtLeast, now: now)?.job
@@ -22,14 +22,14 @@ extension JobQueue {
     /// The same claim, with the job's recording (nil if it was deleted) and its journal's
     /// vocabulary read in its transaction: a worker then needs no read of its own (and no
     /// connection of the pool's readers) before the upload.
-    public func claimNextJobWithRecording(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
+    package func claimNextJobWithRecording(owner: String, lease: TimeInterval, scope: JobScope? = nil, endpoint: String? = nil,
                                           whileAtLeast: Int = 0, now: Date = Date()) throws -> ClaimedJob? {
         try completeJobsAndClaim([], owner: owner, claims: [Claim(endpoint: endpoint, count: 1, whileAtLeast: whileAtLeast)],
                                  lease: lease, scope: scope, now: now).claimed.first?.first
     }
 
     /// Whether at least `count` queued jobs are due now (see `dueJobsLeft(_:atLeast:now:)`).
-    public func dueJobsLeft(atLeast count: Int, now: Date = Date()) throws -> Bool {
+    package func dueJobsLeft(atLeast count: Int, now: Date = Date()) throws -> Bool {
         try pool.read { db in try Self.dueJobsLeft(db, atLeast: count, now: now) }
     }
 
@@ -50,7 +50,7 @@ extension JobQueue {
     /// later than that from now was not leased by a runner (an imported or hand-edited
     /// journal, a clock that jumped back): it counts as expired, or it would never be
     /// claimed again.
-    public static let longestLease: TimeInterval = 3600
+    package static let longestLease: TimeInterval = 3600
 
     /// The claim, inside a caller's transaction.
     static func claimNext(_ db: Database, owner: String, lease: TimeInterval, scope: JobScope?, endpoint: String?,
@@ -105,7 +105,7 @@ extension JobQueue {
 
     /// Extends the leases of every job `owner` is running; returns how many it still holds.
     @discardableResult
-    public func renewLeases(owner: String, lease: TimeInterval, now: Date = Date()) throws -> Int {
+    package func renewLeases(owner: String, lease: TimeInterval, now: Date = Date()) throws -> Int {
         try pool.write { db in
             try db.execute(sql: """
                 UPDATE job SET leaseExpiresAt = ?, updatedAt = ? WHERE state = 'running' AND leaseOwner = ?
@@ -115,7 +115,7 @@ extension JobQueue {
     }
 
     /// The lease owners of running jobs, so a runner can find owners that are gone.
-    public func leaseOwners() throws -> Set<String> {
+    package func leaseOwners() throws -> Set<String> {
         try pool.read { db in
             Set(try String.fetchAll(db, sql: "SELECT DISTINCT leaseOwner FROM job WHERE state = 'running' AND leaseOwner IS NOT NULL"))
         }
@@ -125,7 +125,7 @@ extension JobQueue {
     /// jobs are due at once instead of when the leases would have run out. Returns how many
     /// jobs became due.
     @discardableResult
-    public func expireLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
+    package func expireLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
         guard !owners.isEmpty else { return 0 }
         return try pool.write { db in
             var expired = 0
@@ -143,7 +143,7 @@ extension JobQueue {
     /// when it has used its attempts (or `retryAt` is nil). False if `owner` no longer
     /// holds the job. Returns the job as it now stands.
     @discardableResult
-    public func failJob(id: Int64, owner: String, error: String, retryAt: Date?, now: Date = Date()) throws -> Job? {
+    package func failJob(id: Int64, owner: String, error: String, retryAt: Date?, now: Date = Date()) throws -> Job? {
         try pool.write { db in
             try Job.fetchOne(db, sql: """
                 UPDATE job SET
@@ -158,7 +158,7 @@ extension JobQueue {
 
     /// Hands a claimed job back untouched (the run is stopping): queued again, and the
     /// attempt does not count.
-    public func releaseJob(id: Int64, owner: String, note: String? = nil, now: Date = Date()) throws {
+    package func releaseJob(id: Int64, owner: String, note: String? = nil, now: Date = Date()) throws {
         try pool.write { db in
             try db.execute(sql: """
                 UPDATE job SET state = 'queued', attempts = max(0, attempts - 1), runAfter = :now,
@@ -174,7 +174,7 @@ extension JobQueue {
     /// replaces it; if the new attempt fails, the old transcript is kept. Only recordings'
     /// jobs can be done again (a chunk's is part of its recording's). Returns the ids queued again.
     @discardableResult
-    public func retryJobs(ids: [Int64]?, done: Bool = false, now: Date = Date()) throws -> [Int64] {
+    package func retryJobs(ids: [Int64]?, done: Bool = false, now: Date = Date()) throws -> [Int64] {
         try pool.write { db in
             if let ids {
                 for id in ids {
@@ -199,7 +199,7 @@ extension JobQueue {
 
     /// Cancels a job that has not finished. A worker holding it finds its lease gone and
     /// drops its result.
-    public func cancelJob(id: Int64, now: Date = Date()) throws -> Job {
+    package func cancelJob(id: Int64, now: Date = Date()) throws -> Job {
         try pool.write { db in
             guard var job = try Job.fetchOne(db, key: id) else { throw StoreError.notFound("no job \(id); see `voicejournal queue list`") }
             guard job.state == .queued || job.state == .running || job.state == .failed else {
@@ -216,11 +216,11 @@ extension JobQueue {
 /// The jobs a run is limited to, encoded once as the queue's SQL takes them: a JSON list of
 /// `[first, last]` id ranges. A batch's jobs are mostly consecutive ids, so a claim checks a
 /// few ranges instead of looking through thousands of ids.
-public struct JobScope: Sendable, Equatable {
-    public let ids: Set<Int64>
+package struct JobScope: Sendable, Equatable {
+    package let ids: Set<Int64>
     let json: String
 
-    public init(_ ids: Set<Int64>) {
+    package init(_ ids: Set<Int64>) {
         self.ids = ids
         var ranges: [(Int64, Int64)] = []
         for id in ids.sorted() {

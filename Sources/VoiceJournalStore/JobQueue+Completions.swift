@@ -112,7 +112,7 @@ extension JobQueue {
     /// commits once for several files instead of twice for each. `kept` says, per completion,
     /// whether its result was kept; `claimed` holds, per claim in order, the jobs it got,
     /// each with its recording and vocabulary read in the same transaction.
-    public func completeJobsAndClaim(_ completions: [Completion], owner: String, claims: [Claim], lease: TimeInterval,
+    package func completeJobsAndClaim(_ completions: [Completion], owner: String, claims: [Claim], lease: TimeInterval,
                                      scope: JobScope?, now: Date = Date()) throws -> (kept: [Bool], claimed: [[ClaimedJob]]) {
         try immediateWrite { db in
             let kept = try completions.map { try Self.complete(db, id: $0.jobId, owner: owner, transcript: $0.transcript, now: now) }

@@ -2,16 +2,16 @@ import Foundation
 import GRDB
 
 /// What a recording's file holds now, found when it no longer matched its stamp.
-public struct ChangedAudio: Sendable, Equatable {
-    public var sha256: String
-    public var stamp: FileStamp
+package struct ChangedAudio: Sendable, Equatable {
+    package var sha256: String
+    package var stamp: FileStamp
     /// What a probe of the new content found; nil keeps what the row says (a container
     /// libsndfile does not read).
-    public var durationSeconds: Double?
-    public var sampleRate: Int?
-    public var channels: Int?
+    package var durationSeconds: Double?
+    package var sampleRate: Int?
+    package var channels: Int?
 
-    public init(sha256: String, stamp: FileStamp, durationSeconds: Double? = nil, sampleRate: Int? = nil, channels: Int? = nil) {
+    package init(sha256: String, stamp: FileStamp, durationSeconds: Double? = nil, sampleRate: Int? = nil, channels: Int? = nil) {
         self.sha256 = sha256
         self.stamp = stamp
         self.durationSeconds = durationSeconds
@@ -22,7 +22,7 @@ public struct ChangedAudio: Sendable, Equatable {
 
 extension JobQueue {
     /// Records that the file was checked (hashed again) and still holds the recording's audio.
-    public func updateFileStamp(recordingId: Int64, stamp: FileStamp) throws {
+    package func updateFileStamp(recordingId: Int64, stamp: FileStamp) throws {
         try pool.write { db in
             try db.execute(sql: "UPDATE recording SET sizeBytes = ?, modifiedNanoseconds = ? WHERE id = ?",
                            arguments: [stamp.sizeBytes, stamp.modifiedNanoseconds, recordingId])
@@ -33,7 +33,7 @@ extension JobQueue {
     /// of what the file holds now, so its transcript is stored under the right audio. When
     /// another recording already holds that audio nothing changes, and that recording's id
     /// is returned (the same audio is stored once).
-    public func rekeyRecording(id: Int64, to audio: ChangedAudio) throws -> Int64? {
+    package func rekeyRecording(id: Int64, to audio: ChangedAudio) throws -> Int64? {
         do {
             return try pool.write { db in
                 if let holder = try Self.recordingHolding(audio.sha256, besides: id, db) { return holder }

@@ -1,13 +1,13 @@
 import GRDB
 
 /// What a recording's journal and person ask of its uploads.
-public struct SpokenLanguageSettings: Sendable, Equatable {
+package struct SpokenLanguageSettings: Sendable, Equatable {
     /// The person's language (an answer to an assignment), else the journal's; nil: none set.
-    public var language: String?
+    package var language: String?
     /// Whether the person or the journal asks for an English translation too.
-    public var translate: Bool
+    package var translate: Bool
 
-    public init(language: String? = nil, translate: Bool = false) {
+    package init(language: String? = nil, translate: Bool = false) {
         self.language = language
         self.translate = translate
     }
@@ -17,7 +17,7 @@ extension JobQueue {
     /// The language and translation settings of a recording's person and journal: the
     /// person who answered (for an answer to an assignment) before the journal the recording
     /// is in (its entry's, else its question's).
-    public func spokenLanguage(forRecording id: Int64) throws -> SpokenLanguageSettings {
+    package func spokenLanguage(forRecording id: Int64) throws -> SpokenLanguageSettings {
         try pool.read { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT coalesce(p.language, j.language) AS language,

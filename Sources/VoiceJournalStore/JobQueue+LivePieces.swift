@@ -3,18 +3,18 @@ import GRDB
 
 /// A live recording's plan of pieces as stored: its recording's job and how far the queued
 /// pieces reach.
-public struct LivePlan: Sendable, Equatable {
+package struct LivePlan: Sendable, Equatable {
     /// The recording's transcription job, the pieces' parent.
-    public var jobId: Int64
+    package var jobId: Int64
     /// Pieces may still be added (the recording has not ended).
-    public var isOpen: Bool
+    package var isOpen: Bool
     /// Pieces queued so far.
-    public var pieceCount: Int
+    package var pieceCount: Int
     /// Where the last piece ends on the recording's timeline (0 with no piece): audio after
     /// this is covered by no piece yet.
-    public var coveredSeconds: Double
+    package var coveredSeconds: Double
 
-    public init(jobId: Int64, isOpen: Bool, pieceCount: Int, coveredSeconds: Double) {
+    package init(jobId: Int64, isOpen: Bool, pieceCount: Int, coveredSeconds: Double) {
         self.jobId = jobId
         self.isOpen = isOpen
         self.pieceCount = pieceCount
@@ -23,7 +23,7 @@ public struct LivePlan: Sendable, Equatable {
 }
 
 /// How ending a live plan left it.
-public enum LivePlanEnding: Sendable, Equatable {
+package enum LivePlanEnding: Sendable, Equatable {
     /// No piece was ever queued: the plan is gone and the recording's job is an ordinary one,
     /// uploading the file as it is.
     case noPieces
@@ -39,7 +39,7 @@ public enum LivePlanEnding: Sendable, Equatable {
 extension JobQueue {
     /// Queues the transcription of a recording that is starting, at live priority, as an
     /// open plan of pieces: never claimed itself, and never assembled before `endLivePieces`.
-    public func beginLivePieces(recordingId: Int64, now: Date = Date()) throws -> Job {
+    package func beginLivePieces(recordingId: Int64, now: Date = Date()) throws -> Job {
         try immediateWrite { db in
             let job = try Self.enqueueTranscription(db, recordingId: recordingId, priority: Job.livePriority, now: now)
             try db.execute(sql: """
@@ -51,7 +51,7 @@ extension JobQueue {
 
     /// Queues the next piece of an open plan as a chunk job; returns its job, or nil when the
     /// plan is closed or gone (its job failed or was cancelled): the caller removes the file.
-    public func addLivePiece(jobId: Int64, piece: PlannedChunk, now: Date = Date()) throws -> Job? {
+    package func addLivePiece(jobId: Int64, piece: PlannedChunk, now: Date = Date()) throws -> Job? {
         try immediateWrite { db in
             guard try Bool.fetchOne(db, sql: "SELECT open FROM chunked_job WHERE jobId = ?", arguments: [jobId]) == true,
                   let parent = try Job.fetchOne(db, key: jobId), parent.state == .queued else { return nil }
@@ -63,7 +63,7 @@ extension JobQueue {
     }
 
     /// The live plan of the recording's job, if it has one (open or closed and unfinished).
-    public func livePlan(recordingId: Int64) throws -> LivePlan? {
+    package func livePlan(recordingId: Int64) throws -> LivePlan? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT c.jobId AS jobId, c.open AS open,
@@ -81,7 +81,7 @@ extension JobQueue {
     /// closes the plan, in one transaction. With no piece at all the plan is dropped and the
     /// job uploads the file as it is; when every piece is already transcribed, `assemble`
     /// makes the recording's transcript at once and the job is done.
-    public func endLivePieces(jobId: Int64, lastPieces: [PlannedChunk], durationSeconds: Double,
+    package func endLivePieces(jobId: Int64, lastPieces: [PlannedChunk], durationSeconds: Double,
                               assemble: ([JobChunk]) -> Transcript, now: Date = Date()) throws -> LivePlanEnding {
         try immediateWrite { db in
             guard try Bool.fetchOne(db, sql: "SELECT open FROM chunked_job WHERE jobId = ?", arguments: [jobId]) != nil,
@@ -106,13 +106,13 @@ extension JobQueue {
 
     /// How many recordings are being made with live pieces (their plans are open): their
     /// jobs stay queued until they end.
-    public func openLivePlanCount() throws -> Int {
+    package func openLivePlanCount() throws -> Int {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM chunked_job WHERE open") ?? 0 }
     }
 
     /// The text of each transcribed piece of a recording's job, by piece index (for showing
     /// the transcript as it grows).
-    public func pieceTexts(jobId: Int64) throws -> [Int: String] {
+    package func pieceTexts(jobId: Int64) throws -> [Int: String] {
         try pool.read { db in
             var texts: [Int: String] = [:]
             for row in try Row.fetchAll(db, sql: """

@@ -121,7 +121,7 @@ extension JobQueue {
 
     /// How many jobs are still to be done (queued or running): among `scope`, or in the
     /// whole queue when `scope` is nil.
-    public func unfinishedJobCount(scope: JobScope? = nil) throws -> Int {
+    package func unfinishedJobCount(scope: JobScope? = nil) throws -> Int {
         try pool.read { db in
             guard let scope else {
                 return try Int.fetchOne(db, sql: """

@@ -4,7 +4,7 @@ extension JournalArchive {
     /// The archive in the file at `url` (what `export --format json` wrote). A file that
     /// cannot be read or is not such a document is the user's mistake, named in one line;
     /// the values in it are checked by `JournalStore.importArchive`.
-    public static func read(contentsOf url: URL) throws -> JournalArchive {
+    package static func read(contentsOf url: URL) throws -> JournalArchive {
         let data: Data
         do {
             data = try Data(contentsOf: url)

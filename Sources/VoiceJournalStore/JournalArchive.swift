@@ -8,34 +8,34 @@ import GRDB
 /// here, so a table a later migration adds is exported and imported without a change to
 /// this file. Left out: the migration log, SQLite's own tables, and the search index (a
 /// virtual table with its shadow tables), which the import rebuilds through its triggers.
-public struct JournalArchive: Codable, Sendable, Equatable {
+package struct JournalArchive: Codable, Sendable, Equatable {
     /// Says what the document is, for a reader that finds it on its own.
-    public var format: String
-    public var version: Int
+    package var format: String
+    package var version: Int
     /// The migrations the exporting journal had run: an import needs them all.
-    public var migrations: [String]
-    public var exportedAt: Date
+    package var migrations: [String]
+    package var exportedAt: Date
     /// Parents before children (by foreign key), so the document reads top-down.
-    public var tables: [Table]
+    package var tables: [Table]
 
-    public static let formatName = "voicejournal-archive"
-    public static let currentVersion = 1
+    package static let formatName = "voicejournal-archive"
+    package static let currentVersion = 1
 
     /// One table: its rows as objects keyed by column name.
-    public struct Table: Codable, Sendable, Equatable {
-        public var name: String
-        public var rows: [[String: Value]]
+    package struct Table: Codable, Sendable, Equatable {
+        package var name: String
+        package var rows: [[String: Value]]
     }
 
     /// One SQLite value as JSON: null, a whole number, a real number or text. (The schema
     /// holds no blobs; a blob met on export is an error rather than a silent loss.)
-    public enum Value: Codable, Sendable, Equatable {
+    package enum Value: Codable, Sendable, Equatable {
         case null
         case integer(Int64)
         case real(Double)
         case text(String)
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() { self = .null }
             else if let integer = try? container.decode(Int64.self) { self = .integer(integer) }
@@ -43,7 +43,7 @@ public struct JournalArchive: Codable, Sendable, Equatable {
             else { self = .text(try container.decode(String.self)) }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .null: try container.encodeNil()
@@ -76,7 +76,7 @@ public struct JournalArchive: Codable, Sendable, Equatable {
 }
 
 /// A part of an archive as it is read, in document order (see `JournalArchiver.readArchive`).
-public enum ArchivePart: Sendable {
+package enum ArchivePart: Sendable {
     /// The migrations the journal has run: first, once.
     case migrations([String])
     /// A table begins: its rows follow.
@@ -89,7 +89,7 @@ extension JournalArchiver {
     /// The journal as an archive, read in one transaction (a consistent snapshot): all of
     /// it, or the part `selection` keeps (see `ArchiveSelection`). Held whole in memory: an
     /// export writes `readArchive`'s parts as they come instead.
-    public func archive(_ selection: ArchiveSelection = ArchiveSelection(), now: Date = Date()) throws -> JournalArchive {
+    package func archive(_ selection: ArchiveSelection = ArchiveSelection(), now: Date = Date()) throws -> JournalArchive {
         var migrations: [String] = []
         var tables: [JournalArchive.Table] = []
         try readArchive(selection) { part in
@@ -107,7 +107,7 @@ extension JournalArchiver {
     /// `body` part by part as it is read in one transaction: the migrations, then each table
     /// and its rows one at a time, so an export of any size takes the memory of one row
     /// (and of the keys other tables' rows refer to).
-    public func readArchive(_ selection: ArchiveSelection = ArchiveSelection(), _ body: (ArchivePart) throws -> Void) throws {
+    package func readArchive(_ selection: ArchiveSelection = ArchiveSelection(), _ body: (ArchivePart) throws -> Void) throws {
         try pool.read { db in
             try body(.migrations(try Self.appliedMigrations(db)))
             let names = try Self.archivedTables(db)

@@ -7,7 +7,7 @@ extension JournalArchiver {
     /// and times included, in one transaction. The search index is rebuilt by its triggers.
     /// Returns the rows imported per table.
     @discardableResult
-    public func importArchive(_ archive: JournalArchive) throws -> [String: Int] {
+    package func importArchive(_ archive: JournalArchive) throws -> [String: Int] {
         guard archive.format == JournalArchive.formatName else {
             throw StoreError.invalidInput("this is not a voicejournal export (its format is \"\(archive.format)\")")
         }

@@ -4,7 +4,7 @@ import GRDB
 /// The journal as a whole, written out and read back: `export --format json` makes a
 /// `JournalArchive` of it, `import` reads one into an empty home. A view of the journal's
 /// own database (the same pool), cheap to make.
-public struct JournalArchiver: Sendable {
+package struct JournalArchiver: Sendable {
     let pool: any DatabaseWriter
     let home: DataHome
 
@@ -17,7 +17,7 @@ public struct JournalArchiver: Sendable {
 /// Deleting a journal, question, entry or person with everything that belongs to it,
 /// planned (counted and listed) before anything goes. A view of the journal's own database
 /// (the same pool), cheap to make.
-public struct JournalDeleter: Sendable {
+package struct JournalDeleter: Sendable {
     let pool: any DatabaseWriter
     let home: DataHome
 
@@ -29,8 +29,8 @@ public struct JournalDeleter: Sendable {
 
 extension JournalStore {
     /// Export and import of the whole journal, over the same database.
-    public var archiver: JournalArchiver { JournalArchiver(pool: pool, home: home) }
+    package var archiver: JournalArchiver { JournalArchiver(pool: pool, home: home) }
 
     /// Deletion with everything that belongs to what is deleted, over the same database.
-    public var deleter: JournalDeleter { JournalDeleter(pool: pool, home: home) }
+    package var deleter: JournalDeleter { JournalDeleter(pool: pool, home: home) }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Something the user asks to delete, with everything that belongs to it.
-public enum DeletionTarget: Sendable, Equatable {
+package enum DeletionTarget: Sendable, Equatable {
     /// An entry, with its recordings, transcripts and jobs.
     case entry(Int64)
     /// A question, with its assignments and their answers.
@@ -16,33 +16,33 @@ public enum DeletionTarget: Sendable, Equatable {
 
 /// What a delete takes with it, counted and listed before anything goes, so the user can
 /// be told exactly what will be removed.
-public struct DeletionPlan: Codable, Sendable, Equatable {
+package struct DeletionPlan: Codable, Sendable, Equatable {
     /// What was asked for, in words: `person "Grandma Rose" (#2)`.
-    public var target: String
-    public var people: Int
+    package var target: String
+    package var people: Int
     /// The journals' names (the named one, or those dedicated to the person).
-    public var journals: [String]
-    public var questions: Int
-    public var assignments: Int
-    public var entries: Int
-    public var recordings: Int
-    public var transcripts: Int
+    package var journals: [String]
+    package var questions: Int
+    package var assignments: Int
+    package var entries: Int
+    package var recordings: Int
+    package var transcripts: Int
     /// Transcription jobs of those recordings (chunk jobs included), whatever their state.
-    public var jobs: Int
+    package var jobs: Int
     /// Of those, the ones still waiting or running.
-    public var unfinishedJobs: Int
+    package var unfinishedJobs: Int
     /// Audio files voicejournal made (under the home's audio folder): removed with their recordings.
-    public var audioFiles: [String]
+    package var audioFiles: [String]
     /// Audio files it did not make (batch-transcribed folders, anything an imported row names
     /// outside the audio folder) or that another recording still names: never removed.
-    public var keptAudioFiles: [String]
+    package var keptAudioFiles: [String]
     /// Encoded chunk files of split recordings, under the home's `tmp/`: removed.
-    public var chunkFiles: [String]
+    package var chunkFiles: [String]
 
     /// Whether `other` deletes the same things: the same rows of what the user named and the
     /// same audio files. Transcripts, jobs and chunk files may differ: a queue runner at work
     /// changes those between the question and the answer, and they go either way.
-    public func deletesTheSame(as other: DeletionPlan) -> Bool {
+    package func deletesTheSame(as other: DeletionPlan) -> Bool {
         target == other.target && people == other.people && journals == other.journals && questions == other.questions
             && assignments == other.assignments && entries == other.entries && recordings == other.recordings
             && audioFiles == other.audioFiles && keptAudioFiles == other.keptAudioFiles
@@ -54,13 +54,13 @@ extension JournalDeleter {
     /// Returns the paths of its audio files, inside the home or not; the caller removes
     /// those it owns.
     @discardableResult
-    public func deleteEntry(id: Int64) throws -> [String] {
+    package func deleteEntry(id: Int64) throws -> [String] {
         let plan = try delete(.entry(id))
         return plan.audioFiles + plan.keptAudioFiles
     }
 
     /// What deleting `target` would remove; nothing is changed.
-    public func deletionPlan(_ target: DeletionTarget) throws -> DeletionPlan {
+    package func deletionPlan(_ target: DeletionTarget) throws -> DeletionPlan {
         try pool.read { db in try Self.doomedRows(db, target, home: home).plan }
     }
 
@@ -71,7 +71,7 @@ extension JournalDeleter {
     /// the user) said (see `deletesTheSame(as:)`); otherwise it throws a conflict and
     /// changes nothing.
     @discardableResult
-    public func delete(_ target: DeletionTarget, expecting: DeletionPlan? = nil) throws -> DeletionPlan {
+    package func delete(_ target: DeletionTarget, expecting: DeletionPlan? = nil) throws -> DeletionPlan {
         try immediateWrite { db in
             let doomed = try Self.doomedRows(db, target, home: home)
             if let expecting, !expecting.deletesTheSame(as: doomed.plan) {

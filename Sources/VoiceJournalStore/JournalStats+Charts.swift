@@ -1,17 +1,17 @@
 import Foundation
 
 /// One month, day by day: what the calendar heatmap draws.
-public struct MonthCounts: Codable, Sendable, Equatable {
-    public var year: Int
-    public var month: Int
+package struct MonthCounts: Codable, Sendable, Equatable {
+    package var year: Int
+    package var month: Int
     /// The weekday of the 1st: 1 Monday … 7 Sunday (weeks start on Monday, as in ISO 8601).
-    public var firstWeekday: Int
+    package var firstWeekday: Int
     /// Today's day of the month (days after it have not happened yet).
-    public var today: Int
+    package var today: Int
     /// Entries on each day, the 1st first.
-    public var entriesPerDay: [Int]
+    package var entriesPerDay: [Int]
 
-    public init(year: Int, month: Int, firstWeekday: Int, today: Int, entriesPerDay: [Int]) {
+    package init(year: Int, month: Int, firstWeekday: Int, today: Int, entriesPerDay: [Int]) {
         self.year = year
         self.month = month
         self.firstWeekday = firstWeekday
@@ -21,15 +21,15 @@ public struct MonthCounts: Codable, Sendable, Equatable {
 }
 
 /// One day of the mood trend.
-public struct DayMood: Codable, Sendable, Equatable {
+package struct DayMood: Codable, Sendable, Equatable {
     /// The local date, `YYYY-MM-DD`.
-    public var day: String
+    package var day: String
     /// Entries that day with a mood.
-    public var entries: Int
+    package var entries: Int
     /// Their mean mood score (1–5); nil on a day without one.
-    public var averageScore: Double?
+    package var averageScore: Double?
 
-    public init(day: String, entries: Int, averageScore: Double?) {
+    package init(day: String, entries: Int, averageScore: Double?) {
         self.day = day
         self.entries = entries
         self.averageScore = averageScore
@@ -47,7 +47,7 @@ struct StatsEntry {
 
 extension JournalStats {
     /// How many days the mood trend covers, today included.
-    public static let moodTrendDays = 30
+    package static let moodTrendDays = 30
 
     /// Fills in the per-journal totals, this month's days and the mood trend.
     mutating func addCharts(_ entries: [StatsEntry], now: Date, calendar: Calendar) {

@@ -2,46 +2,46 @@ import Foundation
 import GRDB
 
 /// Counts, streaks and moods over a set of entries: what `stats` shows.
-public struct JournalStats: Codable, Sendable, Equatable {
-    public var totalEntries: Int
+package struct JournalStats: Codable, Sendable, Equatable {
+    package var totalEntries: Int
     /// Entries per kind (`voice`, `text`, `gratitude`), every kind present, zero or not.
-    public var entriesByKind: [String: Int]
+    package var entriesByKind: [String: Int]
     /// Consecutive days with an entry, ending today — or yesterday, since today's entry may
     /// still come. 0 when neither day has one.
-    public var currentStreak: Int
-    public var longestStreak: Int
+    package var currentStreak: Int
+    package var longestStreak: Int
     /// Entries since Monday 00:00 this week, local time.
-    public var entriesThisWeek: Int
+    package var entriesThisWeek: Int
     /// Entries per mood, every mood present.
-    public var moods: [String: Int]
+    package var moods: [String: Int]
     /// Mean mood score (1–5) over entries that have a mood; nil when none do.
-    public var averageMoodScore: Double?
-    public var firstEntryAt: Date?
-    public var lastEntryAt: Date?
+    package var averageMoodScore: Double?
+    package var firstEntryAt: Date?
+    package var lastEntryAt: Date?
     /// Entries per journal name.
-    public var entriesByJournal: [String: Int] = [:]
+    package var entriesByJournal: [String: Int] = [:]
     /// This month, day by day: the calendar heatmap.
-    public var month = MonthCounts(year: 0, month: 0, firstWeekday: 1, today: 0, entriesPerDay: [])
+    package var month = MonthCounts(year: 0, month: 0, firstWeekday: 1, today: 0, entriesPerDay: [])
     /// The last 30 days, oldest first, ending today: the mood trend.
-    public var moodTrend: [DayMood] = []
+    package var moodTrend: [DayMood] = []
     /// Length of the recordings, in minutes, and of those with a transcript.
-    public var minutesRecorded: Double = 0
-    public var minutesTranscribed: Double = 0
+    package var minutesRecorded: Double = 0
+    package var minutesTranscribed: Double = 0
     /// Seconds of audio uploaded (chunks, live pieces and re-sends included), summed over
     /// the transcripts that counted it (not those stored before it was counted).
-    public var audioSentSeconds: Double = 0
+    package var audioSentSeconds: Double = 0
     /// Seconds of those transcripts' recordings that were not sent (pauses cut out,
     /// silence): each recording's length less what was sent for it, never below 0 (a
     /// re-send can make what was sent longer than the recording).
-    public var audioLeftOutSeconds: Double = 0
+    package var audioLeftOutSeconds: Double = 0
     /// Extra uploads made to check coverage, over every transcript.
-    public var resends: Int = 0
+    package var resends: Int = 0
     /// Entries made on today's month and day in earlier years, newest first.
-    public var onThisDay: [EntryDetails] = []
+    package var onThisDay: [EntryDetails] = []
 
     /// Computes the stats from each entry's creation time, kind and mood. Days are
     /// calendar days in `calendar`'s time zone (the user's, by default).
-    public init(entries: [(createdAt: Date, kind: EntryKind, mood: Mood?)], now: Date, calendar: Calendar = .current) {
+    package init(entries: [(createdAt: Date, kind: EntryKind, mood: Mood?)], now: Date, calendar: Calendar = .current) {
         totalEntries = entries.count
         entriesByKind = Dictionary(uniqueKeysWithValues: EntryKind.allCases.map { ($0.rawValue, 0) })
         moods = Dictionary(uniqueKeysWithValues: Mood.allCases.map { ($0.rawValue, 0) })
@@ -99,7 +99,7 @@ public struct JournalStats: Codable, Sendable, Equatable {
 extension JournalStore {
     /// Stats over every entry (or one journal's), as of `now`: counts, streaks, this
     /// month's days, the mood trend, minutes recorded and "on this day".
-    public func stats(journal: String? = nil, now: Date = Date(), calendar: Calendar = .current) throws -> JournalStats {
+    package func stats(journal: String? = nil, now: Date = Date(), calendar: Calendar = .current) throws -> JournalStats {
         try pool.read { db in
             // Only the columns the stats count: the listing query's transcript and job joins
             // would be read for every entry and thrown away.

@@ -2,29 +2,29 @@ import Foundation
 import GRDB
 
 /// What an entry said before it was first corrected.
-public struct EntryOriginal: Codable, Sendable, Equatable {
+package struct EntryOriginal: Codable, Sendable, Equatable {
     /// The typed text, or the transcript's text, as first stored.
-    public var text: String
+    package var text: String
     /// The transcript's segments as first stored (empty for typed text).
-    public var segments: [Transcript.Segment]
-    public var correctedAt: Date
+    package var segments: [Transcript.Segment]
+    package var correctedAt: Date
 }
 
 /// What a correction changed.
-public struct EntryCorrection: Sendable, Equatable {
+package struct EntryCorrection: Sendable, Equatable {
     /// What was corrected: the entry's typed text or its recording's transcript.
-    public enum Part: String, Sendable {
+    package enum Part: String, Sendable {
         case text, transcript
     }
-    public var part: Part
+    package var part: Part
     /// False when the new text was the same as the old: nothing was written.
-    public var changed: Bool
+    package var changed: Bool
 }
 
 extension JournalStore {
     /// What `entry edit` opens: the entry's typed text, else its transcript — for a transcript
     /// with segments one segment a line, so a correction keeps each line at its time.
-    public func correctableText(ofEntry id: Int64) throws -> (part: EntryCorrection.Part, text: String) {
+    package func correctableText(ofEntry id: Int64) throws -> (part: EntryCorrection.Part, text: String) {
         try pool.read { db in try Self.correctableText(db, ofEntry: id) }
     }
 
@@ -47,7 +47,7 @@ extension JournalStore {
     /// (`TranscriptTimeline.corrected`). What was left out and went unheard stays as it was:
     /// a correction changes the words, not what the audio held.
     @discardableResult
-    public func correctEntry(id: Int64, text: String, now: Date = Date()) throws -> EntryCorrection {
+    package func correctEntry(id: Int64, text: String, now: Date = Date()) throws -> EntryCorrection {
         let text = try Self.correction(text, ofEntry: id)
         return try pool.write { db in try Self.correctEntry(db, id: id, text: text, now: now) }
     }
@@ -95,7 +95,7 @@ extension JournalStore {
     }
 
     /// What the entry said before its first correction; nil when it was never corrected.
-    public func original(ofEntry id: Int64) throws -> EntryOriginal? {
+    package func original(ofEntry id: Int64) throws -> EntryOriginal? {
         try pool.read { db in
             let entry = try Self.existingEntry(db, id: id)
             if let row = try Row.fetchOne(db, sql: "SELECT originalContent, correctedAt FROM entry WHERE id = ? AND originalContent IS NOT NULL",

@@ -2,23 +2,23 @@ import Foundation
 import GRDB
 
 /// A journal's question with where it stands: never assigned, waiting for answers, answered.
-public struct TimelineQuestion: Codable, Sendable, Equatable {
+package struct TimelineQuestion: Codable, Sendable, Equatable {
     /// `draft`: given to nobody yet; `awaiting`: given, no answer yet; `answered`: someone answered it.
-    public enum State: String, Codable, Sendable {
+    package enum State: String, Codable, Sendable {
         case draft, awaiting, answered
     }
-    public var id: Int64
-    public var text: String
-    public var displayOrder: Int
-    public var createdAt: Date
-    public var state: State
+    package var id: Int64
+    package var text: String
+    package var displayOrder: Int
+    package var createdAt: Date
+    package var state: State
     /// Everyone it was given to, oldest first, each with the answer's transcript once there is one.
-    public var assignments: [AssignmentSummary]
+    package var assignments: [AssignmentSummary]
 }
 
 extension JournalStore {
     /// The journal's questions in their order, each with its state and assignments.
-    public func timeline(journal name: String) throws -> [TimelineQuestion] {
+    package func timeline(journal name: String) throws -> [TimelineQuestion] {
         try pool.read { db in
             let journal = try Self.journal(db, named: name)
             let questions = try Question.filter(Column("journalId") == journal.id).order(Column("displayOrder"), Column("id")).fetchAll(db)
@@ -36,7 +36,7 @@ extension JournalStore {
     }
 
     /// The person a journal is kept for, if any.
-    public func dedicatedPerson(of journal: Journal) throws -> Person? {
+    package func dedicatedPerson(of journal: Journal) throws -> Person? {
         guard let id = journal.dedicatedToPersonId else { return nil }
         return try pool.read { db in try Person.fetchOne(db, key: id) }
     }

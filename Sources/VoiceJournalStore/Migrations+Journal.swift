@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// Corrections and vocabulary: the journal's words made findable and spelled right.
-    public static let journalFind = "v8-journal-find"
+    package static let journalFind = "v8-journal-find"
 
     /// A corrected entry or transcript keeps what it said first (`originalContent`,
     /// `originalText` and `originalSegments`, NULL until the first correction) and when it was

@@ -3,9 +3,9 @@ import GRDB
 extension Migrations {
     /// The language a journal is kept in and a person speaks, and whether their recordings
     /// are translated to English too.
-    public static let languages = "v13-languages"
+    package static let languages = "v13-languages"
     /// An English translation stored beside a transcript.
-    public static let translations = "v14-translations"
+    package static let translations = "v14-translations"
 
     /// `journal.language` / `person.language` (an ISO-639-1 code sent with each upload of a
     /// recording in that journal or of that person's answer; NULL lets the model detect it)

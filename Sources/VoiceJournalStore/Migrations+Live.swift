@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// Live pieces: a recording's chunk plan that grows while it is recorded.
-    public static let livePieces = "v7-live-pieces"
+    package static let livePieces = "v7-live-pieces"
 
     /// `record` cuts its audio into pieces at pauses while you speak and queues each as a
     /// chunk job of the recording (`job_chunk`), under a plan (`chunked_job`) that stays

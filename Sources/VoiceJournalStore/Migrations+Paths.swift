@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// Recordings found by their file's path.
-    public static let recordingPath = "v11-recording-path"
+    package static let recordingPath = "v11-recording-path"
 
     /// `transcribe` looks up the recording of each file whose audio is new to the journal,
     /// by path (a changed file is a new version of its recording, not a second one): an

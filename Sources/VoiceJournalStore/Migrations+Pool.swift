@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// The endpoint a job was claimed for, when a run spreads its uploads over several servers.
-    public static let jobEndpoint = "v9-job-endpoint"
+    package static let jobEndpoint = "v9-job-endpoint"
 
     /// `job.endpoint` names the server (its base URL, credentials hidden) a running job was
     /// claimed for, so `queue status` can say where each upload is going; it stays after the

@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// An index that hands out due jobs in claim order.
-    public static let jobDueIndex = "v6-job-due-index"
+    package static let jobDueIndex = "v6-job-due-index"
 
     /// `job_claim` (state, priority, runAfter) cannot give rows in the claim's order
     /// (priority descending, then oldest due, then id), so each claim read every queued job

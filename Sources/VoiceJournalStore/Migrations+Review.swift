@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// What a transcript leaves out and what it cost, and each chunk's upload clock.
-    public static let transcriptReview = "v12-transcript-review"
+    package static let transcriptReview = "v12-transcript-review"
 
     /// `transcript.unheard` (JSON: stretches of speech no words came back for),
     /// `transcript.leftOut` (JSON: answered text left out of the transcript, with why),

@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// Whether each chunk begins where its recording was cut through speech.
-    public static let chunkSeams = "v10-chunk-seams"
+    package static let chunkSeams = "v10-chunk-seams"
 
     /// `job_chunk.startsInSpeech` says whether the cut before a chunk (or live piece) went
     /// through unbroken speech, where the word at the seam may be heard by both chunks and is

@@ -18,7 +18,7 @@ import GRDB
 /// (in `search_index_pending`, a plain table anyone can write), and voicejournal brings the
 /// second index up to date from `search_index` before it searches it (`syncScriptIndex`).
 /// Everything else keeps working with SQLite alone, as before.
-public enum SearchScripts {
+package enum SearchScripts {
     /// The second index and its pending rows.
     static let table = "search_index_cjk"
     static let pending = "search_index_pending"
@@ -36,7 +36,7 @@ public enum SearchScripts {
     ]
 
     /// Whether text holds a character of these scripts (a query that needs the second index).
-    public static func hasSpacelessScript(_ text: String) -> Bool {
+    package static func hasSpacelessScript(_ text: String) -> Bool {
         text.unicodeScalars.contains { scalar in ranges.contains { $0.contains(scalar.value) } }
     }
 
@@ -81,7 +81,7 @@ public enum SearchScripts {
 
     /// Brings the second index up to date with the rows `search_index_pending` names: each
     /// is taken out and, when it still holds such characters, copied again from `search_index`.
-    public static func sync(_ db: Database) throws {
+    package static func sync(_ db: Database) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(pending))") == true else { return }
         let columns = try columns(db).joined(separator: ", ")
         try db.execute(sql: "DELETE FROM \(table) WHERE rowid IN (SELECT indexRow FROM \(pending))")
@@ -95,7 +95,7 @@ public enum SearchScripts {
 
 extension Migrations {
     /// The second search index, for the scripts written without spaces (see `SearchScripts`).
-    public static let searchScripts = "v15-search-scripts"
+    package static let searchScripts = "v15-search-scripts"
 
     /// Makes `search_index_cjk` with `search_index`'s columns (whatever they are by now),
     /// fills it with the rows that hold such characters, and adds the triggers that note

@@ -2,7 +2,7 @@ import GRDB
 
 extension Migrations {
     /// The search index holds a transcript's English translation after its text.
-    public static let translationSearch = "v16-translation-search"
+    package static let translationSearch = "v16-translation-search"
 
     /// A transcript's row of the search index (`2 × id + 1`) holds its text and, when it has
     /// one, a line break and its translation, so a word of either finds the recording; the row stays one per

@@ -2,13 +2,13 @@ import GRDB
 
 /// The schema, as an ordered list of migrations. A migration that has shipped is never
 /// edited: a change to the schema is a new migration at the end.
-public enum Migrations {
+package enum Migrations {
     /// Identifiers in the order they run; tests migrate up to one of them.
-    public static let core = "v1-core"
-    public static let search = "v2-search"
-    public static let fileStamp = "v3-file-stamp"
-    public static let chunks = "v4-chunks"
-    public static let searchByRowid = "v5-search-index"
+    package static let core = "v1-core"
+    package static let search = "v2-search"
+    package static let fileStamp = "v3-file-stamp"
+    package static let chunks = "v4-chunks"
+    package static let searchByRowid = "v5-search-index"
 
     /// Every migration, in the order they run.
     static let steps: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] = [
@@ -31,7 +31,7 @@ public enum Migrations {
     ]
 
     /// The migrator with every migration registered.
-    public static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for step in steps { migrator.registerMigration(step.identifier, migrate: step.migrate) }
         return migrator
@@ -46,7 +46,7 @@ public enum Migrations {
     /// fails and the applied set has grown meanwhile (the other process ran it first), or
     /// could not be read while the other changed the schema, the migrator runs again from
     /// where the other one got to. An error with no such progress is thrown.
-    public static func migrate(_ writer: some DatabaseWriter) throws {
+    package static func migrate(_ writer: some DatabaseWriter) throws {
         let migrator = migrator
         for attempt in 0... {
             let before = try? writer.writeWithoutTransaction(migrator.appliedIdentifiers)

@@ -2,10 +2,10 @@
 /// that holds it, on a whole second (so the clock text of a ready command, `--at 04:50`, says
 /// exactly where), never before the recording's start. One rule for search hits, a
 /// transcript's segments and `play --search`.
-public enum PlaybackStart {
+package enum PlaybackStart {
     /// Whole seconds on the recording's clock: ceil(`segmentStart` − 1), at least 0; 0 for a
     /// moment with no time (a match in an entry's text, a transcript without segments).
-    public static func seconds(before segmentStart: Double?) -> Double {
+    package static func seconds(before segmentStart: Double?) -> Double {
         guard let segmentStart, segmentStart.isFinite else { return 0 }
         return max(0, (segmentStart - 1).rounded(.up))
     }
@@ -13,10 +13,10 @@ public enum PlaybackStart {
 
 extension SearchHit {
     /// Where listening to this hit starts (see `PlaybackStart`).
-    public var playbackStart: Double { PlaybackStart.seconds(before: segmentStart) }
+    package var playbackStart: Double { PlaybackStart.seconds(before: segmentStart) }
 }
 
 extension Transcript.Segment {
     /// Where listening to this segment starts (see `PlaybackStart`).
-    public var playbackStart: Double { PlaybackStart.seconds(before: start) }
+    package var playbackStart: Double { PlaybackStart.seconds(before: start) }
 }

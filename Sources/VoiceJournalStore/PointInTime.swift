@@ -4,13 +4,13 @@ import Foundation
 /// full ISO 8601, `today` or `yesterday` — local time unless a zone is given — or a time back
 /// from now: `7d` days, `2w` weeks, `3m` months, `1y` years. What `--since`, `--until` and
 /// `--date` take.
-public struct PointInTime: Sendable, Equatable {
-    public let date: Date
+package struct PointInTime: Sendable, Equatable {
+    package let date: Date
     /// True when only a day was given, so `--until 2026-11-22` can include that whole day.
-    public let isWholeDay: Bool
+    package let isWholeDay: Bool
 
     /// Reads `text` against `now` in `calendar`'s time zone; nil when it names no time.
-    public init?(_ text: String, now: Date, calendar: Calendar = .current) {
+    package init?(_ text: String, now: Date, calendar: Calendar = .current) {
         let today = calendar.startOfDay(for: now)
         if let ago = Self.timeAgo(text, from: now, calendar: calendar) {
             (date, isWholeDay) = (ago, false)
@@ -63,7 +63,7 @@ public struct PointInTime: Sendable, Equatable {
     }
 
     /// The end of the period it names: the next midnight for a whole day.
-    public var endOfPeriod: Date {
+    package var endOfPeriod: Date {
         isWholeDay ? (Calendar.current.date(byAdding: .day, value: 1, to: date) ?? date) : date
     }
 }

@@ -7,10 +7,10 @@ import Foundation
 /// from an imported export may name any file at all (a key, a password store). Copying what
 /// a path names into a folder made for sharing would hand such a file on, so a file that is
 /// not the recording is left out and said to be.
-public enum RecordingCopy {
+package enum RecordingCopy {
     /// Why the file at a recording's path is not that recording, in words; nil when it is.
     /// Reads the whole file (its SHA-256).
-    public static func problem(_ recording: Recording) -> String? {
+    package static func problem(_ recording: Recording) -> String? {
         do {
             return try withSource(recording) { source, _ in
                 let digest = try ContentDigest.sha256(of: source)
@@ -26,7 +26,7 @@ public enum RecordingCopy {
     /// Copies the recording's file to `target` (mode 0600, through a temporary file beside
     /// it), checking size and SHA-256 on the bytes copied: what lands at `target` is the
     /// recording or nothing. Returns why it was left out, or nil when it was copied.
-    public static func copy(_ recording: Recording, to target: URL) throws -> String? {
+    package static func copy(_ recording: Recording, to target: URL) throws -> String? {
         do {
             return try withSource(recording) { source, _ in
                 try PrivateFile.write(to: target) { output in

@@ -9,35 +9,35 @@ import Synchronization
 /// serve holds an exclusive `flock` on `serve.lock` beside it for as long as it runs, and the
 /// kernel drops that lock however the process ends; a reader that can take the lock itself
 /// knows nobody serves, and ignores the record (removing it when the home lets it).
-public struct RunningServe: Codable, Sendable, Equatable {
+package struct RunningServe: Codable, Sendable, Equatable {
     /// The serve's process id.
-    public let pid: Int32
+    package let pid: Int32
     /// Where it listens: `http://HOST:PORT`.
-    public let address: String
+    package let address: String
     /// Where its links point: links are `<links>/a/<token>`.
-    public let links: String
+    package let links: String
 
-    public init(pid: Int32, address: String, links: String) {
+    package init(pid: Int32, address: String, links: String) {
         self.pid = pid
         self.address = address
         self.links = links
     }
 
     /// The record's file in `home`.
-    public static func recordURL(in home: DataHome) -> URL { home.url.appendingPathComponent("serve.json") }
+    package static func recordURL(in home: DataHome) -> URL { home.url.appendingPathComponent("serve.json") }
 
     /// The file a running serve holds its lock on. It stays when the serve stops: removing a
     /// lock file would let a reader lock one inode while the next serve locks another.
-    public static func lockURL(in home: DataHome) -> URL { home.url.appendingPathComponent("serve.lock") }
+    package static func lockURL(in home: DataHome) -> URL { home.url.appendingPathComponent("serve.lock") }
 
     /// The serve running on `home`, if any (see `look(in:)`).
-    public static func find(in home: DataHome) -> RunningServe? {
+    package static func find(in home: DataHome) -> RunningServe? {
         if case .running(let serve) = look(in: home) { return serve }
         return nil
     }
 
     /// What a look for the serve running on a home found.
-    public enum Lookup: Sendable, Equatable {
+    package enum Lookup: Sendable, Equatable {
         /// No serve runs there.
         case none
         /// This serve does (its record as written: its links are the reader's to check).
@@ -54,7 +54,7 @@ public struct RunningServe: Codable, Sendable, Equatable {
     /// that a record no serve holds the lock for is removed while the reader holds it, so a
     /// serve starting at that moment cannot lose its fresh record to the removal. The files
     /// are opened as `ControlFile`s: a FIFO or a link in their place is ignored, never waited on.
-    public static func look(in home: DataHome) -> Lookup {
+    package static func look(in home: DataHome) -> Lookup {
         let lock = lockURL(in: home).path
         let descriptor: Int32
         switch ControlFile.open(lock, O_RDONLY) {

@@ -5,11 +5,11 @@ import GRDB
 /// has them), parentheses and `NEAR(a b, 5)`. Plain words still mean "every word": each is
 /// quoted, so punctuation in a word (`don't`, `e-mail`, `-hello`) can never be read as
 /// syntax. A query that breaks the language is refused with one sentence saying where.
-public struct SearchQuery: Sendable, Equatable {
+package struct SearchQuery: Sendable, Equatable {
     /// The pattern handed to FTS5's MATCH.
-    public let pattern: String
+    package let pattern: String
     /// The query as the user typed it, for messages.
-    public let text: String
+    package let text: String
 
     /// The most a query may hold. FTS5's cost grows with the terms (a word repeated 30,000
     /// times took over a minute), above all with prefixes, each read as every word it
@@ -18,15 +18,15 @@ public struct SearchQuery: Sendable, Equatable {
     /// parser gives up a little past 30 levels) and FTS5 keeps a NEAR distance in 32 bits. A
     /// query a person types is far inside these; anything beyond is refused with a sentence
     /// before FTS5 sees it.
-    public static let maxBytes = 8_192
-    public static let maxTerms = 200
-    public static let maxPrefixes = 5
-    public static let maxDepth = 30
-    public static let maxNearDistance = 100_000
+    package static let maxBytes = 8_192
+    package static let maxTerms = 200
+    package static let maxPrefixes = 5
+    package static let maxDepth = 30
+    package static let maxNearDistance = 100_000
 
     /// Reads `text`; throws `StoreError.invalidInput` with a readable sentence when it is
     /// not a valid query.
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         try self.init(text, checked: true)
     }
 

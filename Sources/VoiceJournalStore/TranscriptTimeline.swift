@@ -3,9 +3,9 @@ import Foundation
 /// Where a transcript's words are on its recording's timeline: which segment a place in the
 /// text falls in (so a search hit can say `@12:03`), and segments for a corrected text that
 /// keep each surviving word at the time it was heard.
-public enum TranscriptTimeline {
+package enum TranscriptTimeline {
     /// The start of the segment holding the text's unicode scalar at `offset`; nil without segments.
-    public static func segmentStart(atScalarOffset offset: Int, of transcript: Transcript) -> Double? {
+    package static func segmentStart(atScalarOffset offset: Int, of transcript: Transcript) -> Double? {
         segmentStart(atScalarOffset: offset, text: transcript.text, segments: transcript.segments)
     }
 
@@ -48,7 +48,7 @@ public enum TranscriptTimeline {
     /// compared (Myers' difference), each word kept or changed stays in its segment, and an
     /// inserted word joins the segment of the word before it (or the first segment). Segments
     /// left with no words are dropped. With no segments there is nothing to keep: empty.
-    public static func realigned(_ segments: [Transcript.Segment], to corrected: String) -> [Transcript.Segment] {
+    package static func realigned(_ segments: [Transcript.Segment], to corrected: String) -> [Transcript.Segment] {
         guard !segments.isEmpty else { return [] }
         // The old words, each with the index of its segment.
         var oldWords: [String] = []
@@ -103,7 +103,7 @@ public enum TranscriptTimeline {
     /// time only for the words still there: a kept word keeps its time, a word replaced one
     /// for one takes the time of the word it replaces (a misheard name put right), and a
     /// word the correction added has no time and is not listed.
-    public static func corrected(_ segment: Transcript.Segment, to text: String) -> Transcript.Segment {
+    package static func corrected(_ segment: Transcript.Segment, to text: String) -> Transcript.Segment {
         let newWords = words(of: text)
         let oldKeys = words(of: segment.text).map(key)
         let newKeys = newWords.map(key)
@@ -157,7 +157,7 @@ extension TranscriptTimeline {
     /// end; the text itself is left as it is. Without segments (or a place to find) every
     /// mark goes at the end, in time order. Marks and words are separated by one space, or
     /// by the line break already there.
-    public static func inserting(_ marks: [(at: Double, text: String)], into text: String,
+    package static func inserting(_ marks: [(at: Double, text: String)], into text: String,
                                  segments: [Transcript.Segment]) -> String {
         guard !marks.isEmpty else { return text }
         let ordered = marks.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)

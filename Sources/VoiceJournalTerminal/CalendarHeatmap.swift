@@ -2,7 +2,7 @@ import Foundation
 
 /// A month as a calendar, one cell per day shaded by how many entries it has: the heatmap
 /// of `stats`. Weeks run Monday to Sunday, as in ISO 8601.
-public enum CalendarHeatmap {
+package enum CalendarHeatmap {
     /// Shades from no entries to the busiest day: a dot, then four steps.
     static func shades(_ charset: Charset) -> [Character] {
         charset == .unicode ? ["·", "░", "▒", "▓", "█"] : [".", ":", "+", "*", "#"]
@@ -18,7 +18,7 @@ public enum CalendarHeatmap {
     /// The title, the weekday header, one line per week up to today's (each day two shade
     /// characters, a space between days) and a legend.
     /// `firstWeekday` is the 1st's weekday, 1 Monday … 7 Sunday.
-    public static func render(title: String, firstWeekday: Int, today: Int, entriesPerDay: [Int], charset: Charset) -> [String] {
+    package static func render(title: String, firstWeekday: Int, today: Int, entriesPerDay: [Int], charset: Charset) -> [String] {
         let glyphs = shades(charset)
         let busiest = entriesPerDay.max() ?? 0
         var lines = [title, "Mo Tu We Th Fr Sa Su"]

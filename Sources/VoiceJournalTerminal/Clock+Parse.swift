@@ -4,7 +4,7 @@ extension Clock {
     /// A place typed by a user, in seconds: `291`, `291.5`, `4:51`, `04:51.5`, `1:02:03`.
     /// Minutes and seconds after a colon are below 60; nil for anything else (negative, empty,
     /// letters, more than three parts, past `longest`).
-    public static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { return nil }
         var total = 0.0

@@ -1,9 +1,9 @@
 /// Durations as clock text, in the three shapes voicejournal prints: elapsed time in
 /// summaries and progress (`1:05`, `1:02:03`), the meter's running time with tenths
 /// (`01:05.3`), and subtitle timestamps (`00:01:05,300` for SubRip, `.` for WebVTT).
-public enum Clock {
+package enum Clock {
     /// Which shape of clock text.
-    public enum Style: Sendable, Equatable {
+    package enum Style: Sendable, Equatable {
         /// `m:ss`, or `h:mm:ss` past an hour; rounded to the nearest second.
         case elapsed
         /// `mm:ss.t`, or `h:mm:ss.t` from an hour on; tenths cut, never rounded up (a
@@ -22,7 +22,7 @@ public enum Clock {
 
     /// `seconds` (negative or not a number counts as 0, more than `longest` as `longest`) as
     /// clock text in `style`: any number a row holds can be shown.
-    public static func text(_ seconds: Double, _ style: Style) -> String {
+    package static func text(_ seconds: Double, _ style: Style) -> String {
         let seconds = seconds.isNaN ? 0 : min(max(seconds, 0), longest)
         switch style {
         case .elapsed:

@@ -1,9 +1,9 @@
 /// PCM devices as `arecord -L` / `aplay -L` list them: each name on its own line, its description's
 /// lines below it indented by four spaces. Names and descriptions come from ALSA's
 /// configuration files and are escaped.
-public enum DeviceListing {
+package enum DeviceListing {
     /// The listing's lines, in the order given.
-    public static func lines(_ devices: [(name: String, description: String?)]) -> [String] {
+    package static func lines(_ devices: [(name: String, description: String?)]) -> [String] {
         devices.flatMap { device in
             [TerminalText.escaped(device.name)]
                 + (device.description ?? "").split(separator: "\n", omittingEmptySubsequences: true)

@@ -2,10 +2,10 @@ import Foundation
 
 /// The one way voicejournal writes JSON: keys sorted (stable output to diff and test),
 /// slashes unescaped (paths stay readable), dates as ISO 8601.
-public enum JSONText {
+package enum JSONText {
     /// `value` as a JSON document: pretty-printed for `--json` listings and files, or on one
     /// line for a record that sits among other output.
-    public static func encode<Value: Encodable>(_ value: Value, pretty: Bool = true) throws -> String {
+    package static func encode<Value: Encodable>(_ value: Value, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                                           : [.sortedKeys, .withoutEscapingSlashes]
@@ -17,14 +17,14 @@ public enum JSONText {
 /// A pretty-printed JSON array written element by element, as `JSONText.encode` would print
 /// the whole array (the same bytes), without holding it: a listing or an export of any size
 /// takes the memory of one element. `indent` is the indentation of the line the array opens on.
-public struct JSONArrayStream {
+package struct JSONArrayStream {
     private let write: (String) throws -> Void
     private let indent: String
     private let encoder: JSONEncoder
     private var count = 0
 
     /// A stream handing its text to `write`; nothing is written until the first element or `finish()`.
-    public init(indent: String = "", write: @escaping (String) throws -> Void) {
+    package init(indent: String = "", write: @escaping (String) throws -> Void) {
         self.write = write
         self.indent = indent
         encoder = JSONEncoder()
@@ -33,7 +33,7 @@ public struct JSONArrayStream {
     }
 
     /// Writes `value` as the array's next element.
-    public mutating func append<Value: Encodable>(_ value: Value) throws {
+    package mutating func append<Value: Encodable>(_ value: Value) throws {
         let encoded = try encoder.encode(value)
         // A pretty-printed document's lines (strings never hold a raw line break) indented one
         // level deeper than the array.
@@ -52,7 +52,7 @@ public struct JSONArrayStream {
     }
 
     /// Closes the array (an empty one as the encoder prints it: `[`, a blank line, `]`).
-    public func finish() throws {
+    package func finish() throws {
         try write(count == 0 ? "[\n\n\(indent)]" : "\n\(indent)]")
     }
 }

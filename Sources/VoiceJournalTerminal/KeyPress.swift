@@ -1,5 +1,5 @@
 /// A key the player acts on, read from a terminal in raw mode.
-public enum KeyPress: Sendable, Equatable {
+package enum KeyPress: Sendable, Equatable {
     /// Pause or resume.
     case space
     /// The arrows: `ESC [ A…D` (normal cursor mode) or `ESC O A…D` (application cursor mode);
@@ -13,17 +13,17 @@ public enum KeyPress: Sendable, Equatable {
     /// Turns the bytes of successive reads into keys. A read may hold several keys, or end in
     /// the middle of an escape sequence: what is left is kept for the next read. Everything
     /// else (letters, Enter, other sequences such as F-keys or Home) is skipped whole.
-    public struct Reader: Sendable, Equatable {
+    package struct Reader: Sendable, Equatable {
         /// The start of an escape sequence still waiting for its end.
-        public private(set) var pending: [UInt8] = []
+        package private(set) var pending: [UInt8] = []
 
         /// A sequence longer than this is not one a terminal sends for a key: dropped.
         static let longestSequence = 16
 
-        public init() {}
+        package init() {}
 
         /// The keys in `bytes`, after what was pending from the previous read.
-        public mutating func keys(from bytes: some Sequence<UInt8>) -> [KeyPress] {
+        package mutating func keys(from bytes: some Sequence<UInt8>) -> [KeyPress] {
             var input = pending
             input.append(contentsOf: bytes)
             pending = []

@@ -1,15 +1,15 @@
 /// The live level meter as text for stderr: on a terminal one line redrawn in place, with the
 /// lines given (a live transcript) wrapped under it; elsewhere those lines as they are and one
 /// plain line per second of audio. Pure: the caller writes what `render` returns.
-public struct LevelDisplay: Sendable {
+package struct LevelDisplay: Sendable {
     /// One second of audio, for the plain line.
-    public struct Second: Sendable, Equatable {
-        public var second: Int
-        public var peakDBFS: Double
-        public var rmsDBFS: Double
-        public var clipped: Bool
+    package struct Second: Sendable, Equatable {
+        package var second: Int
+        package var peakDBFS: Double
+        package var rmsDBFS: Double
+        package var clipped: Bool
 
-        public init(second: Int, peakDBFS: Double, rmsDBFS: Double, clipped: Bool) {
+        package init(second: Int, peakDBFS: Double, rmsDBFS: Double, clipped: Bool) {
             self.second = second
             self.peakDBFS = peakDBFS
             self.rmsDBFS = rmsDBFS
@@ -19,13 +19,13 @@ public struct LevelDisplay: Sendable {
 
     /// One redraw: the level now, the seconds of audio completed since the last frame, the
     /// lines (escaped) that came meanwhile, and whether the capture has ended.
-    public struct Frame: Sendable, Equatable {
-        public var level: MeterLine.State
-        public var seconds: [Second]
-        public var lines: [String]
-        public var finished: Bool
+    package struct Frame: Sendable, Equatable {
+        package var level: MeterLine.State
+        package var seconds: [Second]
+        package var lines: [String]
+        package var finished: Bool
 
-        public init(level: MeterLine.State, seconds: [Second] = [], lines: [String] = [], finished: Bool = false) {
+        package init(level: MeterLine.State, seconds: [Second] = [], lines: [String] = [], finished: Bool = false) {
             self.level = level
             self.seconds = seconds
             self.lines = lines
@@ -34,22 +34,22 @@ public struct LevelDisplay: Sendable {
     }
 
     /// Whether the meter is shown at all (lines under it are shown either way).
-    public let showing: Bool
-    public let terminal: TerminalInfo
+    package let showing: Bool
+    package let terminal: TerminalInfo
     private var area = TranscriptArea()
 
-    public init(showing: Bool, terminal: TerminalInfo) {
+    package init(showing: Bool, terminal: TerminalInfo) {
         self.showing = showing
         self.terminal = terminal
     }
 
     /// The line said before the meter starts: what is measured and how to stop it.
-    public func start(hint: String) -> String {
+    package func start(hint: String) -> String {
         showing && terminal.isTTY ? "\(TerminalText.escaped(hint)) — press Enter to stop\n" : ""
     }
 
     /// The text that shows `frame`.
-    public mutating func render(_ frame: Frame) -> String {
+    package mutating func render(_ frame: Frame) -> String {
         var text = ""
         if showing, terminal.isTTY {
             let line = MeterLine.render(frame.level, width: terminal.width - 1, color: terminal.color)
@@ -67,5 +67,5 @@ public struct LevelDisplay: Sendable {
     }
 
     /// Lines one after another, each ended.
-    public static func plain(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
+    package static func plain(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
 }

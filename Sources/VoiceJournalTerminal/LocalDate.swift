@@ -1,9 +1,9 @@
 import Foundation
 
 /// Dates as voicejournal's listings show them: local time, to the minute.
-public enum LocalDate {
+package enum LocalDate {
     /// Short local date and time for tables and documents: "2026-11-22 09:41".
-    public static func short(_ date: Date) -> String {
+    package static func short(_ date: Date) -> String {
         formatter.string(from: date)
     }
 

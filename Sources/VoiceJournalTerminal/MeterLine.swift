@@ -1,25 +1,25 @@
 /// The level meter as text: a one-line bar redrawn in place on a terminal, or one plain line
 /// per second of audio elsewhere. Pure functions from levels to strings.
-public enum MeterLine {
+package enum MeterLine {
     /// The left end of the bar; quieter levels show an empty bar.
-    public static let floorDBFS = -60.0
+    package static let floorDBFS = -60.0
     /// Below this the bar is green: a comfortable speaking level.
-    public static let yellowFromDBFS = -18.0
+    package static let yellowFromDBFS = -18.0
     /// Above this the bar is red: close to clipping.
-    public static let redFromDBFS = -6.0
+    package static let redFromDBFS = -6.0
 
     /// Where a level sits.
-    public enum Zone: Sendable, Equatable { case green, yellow, red }
+    package enum Zone: Sendable, Equatable { case green, yellow, red }
 
     /// What one redraw shows.
-    public struct State: Sendable, Equatable {
-        public var seconds: Double
-        public var peakDBFS: Double
-        public var rmsDBFS: Double
-        public var holdDBFS: Double
-        public var clipped: Bool
+    package struct State: Sendable, Equatable {
+        package var seconds: Double
+        package var peakDBFS: Double
+        package var rmsDBFS: Double
+        package var holdDBFS: Double
+        package var clipped: Bool
 
-        public init(seconds: Double, peakDBFS: Double, rmsDBFS: Double, holdDBFS: Double, clipped: Bool) {
+        package init(seconds: Double, peakDBFS: Double, rmsDBFS: Double, holdDBFS: Double, clipped: Bool) {
             self.seconds = seconds
             self.peakDBFS = peakDBFS
             self.rmsDBFS = rmsDBFS
@@ -29,13 +29,13 @@ public enum MeterLine {
     }
 
     /// The zone a level falls in.
-    public static func zone(_ dbfs: Double) -> Zone {
+    package static func zone(_ dbfs: Double) -> Zone {
         dbfs > redFromDBFS ? .red : dbfs >= yellowFromDBFS ? .yellow : .green
     }
 
     /// One line exactly `width` columns wide (at least a short bar): time, bar with peak-hold
     /// marker, the peak in dBFS, and CLIP when the input clipped recently.
-    public static func render(_ state: State, width: Int, color: Bool) -> String {
+    package static func render(_ state: State, width: Int, color: Bool) -> String {
         let time = clock(state.seconds)
         let number = " " + dbfs(state.peakDBFS) + " dBFS"
         let clip = state.clipped ? " CLIP" : "     "
@@ -64,15 +64,15 @@ public enum MeterLine {
     }
 
     /// The plain line for one second of audio: `00:03.0 peak -12.4 dBFS rms -20.1 dBFS`.
-    public static func plain(seconds: Double, peakDBFS: Double, rmsDBFS: Double, clipped: Bool = false) -> String {
+    package static func plain(seconds: Double, peakDBFS: Double, rmsDBFS: Double, clipped: Bool = false) -> String {
         "\(clock(seconds)) peak \(dbfs(peakDBFS)) dBFS rms \(dbfs(rmsDBFS)) dBFS" + (clipped ? " CLIP" : "")
     }
 
     /// `mm:ss.t`, or `h:mm:ss.t` from an hour on.
-    public static func clock(_ seconds: Double) -> String { Clock.text(seconds, .tenths) }
+    package static func clock(_ seconds: Double) -> String { Clock.text(seconds, .tenths) }
 
     /// A level with one decimal, e.g. `-12.4` (never `-0.0`).
-    public static func dbfs(_ value: Double) -> String {
+    package static func dbfs(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         let sign = tenths < 0 ? "-" : ""
         return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"

@@ -1,20 +1,20 @@
 /// The player's two lines as text: the status line (playing or paused, elapsed / total, a
 /// position bar, the level, the title) and under it the transcript segment being spoken,
 /// its current word marked. Pure functions from a state to strings; the player redraws them.
-public enum PlaybackLine {
+package enum PlaybackLine {
     /// What the status line shows.
-    public struct State: Sendable, Equatable {
+    package struct State: Sendable, Equatable {
         /// Where the listener is, in seconds on the file's clock.
-        public var seconds: Double
+        package var seconds: Double
         /// The file's length; nil while unknown (`--:--`, an empty bar).
-        public var totalSeconds: Double?
-        public var isPaused: Bool
+        package var totalSeconds: Double?
+        package var isPaused: Bool
         /// The level of what is heard now; at or below `MeterLine.floorDBFS` it shows dimmed.
-        public var peakDBFS: Double
+        package var peakDBFS: Double
         /// What is playing, as given (from outside: escaped here).
-        public var title: String
+        package var title: String
 
-        public init(seconds: Double, totalSeconds: Double?, isPaused: Bool, peakDBFS: Double, title: String = "") {
+        package init(seconds: Double, totalSeconds: Double?, isPaused: Bool, peakDBFS: Double, title: String = "") {
             self.seconds = seconds
             self.totalSeconds = totalSeconds
             self.isPaused = isPaused
@@ -25,14 +25,14 @@ public enum PlaybackLine {
 
     /// One timed piece of a transcript, on the file's clock (Terminal's own copy of a stored
     /// segment: this module depends on nothing).
-    public struct Segment: Sendable, Equatable {
-        public var start: Double
-        public var end: Double
-        public var text: String
+    package struct Segment: Sendable, Equatable {
+        package var start: Double
+        package var end: Double
+        package var text: String
         /// Its words with their times; empty when the transcript has no word timings.
-        public var words: [Word]
+        package var words: [Word]
 
-        public init(start: Double, end: Double, text: String, words: [Word] = []) {
+        package init(start: Double, end: Double, text: String, words: [Word] = []) {
             self.start = start
             self.end = end
             self.text = text
@@ -41,12 +41,12 @@ public enum PlaybackLine {
     }
 
     /// One word and when it was said.
-    public struct Word: Sendable, Equatable {
-        public var start: Double
-        public var end: Double
-        public var text: String
+    package struct Word: Sendable, Equatable {
+        package var start: Double
+        package var end: Double
+        package var text: String
 
-        public init(start: Double, end: Double, text: String) {
+        package init(start: Double, end: Double, text: String) {
             self.start = start
             self.end = end
             self.text = text
@@ -64,7 +64,7 @@ public enum PlaybackLine {
     /// The bar gets what the title leaves (at least `shortestBar`), the title what is left
     /// (cut with "…", dropped when fewer than 4 columns are left); on a narrow terminal the
     /// bar goes too. `color` paints the glyph and the level like the meter's zones.
-    public static func status(_ state: State, width: Int, color: Bool, charset: Charset = .unicode) -> String {
+    package static func status(_ state: State, width: Int, color: Bool, charset: Charset = .unicode) -> String {
         let width = max(width, 1)
         let glyph = charset == .unicode ? (state.isPaused ? "⏸" : "▶") : (state.isPaused ? "=" : ">")
         let time = " " + Clock.text(state.seconds, .position) + " / " + (state.totalSeconds.map { Clock.text($0, .position) } ?? "--:--")
@@ -125,7 +125,7 @@ public enum PlaybackLine {
     /// The segment being spoken at `seconds`: the last one started by then, while it lasts or
     /// until the next one starts (a pause between two keeps the last words on screen); nil
     /// before the first.
-    public static func segmentIndex(at seconds: Double, in segments: [Segment]) -> Int? {
+    package static func segmentIndex(at seconds: Double, in segments: [Segment]) -> Int? {
         var found: Int?
         for (index, segment) in segments.enumerated() where segment.start <= seconds {
             if found.map({ segments[$0].start <= segment.start }) ?? true { found = index }
@@ -137,7 +137,7 @@ public enum PlaybackLine {
     /// line, at most `width` columns, "…" where cut), its current word in bold (`color`) or in
     /// [brackets] when the segment has word timings. A long segment scrolls so the current
     /// word stays in sight. Empty before the first segment.
-    public static func spoken(_ segments: [Segment], at seconds: Double, width: Int, color: Bool) -> String {
+    package static func spoken(_ segments: [Segment], at seconds: Double, width: Int, color: Bool) -> String {
         guard let index = segmentIndex(at: seconds, in: segments) else { return "" }
         let segment = segments[index]
         let width = max(width, 1)

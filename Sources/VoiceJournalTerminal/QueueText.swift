@@ -1,15 +1,15 @@
 /// What `queue status` prints. Pure: the caller prints it.
-public enum QueueText {
+package enum QueueText {
     /// A job running now: which file (and chunk), and which server it went to.
-    public typealias Running = (jobId: Int64, path: String, chunk: Int?, endpoint: String?)
+    package typealias Running = (jobId: Int64, path: String, chunk: Int?, endpoint: String?)
 
     /// Running jobs listed by name; a pool of big servers can run hundreds at once.
-    public static let runningShown = 20
+    package static let runningShown = 20
 
     /// `queued 2 · running 1 · done 5 · failed 0 · cancelled 0`, then a line per running job
     /// (at most `runningShown`), when the next job is due if it waits on a backoff
     /// (`nextDueIn` seconds), and what to do about failed jobs.
-    public static func status(queued: Int, running: Int, done: Int, failed: Int, cancelled: Int,
+    package static func status(queued: Int, running: Int, done: Int, failed: Int, cancelled: Int,
                               runningJobs: [Running], nextDueIn: Double?) -> String {
         var lines = ["queued \(queued) · running \(running) · done \(done) · failed \(failed) · cancelled \(cancelled)"]
         for job in runningJobs.prefix(runningShown) {

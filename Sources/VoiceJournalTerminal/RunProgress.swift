@@ -1,9 +1,9 @@
 /// A run's progress as its display shows it: the bar's numbers, and the text each thing that
 /// happens adds. On a terminal that is one bar redrawn in place with lines printed above it;
 /// off one, a plain line per file. Pure: the caller writes the text out (stderr).
-public struct RunProgress: Sendable {
+package struct RunProgress: Sendable {
     /// Where the run stands: files finished and in all, chunks of split files, time so far.
-    public private(set) var progress: BatchProgress
+    package private(set) var progress: BatchProgress
     /// Split files in progress: chunks transcribed and in all, by job.
     private var chunks: [Int64: Tally] = [:]
     private let tty: Bool
@@ -16,19 +16,19 @@ public struct RunProgress: Sendable {
     }
 
     /// A run of `total` files over `endpoints` servers, shown on a terminal when `tty`.
-    public init(total: Int, endpoints: Int, tty: Bool) {
+    package init(total: Int, endpoints: Int, tty: Bool) {
         progress = BatchProgress(total: total)
         self.tty = tty
         pooled = endpoints > 1
     }
 
     /// Files that turned out not to be work for this run (transcribed before, unreadable).
-    public mutating func reduceTotal(by count: Int) {
+    package mutating func reduceTotal(by count: Int) {
         progress.total = max(0, progress.total - count)
     }
 
     /// The bar as it stands `elapsed` seconds in, to redraw in place; nil off a terminal.
-    public mutating func bar(elapsed: Double, width: Int, color: Bool) -> String? {
+    package mutating func bar(elapsed: Double, width: Int, color: Bool) -> String? {
         guard tty else { return nil }
         progress.elapsed = elapsed
         return ANSI.redrawLine + ProgressBar.line(progress, width: width, color: color)
@@ -38,7 +38,7 @@ public struct RunProgress: Sendable {
     // recording taken meanwhile is not) and gives the text to write, if any.
 
     /// A long file's chunks: `done` of `total` transcribed (0: it was just split).
-    public mutating func chunksDone(jobId: Int64, path: String, done: Int, total: Int, counted: Bool) -> String? {
+    package mutating func chunksDone(jobId: Int64, path: String, done: Int, total: Int, counted: Bool) -> String? {
         guard counted else { return nil }
         setChunks(of: jobId, to: Tally(done: done, total: total))
         guard !tty else { return nil }
@@ -47,33 +47,33 @@ public struct RunProgress: Sendable {
     }
 
     /// A file transcribed in `seconds`.
-    public mutating func transcribed(jobId: Int64, path: String, seconds: Double, counted: Bool) -> String? {
+    package mutating func transcribed(jobId: Int64, path: String, seconds: Double, counted: Bool) -> String? {
         if counted { progress.done += 1; setChunks(of: jobId, to: nil) }
         guard !tty else { return nil }
         return "\(counted ? tally : "")done \(TerminalText.escaped(path)) (\(ProgressBar.oneDecimal(seconds)) s)\n"
     }
 
     /// A file that failed for good.
-    public mutating func failed(jobId: Int64, path: String, message: String, counted: Bool) -> String {
+    package mutating func failed(jobId: Int64, path: String, message: String, counted: Bool) -> String {
         if counted { progress.failed += 1; setChunks(of: jobId, to: nil) }
         return announce("\(counted ? tally : "")failed \(path): \(message)")
     }
 
     /// A file done with a transcript to doubt.
-    public func suspect(path: String, message: String) -> String { announce("warning: \(path): \(message)") }
+    package func suspect(path: String, message: String) -> String { announce("warning: \(path): \(message)") }
 
     /// A file whose translation is not stored; its transcript is.
-    public func untranslated(path: String, message: String) -> String {
+    package func untranslated(path: String, message: String) -> String {
         announce("warning: translation not stored for \(path): \(message) (the transcript is stored)")
     }
 
     /// An upload that failed and is tried again in `after` seconds.
-    public func willRetry(path: String, error: String, after: Double) -> String {
+    package func willRetry(path: String, error: String, after: Double) -> String {
         announce("retrying \(path) in \(ProgressBar.oneDecimal(after)) s: \(error)")
     }
 
     /// An endpoint is out: retried for up to `retryingFor` seconds, or (nil) after a cool-down.
-    public func endpointDown(_ endpoint: String, message: String, retryingFor: Double?) -> String {
+    package func endpointDown(_ endpoint: String, message: String, retryingFor: Double?) -> String {
         let retrying = retryingFor.map { "trying again for up to \(max(1, Int($0.rounded()))) s" } ?? "trying again after a cool-down"
         return announce(pooled
             ? "warning: endpoint \(endpoint) is out: \(message); its uploads go to the other endpoints, \(retrying)"
@@ -81,12 +81,12 @@ public struct RunProgress: Sendable {
     }
 
     /// An endpoint answers again after an outage.
-    public func endpointBack(_ endpoint: String) -> String {
+    package func endpointBack(_ endpoint: String) -> String {
         announce(pooled ? "endpoint \(endpoint) answers again; it takes uploads again" : "the server answers again; resuming uploads")
     }
 
     /// An endpoint left out for the rest of the run while the others go on.
-    public func endpointDropped(_ endpoint: String, message: String) -> String {
+    package func endpointDropped(_ endpoint: String, message: String) -> String {
         announce("warning: endpoint \(endpoint) is left out of this run: \(message); the other endpoints go on")
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What one endpoint did in a run, as the endpoint table shows it (the queue's figures
 /// conform as they are).
-public protocol EndpointTableRow {
+package protocol EndpointTableRow {
     associatedtype State: RawRepresentable<String>
     /// The endpoint's base URL, credentials hidden.
     var endpoint: String { get }
@@ -22,9 +22,9 @@ public protocol EndpointTableRow {
 
 /// The sentences `transcribe` and `queue run` print about a run, and its endpoint table.
 /// Pure: the caller prints them. Paths and servers' words are escaped where they are quoted.
-public enum RunText {
+package enum RunText {
     /// `Transcribed 3 of 4 files (1 failed, 2 already done before, 0 skipped) in 0:02.`
-    public static func batchSummary(files: Int, done: Int, failed: Int, alreadyDone: Int, skipped: Int, seconds: Double) -> String {
+    package static func batchSummary(files: Int, done: Int, failed: Int, alreadyDone: Int, skipped: Int, seconds: Double) -> String {
         var parts = ["\(failed) failed"]
         if alreadyDone > 0 { parts.append("\(alreadyDone) already done before") }
         parts.append("\(skipped) skipped")
@@ -32,12 +32,12 @@ public enum RunText {
     }
 
     /// `Transcribed 3 files, 1 failed, in 0:02.`
-    public static func queueSummary(transcribed: Int, failed: Int, seconds: Double) -> String {
+    package static func queueSummary(transcribed: Int, failed: Int, seconds: Double) -> String {
         "Transcribed \(transcribed) file\(transcribed == 1 ? "" : "s"), \(failed) failed, in \(ProgressBar.clock(seconds))."
     }
 
     /// What `transcribe --no-wait` says: `Queued 3 files (1 already transcribed), skipped 2. Run …`
-    public static func queuedOnly(queued: Int, alreadyDone: Int, skipped: Int) -> String {
+    package static func queuedOnly(queued: Int, alreadyDone: Int, skipped: Int) -> String {
         "Queued \(queued) file\(queued == 1 ? "" : "s")"
             + (alreadyDone > 0 ? " (\(alreadyDone) already transcribed)" : "")
             + (skipped > 0 ? ", skipped \(skipped)" : "")
@@ -45,17 +45,17 @@ public enum RunText {
     }
 
     /// `skipped PATH: REASON`, one line.
-    public static func skipped(path: String, reason: String) -> String {
+    package static func skipped(path: String, reason: String) -> String {
         TerminalText.escaped("skipped \(path): \(reason)")
     }
 
     /// `failed: PATH: MESSAGE`, one line.
-    public static func failure(path: String, message: String) -> String {
+    package static func failure(path: String, message: String) -> String {
         TerminalText.escaped("failed: \(path): \(message)")
     }
 
     /// A path whose file changed since it was transcribed (a notice; not escaped yet).
-    public static func replaced(path: String, recordingId: Int64) -> String {
+    package static func replaced(path: String, recordingId: Int64) -> String {
         "\(path) changed since it was transcribed: recording \(recordingId) now holds its new audio "
             + "and is transcribed again (the old transcript is replaced)"
     }
@@ -64,7 +64,7 @@ public enum RunText {
     /// Its UPLOAD ERRORS are uploads that failed on that endpoint (the file went back to the
     /// queue, for it or another one); files that failed for good are the summary's "failed".
     /// A line under the table says so whenever the two could be read as the same count.
-    public static func endpointTable<Row: EndpointTableRow>(_ endpoints: [Row]) -> String {
+    package static func endpointTable<Row: EndpointTableRow>(_ endpoints: [Row]) -> String {
         let table = Table(headers: ["ENDPOINT", "WORKERS", "FILES", "AUDIO", "UPLOAD ERRORS", "MEDIAN", "STATE"], rows: endpoints.map { figures in
             [TerminalText.escaped(figures.endpoint), String(figures.workers), String(figures.files),
              ProgressBar.clock(figures.audioSeconds),

@@ -1,6 +1,6 @@
 /// A series of values as one line of characters, one per value, taller for more: the mood
 /// trend of `stats`.
-public enum Sparkline {
+package enum Sparkline {
     /// Eight heights of block on UTF-8, five characters in ASCII.
     static func levels(_ charset: Charset) -> [Character] {
         charset == .unicode ? ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"] : ["_", ".", "-", "=", "#"]
@@ -8,7 +8,7 @@ public enum Sparkline {
 
     /// One character per value, scaled from `range.lowerBound` (lowest glyph) to
     /// `range.upperBound` (highest); a missing value (a day without a mood) is a space.
-    public static func render(_ values: [Double?], range: ClosedRange<Double>, charset: Charset) -> String {
+    package static func render(_ values: [Double?], range: ClosedRange<Double>, charset: Charset) -> String {
         let glyphs = levels(charset)
         let span = range.upperBound - range.lowerBound
         return String(values.map { value -> Character in

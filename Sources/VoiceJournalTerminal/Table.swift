@@ -1,20 +1,20 @@
 /// A plain-text table: columns padded to their widest cell, long cells cut with "…".
 /// Cells are text from outside (names, transcripts, paths): `render` makes each one safe
 /// for the terminal and one line long, so callers pass them exactly as stored.
-public struct Table: Sendable {
-    public var headers: [String]
-    public var rows: [[String]]
+package struct Table: Sendable {
+    package var headers: [String]
+    package var rows: [[String]]
     /// The widest any one column may get before its cells are cut.
-    public var maxColumnWidth: Int
+    package var maxColumnWidth: Int
 
-    public init(headers: [String], rows: [[String]] = [], maxColumnWidth: Int = 60) {
+    package init(headers: [String], rows: [[String]] = [], maxColumnWidth: Int = 60) {
         self.headers = headers
         self.rows = rows
         self.maxColumnWidth = maxColumnWidth
     }
 
     /// The table as lines joined by newlines (no trailing newline), two spaces between columns.
-    public func render() -> String {
+    package func render() -> String {
         let cells = ([headers] + rows).map { row in row.map { Self.fit($0, maxColumnWidth) } }
         var widths = [Int](repeating: 0, count: headers.count)
         for row in cells {
@@ -31,7 +31,7 @@ public struct Table: Sendable {
 
     /// One line of at most `width` characters: newlines folded to spaces, other control
     /// characters escaped (`TerminalText.escaped`), cut with "…".
-    public static func fit(_ text: String, _ width: Int) -> String {
+    package static func fit(_ text: String, _ width: Int) -> String {
         let line = TerminalText.escaped(text.split(whereSeparator: \.isNewline).joined(separator: " "))
         return line.count <= width ? line : String(line.prefix(max(0, width - 1))) + "…"
     }

@@ -2,14 +2,14 @@ import Foundation
 
 /// What the output stream is: a terminal (redraw in place, maybe colour) or a pipe/file
 /// (plain lines), and how wide it is.
-public struct TerminalInfo: Sendable, Equatable {
-    public var isTTY: Bool
+package struct TerminalInfo: Sendable, Equatable {
+    package var isTTY: Bool
     /// Colours on: only on a TTY, never with `NO_COLOR` set, never on a `dumb` terminal.
-    public var color: Bool
+    package var color: Bool
     /// Columns to fit into.
-    public var width: Int
+    package var width: Int
 
-    public init(isTTY: Bool, color: Bool, width: Int) {
+    package init(isTTY: Bool, color: Bool, width: Int) {
         self.isTTY = isTTY
         self.color = color
         self.width = width
@@ -18,12 +18,12 @@ public struct TerminalInfo: Sendable, Equatable {
     /// Looks at a file descriptor (stderr for meters) and the process's environment; `TERM=dumb`
     /// counts as no terminal. The three variables it reads are read with getenv: ProcessInfo's
     /// `environment` copies all of it into a dictionary, which cost more than the rest of detecting.
-    public static func detect(fileDescriptor: Int32 = STDERR_FILENO) -> TerminalInfo {
+    package static func detect(fileDescriptor: Int32 = STDERR_FILENO) -> TerminalInfo {
         detect(fileDescriptor: fileDescriptor) { name in getenv(name).map { String(cString: $0) } }
     }
 
     /// `detect` with `environment` in place of the process's.
-    public static func detect(fileDescriptor: Int32, environment: [String: String]) -> TerminalInfo {
+    package static func detect(fileDescriptor: Int32, environment: [String: String]) -> TerminalInfo {
         detect(fileDescriptor: fileDescriptor) { environment[$0] }
     }
 
@@ -38,7 +38,7 @@ public struct TerminalInfo: Sendable, Equatable {
     }
 
     /// Colour rule (https://no-color.org): a TTY, `NO_COLOR` absent or empty, `TERM` not `dumb`.
-    public static func colorEnabled(isTTY: Bool, environment: [String: String]) -> Bool {
+    package static func colorEnabled(isTTY: Bool, environment: [String: String]) -> Bool {
         colorEnabled(isTTY: isTTY) { environment[$0] }
     }
 
@@ -49,7 +49,7 @@ public struct TerminalInfo: Sendable, Equatable {
     }
 
     /// The terminal's own width if it reported one, else `$COLUMNS`, else 80.
-    public static func width(reported: Int?, environment: [String: String]) -> Int {
+    package static func width(reported: Int?, environment: [String: String]) -> Int {
         width(reported: reported) { environment[$0] }
     }
 
@@ -61,25 +61,25 @@ public struct TerminalInfo: Sendable, Equatable {
 }
 
 /// ANSI escape sequences, used only when `TerminalInfo.color` is on.
-public enum ANSI {
-    public static let reset = "\u{1B}[0m"
-    public static let green = "\u{1B}[32m"
-    public static let yellow = "\u{1B}[33m"
-    public static let red = "\u{1B}[31m"
-    public static let bold = "\u{1B}[1m"
-    public static let dim = "\u{1B}[2m"
-    public static let cyan = "\u{1B}[36m"
+package enum ANSI {
+    package static let reset = "\u{1B}[0m"
+    package static let green = "\u{1B}[32m"
+    package static let yellow = "\u{1B}[33m"
+    package static let red = "\u{1B}[31m"
+    package static let bold = "\u{1B}[1m"
+    package static let dim = "\u{1B}[2m"
+    package static let cyan = "\u{1B}[36m"
     /// Back to the start of the line and clear it, for a line redrawn in place.
-    public static let redrawLine = "\r\u{1B}[2K"
+    package static let redrawLine = "\r\u{1B}[2K"
 
     /// `text` in `code` (and back to normal after it) when `on`, else `text` as it is; nothing
     /// wraps an empty text.
-    public static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
+    package static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
         on && !text.isEmpty ? code + text + reset : text
     }
 
     /// `text` without escape sequences: what the terminal shows.
-    public static func stripped(_ text: String) -> String {
+    package static func stripped(_ text: String) -> String {
         var result = ""
         var inEscape = false
         for scalar in text.unicodeScalars {

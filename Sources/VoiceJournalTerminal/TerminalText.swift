@@ -4,11 +4,11 @@
 ///
 /// Use it on every string that did not come from voicejournal itself, in human output
 /// only: `--json` stays exact (JSON escapes control characters on its own).
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with C0 and C1 control characters, DEL and the bidirectional overrides shown
     /// as visible escapes: `\n`, `\t`, `\r`, `\e`, else `\u{…}`. Printable text, including
     /// every non-Latin script and emoji, is unchanged.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -31,7 +31,7 @@ public enum TerminalText {
 
     /// `text` escaped line by line: its line breaks stay (a transcript, a typed entry, a
     /// multi-line message reads as lines), everything else is escaped as by `escaped`.
-    public static func escapedLines(_ text: String) -> String {
+    package static func escapedLines(_ text: String) -> String {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { escaped(String($0)) }.joined(separator: "\n")
     }

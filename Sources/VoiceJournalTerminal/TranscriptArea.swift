@@ -1,16 +1,16 @@
 /// The transcript that grows under the live meter while recording: each piece's text, wrapped
 /// by words to fit the terminal so the meter above can be redrawn by moving the cursor up
 /// exactly as many lines as were printed.
-public struct TranscriptArea: Sendable, Equatable {
+package struct TranscriptArea: Sendable, Equatable {
     /// Lines printed so far under the meter.
-    public private(set) var lineCount = 0
+    package private(set) var lineCount = 0
 
-    public init() {}
+    package init() {}
 
     /// The text to write, with the cursor on the meter line, to print `lines` (already
     /// escaped, each shorter than the terminal) under what is there and come back to the
     /// meter line.
-    public mutating func append(_ lines: [String]) -> String {
+    package mutating func append(_ lines: [String]) -> String {
         guard !lines.isEmpty else { return "" }
         var text = String(repeating: "\n", count: lineCount)
         for line in lines { text += "\n\r\u{1B}[2K" + line }
@@ -19,11 +19,11 @@ public struct TranscriptArea: Sendable, Equatable {
     }
 
     /// The text that moves the cursor from the meter line to a fresh line below the transcript.
-    public func leave() -> String { String(repeating: "\n", count: lineCount + 1) }
+    package func leave() -> String { String(repeating: "\n", count: lineCount + 1) }
 
     /// `text` in lines of at most `width` characters, broken between words (a word longer
     /// than a line is cut).
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(width, 8)
         var lines: [String] = []
         var current = ""

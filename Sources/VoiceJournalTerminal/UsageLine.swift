@@ -5,10 +5,10 @@ import Foundation
 /// run together, and where to read the command's help. The parser's own form (an `Error:`
 /// line, a `Help:` line and the usage) would differ in style from every other error and break
 /// scripts that read the first line.
-public enum UsageLine {
+package enum UsageLine {
     /// `message` made one line, then `(see 'voicejournal <command> --help')`, the command read
     /// from the last line of `usage` that names it (else the program's own help).
-    public static func make(message: String, usage: String) -> String {
+    package static func make(message: String, usage: String) -> String {
         let line = message
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }

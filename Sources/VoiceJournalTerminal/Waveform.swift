@@ -1,26 +1,26 @@
 /// A waveform drawn with text: one column per slice of time, mirrored around a centre line,
 /// the RMS envelope solid and the peak envelope shaded, over a time axis.
-public enum Waveform {
+package enum Waveform {
     /// One slice of time as linear amplitudes, 0 (silence) to 1 (full scale).
-    public struct Column: Sendable, Equatable {
-        public var peak: Double
-        public var rms: Double
+    package struct Column: Sendable, Equatable {
+        package var peak: Double
+        package var rms: Double
 
-        public init(peak: Double, rms: Double) {
+        package init(peak: Double, rms: Double) {
             self.peak = peak
             self.rms = rms
         }
     }
 
     /// The glyph for the RMS envelope (the body of the sound).
-    public static let rmsGlyph: Character = "█"
+    package static let rmsGlyph: Character = "█"
     /// The glyph for the part of the peak envelope beyond the RMS.
-    public static let peakGlyph: Character = "░"
+    package static let peakGlyph: Character = "░"
 
     /// `height` rows (rounded up to even, at least 2), one character per column. A row lights
     /// up when the amplitude reaches past the row below it, so any sound shows at least the
     /// two rows around the centre and only digital silence is blank.
-    public static func render(_ columns: [Column], height: Int, color: Bool) -> [String] {
+    package static func render(_ columns: [Column], height: Int, color: Bool) -> [String] {
         let half = max((height + 1) / 2, 1)
         var rows: [String] = []
         for row in 0..<(half * 2) {
@@ -51,7 +51,7 @@ public enum Waveform {
     }
 
     /// Two lines under the waveform: a rule with ticks at a round step, and the tick labels.
-    public static func timeAxis(width: Int, durationSeconds: Double) -> [String] {
+    package static func timeAxis(width: Int, durationSeconds: Double) -> [String] {
         guard width > 0 else { return ["", ""] }
         let step = tickStep(width: width, durationSeconds: durationSeconds)
         var rule = Array(repeating: Character("─"), count: width)

@@ -1,26 +1,26 @@
 import Foundation
 
 /// One stretch of a recording to upload on its own, on the recording's original timeline.
-public struct AudioChunk: Sendable, Equatable, Codable {
+package struct AudioChunk: Sendable, Equatable, Codable {
     /// First sample of the stretch (at `sampleRate`).
-    public var startSample: Int64
+    package var startSample: Int64
     /// The sample just after the stretch.
-    public var endSample: Int64
+    package var endSample: Int64
     /// Samples per second that the sample numbers count.
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// The cut before this stretch went through unbroken speech, so the word at the seam may
     /// be heard at the end of the stretch before and again at the start of this one. False
     /// for a cut in a pause (and for the first stretch): nothing there is heard twice, and
     /// words repeated across it were spoken twice.
-    public var startsInSpeech: Bool
+    package var startsInSpeech: Bool
     /// The parts of the stretch its upload holds, back to back (sample ranges on the
     /// recording's clock, in order): the speech with the middle of its long pauses left out
     /// (see `PauseShortening`). Nil: the whole stretch.
-    public var pieces: [Range<Int64>]?
+    package var pieces: [Range<Int64>]?
     /// Where the stretch's speech is (sample ranges on the recording's clock), when measured.
-    public var speech: [Range<Int64>]?
+    package var speech: [Range<Int64>]?
 
-    public init(startSample: Int64, endSample: Int64, sampleRate: Int, startsInSpeech: Bool = false,
+    package init(startSample: Int64, endSample: Int64, sampleRate: Int, startsInSpeech: Bool = false,
                 pieces: [Range<Int64>]? = nil, speech: [Range<Int64>]? = nil) {
         self.startSample = startSample
         self.endSample = endSample
@@ -32,11 +32,11 @@ public struct AudioChunk: Sendable, Equatable, Codable {
 
     /// Where the stretch starts, in seconds from the start of the recording: the offset its
     /// transcript's timestamps are shifted by.
-    public var startSeconds: Double { Double(startSample) / Double(max(sampleRate, 1)) }
+    package var startSeconds: Double { Double(startSample) / Double(max(sampleRate, 1)) }
     /// Where the stretch ends, in seconds from the start of the recording.
-    public var endSeconds: Double { Double(endSample) / Double(max(sampleRate, 1)) }
+    package var endSeconds: Double { Double(endSample) / Double(max(sampleRate, 1)) }
     /// How long the stretch is, in seconds.
-    public var durationSeconds: Double { endSeconds - startSeconds }
+    package var durationSeconds: Double { endSeconds - startSeconds }
 }
 
 /// Splits a recording into chunks short enough for one request each, cutting in pauses.
@@ -49,24 +49,24 @@ public struct AudioChunk: Sendable, Equatable, Codable {
 /// speech, after the last, and on both sides of each cut is left out but for `paddingSeconds`
 /// around the speech, and a pause of `skippedPauseSeconds` or more is never sent. A chunk with
 /// no speech in it is never planned: silence sent to Whisper comes back as invented text.
-public struct ChunkPlanner: Sendable, Equatable {
+package struct ChunkPlanner: Sendable, Equatable {
     /// The longest chunk.
-    public var maxChunkSeconds: Double
+    package var maxChunkSeconds: Double
     /// No cut leaves a piece shorter than this behind it or before the end: a short piece
     /// costs a request and gives the model little context.
-    public var minChunkSeconds: Double
+    package var minChunkSeconds: Double
     /// Leave out silence before, after and between the speech (`--no-trim` turns it off).
-    public var trim: Bool
+    package var trim: Bool
     /// Silence kept around speech when trimming, so the edges of words are not clipped.
-    public var paddingSeconds: Double
+    package var paddingSeconds: Double
     /// The share of `maxChunkSeconds`, at its end, in which a cut is looked for.
-    public var cutWindowFraction: Double
+    package var cutWindowFraction: Double
     /// A pause at least this long is a safe place to cut between words.
-    public var preferredPauseSeconds: Double
+    package var preferredPauseSeconds: Double
     /// With `trim`, a pause this long ends a chunk and is not sent.
-    public var skippedPauseSeconds: Double
+    package var skippedPauseSeconds: Double
 
-    public init(maxChunkSeconds: Double, minChunkSeconds: Double = 2, trim: Bool = true,
+    package init(maxChunkSeconds: Double, minChunkSeconds: Double = 2, trim: Bool = true,
                 paddingSeconds: Double = 0.25, cutWindowFraction: Double = 0.35,
                 preferredPauseSeconds: Double = 0.3, skippedPauseSeconds: Double = 30) {
         self.maxChunkSeconds = maxChunkSeconds
@@ -79,13 +79,13 @@ public struct ChunkPlanner: Sendable, Equatable {
     }
 
     /// The chunks of a measured recording, in order, not overlapping.
-    public func chunks(for map: SpeechMap) -> [AudioChunk] {
+    package func chunks(for map: SpeechMap) -> [AudioChunk] {
         chunks(speech: map.speechRanges, sampleCount: map.sampleCount, sampleRate: map.sampleRate)
     }
 
     /// The chunks of a recording of `sampleCount` samples whose speech lies in `speech`
     /// (sample ranges in order, not overlapping), in order, not overlapping.
-    public func chunks(speech: [Range<Int64>], sampleCount: Int64, sampleRate: Int) -> [AudioChunk] {
+    package func chunks(speech: [Range<Int64>], sampleCount: Int64, sampleRate: Int) -> [AudioChunk] {
         let timeline = Timeline(
             speech: speech.compactMap { range in
                 let clipped = range.clamped(to: 0..<max(sampleCount, 0))

@@ -1,16 +1,16 @@
 import VoiceJournalCCurl
 
 /// The libcurl this program runs on: its version, TLS library and protocols.
-public struct CurlVersion: Sendable, Equatable {
+package struct CurlVersion: Sendable, Equatable {
     /// e.g. "7.88.1".
-    public var version: String
+    package var version: String
     /// e.g. "OpenSSL/3.0.19"; nil if built without TLS.
-    public var ssl: String?
+    package var ssl: String?
     /// e.g. ["dict", "file", "ftp", …, "http", "https", …].
-    public var protocols: [String]
+    package var protocols: [String]
 
     /// What the linked libcurl reports about itself.
-    public static var current: CurlVersion {
+    package static var current: CurlVersion {
         guard let info = ccurl_version_info()?.pointee else {
             return CurlVersion(version: "unknown", ssl: nil, protocols: [])
         }

@@ -9,17 +9,17 @@ import Foundation
 /// `maxPieceSeconds` with no such pause it is cut as `ChunkPlanner` cuts a long file: in the
 /// longest pause near the end, and only in unbroken speech at the limit. Short pieces come
 /// back quickly after the stop; long ones give Whisper the context of whole sentences.
-public struct LivePieceCutter: Sendable, Equatable {
+package struct LivePieceCutter: Sendable, Equatable {
     /// No pause cuts a piece shorter than this.
-    public var minPieceSeconds: Double
+    package var minPieceSeconds: Double
     /// A pause at least this long, after `minPieceSeconds`, ends the piece.
-    public var pauseSeconds: Double
+    package var pauseSeconds: Double
     /// A piece with no such pause is cut here.
-    public var maxPieceSeconds: Double
+    package var maxPieceSeconds: Double
     /// Silence kept around the speech of each piece.
-    public var paddingSeconds: Double
+    package var paddingSeconds: Double
 
-    public init(minPieceSeconds: Double = 15, pauseSeconds: Double = 0.5, maxPieceSeconds: Double = 30,
+    package init(minPieceSeconds: Double = 15, pauseSeconds: Double = 0.5, maxPieceSeconds: Double = 30,
                 paddingSeconds: Double = 0.25) {
         self.minPieceSeconds = minPieceSeconds
         self.pauseSeconds = pauseSeconds
@@ -28,14 +28,14 @@ public struct LivePieceCutter: Sendable, Equatable {
     }
 
     /// The planner that cuts a piece too long to wait for a pause, and the rest at the end.
-    public var planner: ChunkPlanner {
+    package var planner: ChunkPlanner {
         ChunkPlanner(maxChunkSeconds: maxPieceSeconds, paddingSeconds: paddingSeconds, preferredPauseSeconds: 0.3)
     }
 
     /// The next piece of the audio from `cursor` (where the last piece ended) to
     /// `sampleCount`, with `speech` as measured so far (sample ranges in order), or nil while
     /// it is not ready to be cut.
-    public func nextPiece(speech: [Range<Int64>], cursor: Int64, sampleCount: Int64, sampleRate: Int) -> AudioChunk? {
+    package func nextPiece(speech: [Range<Int64>], cursor: Int64, sampleCount: Int64, sampleRate: Int) -> AudioChunk? {
         let rate = Double(max(sampleRate, 1))
         func samples(_ seconds: Double) -> Int64 { Int64((seconds * rate).rounded()) }
         let after = speech.compactMap { range -> Range<Int64>? in
@@ -60,7 +60,7 @@ public struct LivePieceCutter: Sendable, Equatable {
     }
 
     /// The pieces that finish the audio from `cursor` to its end (the recording stopped).
-    public func lastPieces(speech: [Range<Int64>], cursor: Int64, sampleCount: Int64, sampleRate: Int) -> [AudioChunk] {
+    package func lastPieces(speech: [Range<Int64>], cursor: Int64, sampleCount: Int64, sampleRate: Int) -> [AudioChunk] {
         let after = speech.compactMap { range -> Range<Int64>? in
             let clipped = range.clamped(to: cursor..<max(sampleCount, cursor))
             return clipped.isEmpty ? nil : clipped

@@ -6,15 +6,15 @@ import Foundation
 /// sentence end) — its middle is cut out. Whisper bills and decodes every second it is sent,
 /// and invents words over long stretches of room noise; a `TimeMap` puts the answer's times
 /// back on the recording's clock.
-public struct PauseShortening: Sendable, Equatable {
+package struct PauseShortening: Sendable, Equatable {
     /// A pause up to this long is sent whole: it is part of how the sentence sounds.
-    public var longestWholePauseSeconds: Double
+    package var longestWholePauseSeconds: Double
     /// Audio kept before and after speech where a pause is cut (a cut pause is twice this).
-    public var edgeSeconds: Double
+    package var edgeSeconds: Double
     /// Leaving out less than this in all is not worth an encode: the file goes as it is.
-    public var worthSeconds: Double
+    package var worthSeconds: Double
 
-    public init(longestWholePauseSeconds: Double = 1.0, edgeSeconds: Double = 0.3, worthSeconds: Double = 2.0) {
+    package init(longestWholePauseSeconds: Double = 1.0, edgeSeconds: Double = 0.3, worthSeconds: Double = 2.0) {
         self.longestWholePauseSeconds = longestWholePauseSeconds
         self.edgeSeconds = edgeSeconds
         self.worthSeconds = worthSeconds
@@ -22,7 +22,7 @@ public struct PauseShortening: Sendable, Equatable {
 
     /// The pieces of `stretch` an upload of its speech holds (sample ranges in order, not
     /// overlapping, within the stretch). No speech in it: nothing.
-    public func pieces(of stretch: Range<Int64>, speech: [Range<Int64>], sampleRate: Int) -> [Range<Int64>] {
+    package func pieces(of stretch: Range<Int64>, speech: [Range<Int64>], sampleRate: Int) -> [Range<Int64>] {
         let rate = Double(max(sampleRate, 1))
         let edge = Int64((edgeSeconds * rate).rounded())
         let longestWhole = Int64((longestWholePauseSeconds * rate).rounded())
@@ -56,13 +56,13 @@ public struct PauseShortening: Sendable, Equatable {
     }
 
     /// Speech in seconds with the pauses the upload keeps whole closed (see `joined`).
-    public func utterances(_ speech: [Range<Double>]) -> [Range<Double>] {
+    package func utterances(_ speech: [Range<Double>]) -> [Range<Double>] {
         Self.joined(speech, longerPausesThan: longestWholePauseSeconds)
     }
 
     /// The chunk with the pieces its upload holds and its speech, when leaving out the middle
     /// of its pauses is worth it (else as it was: the whole stretch is sent).
-    public func shortened(_ chunk: AudioChunk, speech: [Range<Int64>]) -> AudioChunk {
+    package func shortened(_ chunk: AudioChunk, speech: [Range<Int64>]) -> AudioChunk {
         var shortened = chunk
         let stretch = chunk.startSample..<max(chunk.startSample, chunk.endSample)
         let rate = Double(max(chunk.sampleRate, 1))
@@ -78,7 +78,7 @@ public struct PauseShortening: Sendable, Equatable {
     }
 
     /// Seconds an upload of `speech` in a recording of `durationSeconds` would leave out.
-    public func leftOutSeconds(durationSeconds: Double, speech: [Range<Double>]) -> Double {
+    package func leftOutSeconds(durationSeconds: Double, speech: [Range<Double>]) -> Double {
         let rate = 1000
         let kept = pieces(of: 0..<Int64((durationSeconds * Double(rate)).rounded()),
                           speech: speech.map { Int64(($0.lowerBound * Double(rate)).rounded())..<Int64(($0.upperBound * Double(rate)).rounded()) },
@@ -89,10 +89,10 @@ public struct PauseShortening: Sendable, Equatable {
 
 extension AudioChunk {
     /// The samples its upload holds, in order: its pieces, or the whole stretch.
-    public var uploadedRanges: [Range<Int64>] { pieces ?? [startSample..<endSample] }
+    package var uploadedRanges: [Range<Int64>] { pieces ?? [startSample..<endSample] }
 
     /// The map from its upload's clock back to the stretch's own (0 = `startSeconds`).
-    public var timeMap: TimeMap {
+    package var timeMap: TimeMap {
         let rate = Double(max(sampleRate, 1))
         func span(_ range: Range<Int64>) -> TimeMap.Span {
             TimeMap.Span(start: Double(range.lowerBound - startSample) / rate, end: Double(range.upperBound - startSample) / rate)

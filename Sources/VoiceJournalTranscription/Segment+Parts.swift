@@ -6,7 +6,7 @@ extension TranscriptionResult.Segment {
     /// it) and the segment's confidence; the first part keeps the segment's start, the last its
     /// end, and the times between are the words' own. Indices that cut nothing are ignored;
     /// without words the segment comes back whole.
-    public func parts(beforeWords wordIndices: [Int]) -> [TranscriptionResult.Segment] {
+    package func parts(beforeWords wordIndices: [Int]) -> [TranscriptionResult.Segment] {
         guard let words, !words.isEmpty else { return [self] }
         let cuts = Self.orderedCuts(wordIndices, count: words.count)
         guard !cuts.isEmpty else { return [self] }
@@ -26,7 +26,7 @@ extension TranscriptionResult.Segment {
     /// The segment's text cut into `shares.count` parts by its whitespace-separated tokens, in
     /// proportion to `shares` (seconds of speech each part holds), for a segment without
     /// words; a part given no token is nil.
-    public func textParts(inProportionTo shares: [Double]) -> [String?] {
+    package func textParts(inProportionTo shares: [Double]) -> [String?] {
         let tokens = text.split(whereSeparator: \.isWhitespace)
         let total = shares.reduce(0, +)
         guard shares.count > 1, total > 0, !tokens.isEmpty else { return [text] + Array(repeating: nil, count: max(shares.count - 1, 0)) }

@@ -20,52 +20,52 @@ import Foundation
 /// ranges found so far are kept. Where it cannot tell, it says speech: a short voiced stretch
 /// is too short to call steady, and a stretch that is loud and voiced enough is kept whole,
 /// since sending a little noise costs a few bytes and dropping a quiet word loses it.
-public struct SpeechMap: Sendable {
+package struct SpeechMap: Sendable {
     /// How frames are measured and judged; the defaults suit speech at 16 kHz.
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// Length of one measured frame.
-        public var frameSeconds: Double
+        package var frameSeconds: Double
         /// How far above the local noise floor a frame must be to count as speech.
-        public var marginDB: Double
+        package var marginDB: Double
         /// Nothing quieter than this is speech, however quiet the room.
-        public var quietestSpeechDBFS: Double
+        package var quietestSpeechDBFS: Double
         /// The noise floor is never taken above this, so that a stretch with no pause at all
         /// (one long sentence, music) is still speech: everything louder than
         /// `noiseFloorCeilingDBFS + marginDB` always counts.
-        public var noiseFloorCeilingDBFS: Double
+        package var noiseFloorCeilingDBFS: Double
         /// Length of the window, centred on each frame, that the noise floor is taken from.
-        public var floorWindowSeconds: Double
+        package var floorWindowSeconds: Double
         /// Which quantile of the window's frame levels is the noise floor (0.1 = the quietest 10 %).
-        public var floorQuantile: Double
+        package var floorQuantile: Double
         /// Gaps in speech shorter than this are not pauses (stop consonants, breaths between words).
-        public var hangoverSeconds: Double
+        package var hangoverSeconds: Double
         /// Speech shorter than this is a click, not a word.
-        public var shortestSpeechSeconds: Double
+        package var shortestSpeechSeconds: Double
         /// Whether a loud stretch must also sound like a voice (periodic, and moving) to be
         /// speech; false judges by loudness alone.
-        public var requiresVoice: Bool
+        package var requiresVoice: Bool
         /// A frame is voiced when its normalised autocorrelation at some pitch of 70–400 Hz
         /// reaches this.
-        public var voicedPeriodicity: Double
+        package var voicedPeriodicity: Double
         /// A stretch with less voiced audio than this is not a voice.
-        public var shortestVoicedSeconds: Double
+        package var shortestVoicedSeconds: Double
         /// A stretch whose voiced frames are fewer than this share of its loud ones is not a voice.
-        public var smallestVoicedShare: Double
+        package var smallestVoicedShare: Double
         /// A stretch with more voiced audio than `steadinessSeconds` whose loudness varies
         /// less than `steadyLevelDB` (standard deviation of its loud frames) and whose pitch
         /// moves less than `steadyPitchSemitones` from frame to frame (on average) is a held
         /// note (a hum, a chord, a tone), not speech.
-        public var steadinessSeconds: Double
+        package var steadinessSeconds: Double
         /// See `steadinessSeconds`.
-        public var steadyLevelDB: Double
+        package var steadyLevelDB: Double
         /// See `steadinessSeconds`.
-        public var steadyPitchSemitones: Double
+        package var steadyPitchSemitones: Double
         /// A stretch as in `steadinessSeconds` whose pitch stands still (moves less than 0.06
         /// semitones) in at least this share of its frame-to-frame steps is a held note too,
         /// however far its reading now and then jumps.
-        public var stillPitchShare: Double
+        package var stillPitchShare: Double
 
-        public init(frameSeconds: Double = 0.02, marginDB: Double = 10, quietestSpeechDBFS: Double = -55,
+        package init(frameSeconds: Double = 0.02, marginDB: Double = 10, quietestSpeechDBFS: Double = -55,
                     noiseFloorCeilingDBFS: Double = -40, floorWindowSeconds: Double = 20,
                     floorQuantile: Double = 0.1, hangoverSeconds: Double = 0.15,
                     shortestSpeechSeconds: Double = 0.08, requiresVoice: Bool = true,
@@ -92,10 +92,10 @@ public struct SpeechMap: Sendable {
     }
 
     /// Samples per second of the audio being measured.
-    public let sampleRate: Int
-    public let settings: Settings
+    package let sampleRate: Int
+    package let settings: Settings
     /// Samples measured so far.
-    public private(set) var sampleCount: Int64 = 0
+    package private(set) var sampleCount: Int64 = 0
     /// Keep every stretch's judgement for `judgedStretches` (tuning only: grows with length).
     var keepsJudgements: Bool {
         get { classifier.keepsJudgements }
@@ -115,7 +115,7 @@ public struct SpeechMap: Sendable {
     private let halfWindowFrames: Int
 
     /// A map of nothing yet; feed it with `append`.
-    public init(sampleRate: Int = 16_000, settings: Settings = Settings()) {
+    package init(sampleRate: Int = 16_000, settings: Settings = Settings()) {
         self.sampleRate = max(sampleRate, 1)
         self.settings = settings
         samplesPerFrame = max(Int((settings.frameSeconds * Double(max(sampleRate, 1))).rounded()), 1)
@@ -134,7 +134,7 @@ public struct SpeechMap: Sendable {
     }
 
     /// Measures the next stretch of mono samples.
-    public mutating func append(_ samples: UnsafeBufferPointer<Float>) {
+    package mutating func append(_ samples: UnsafeBufferPointer<Float>) {
         var index = 0
         while index < samples.count {
             let take = min(samplesPerFrame - partial.count, samples.count - index)
@@ -154,21 +154,21 @@ public struct SpeechMap: Sendable {
     }
 
     /// Measures the next stretch of mono samples held in an array.
-    public mutating func append(_ samples: [Float]) {
+    package mutating func append(_ samples: [Float]) {
         samples.withUnsafeBufferPointer { append($0) }
     }
 
     /// The loudest sample measured so far, in dBFS (-infinity for digital silence): a map
     /// that heard no speech in audio that is not silent either is worth a word to the user.
-    public var peakDBFS: Double { peak > 0 ? 20 * log10(Double(peak)) : -.infinity }
+    package var peakDBFS: Double { peak > 0 ? 20 * log10(Double(peak)) : -.infinity }
 
     /// Length of the audio measured so far, in seconds.
-    public var durationSeconds: Double { Double(sampleCount) / Double(sampleRate) }
+    package var durationSeconds: Double { Double(sampleCount) / Double(sampleRate) }
 
     /// The speech found, as sample ranges in order, not overlapping. Judging the last few
     /// seconds needs the whole floor window, so this finishes a copy of the map: cheap, and the
     /// map itself can go on taking samples.
-    public var speechRanges: [Range<Int64>] {
+    package var speechRanges: [Range<Int64>] {
         var finished = self
         if finished.partial.count > 0 { finished.closeFrame() }
         finished.judgeReadyBlocks(final: true)
@@ -179,25 +179,25 @@ public struct SpeechMap: Sendable {
     }
 
     /// The speech found, in seconds from the start.
-    public var speechIntervals: [Range<Double>] {
+    package var speechIntervals: [Range<Double>] {
         speechRanges.map { seconds($0.lowerBound)..<seconds($0.upperBound) }
     }
 
     /// The pauses between stretches of speech, in seconds; leading and trailing silence are
     /// not pauses (see `firstSpeechSeconds` and `lastSpeechSeconds`).
-    public var pauseIntervals: [Range<Double>] {
+    package var pauseIntervals: [Range<Double>] {
         let speech = speechIntervals
         return zip(speech, speech.dropFirst()).map { $0.upperBound..<$1.lowerBound }
     }
 
     /// Where speech begins, or nil when none was heard.
-    public var firstSpeechSeconds: Double? { speechIntervals.first?.lowerBound }
+    package var firstSpeechSeconds: Double? { speechIntervals.first?.lowerBound }
 
     /// Where speech ends, or nil when none was heard.
-    public var lastSpeechSeconds: Double? { speechIntervals.last?.upperBound }
+    package var lastSpeechSeconds: Double? { speechIntervals.last?.upperBound }
 
     /// Where speech begins and ends, for an `UploadPlan`.
-    public var speechExtent: SpeechExtent {
+    package var speechExtent: SpeechExtent {
         let speech = speechRanges
         guard let first = speech.first, let last = speech.last else { return .silent }
         return .spans(firstSeconds: seconds(first.lowerBound), lastSeconds: seconds(last.upperBound))
@@ -255,7 +255,7 @@ public struct SpeechMap: Sendable {
 }
 
 /// Where speech begins and ends in a recording, as far as an upload plan needs to know.
-public enum SpeechExtent: Sendable, Equatable {
+package enum SpeechExtent: Sendable, Equatable {
     /// The audio was not measured: assume speech throughout.
     case notMeasured
     /// No speech at all: nothing should be uploaded.

@@ -8,44 +8,44 @@ import Foundation
 /// few numbers per pause: the kept pieces in order, on the clock of the stretch the upload
 /// was cut from (a chunk's or live piece's own start is 0; the stitcher shifts the chunks
 /// onto the recording), and the speech inside them, which the review checks the answer against.
-public struct TimeMap: Sendable, Equatable, Codable {
+package struct TimeMap: Sendable, Equatable, Codable {
     /// A stretch in seconds.
-    public struct Span: Sendable, Equatable, Codable {
-        public var start: Double
-        public var end: Double
-        public init(start: Double, end: Double) {
+    package struct Span: Sendable, Equatable, Codable {
+        package var start: Double
+        package var end: Double
+        package init(start: Double, end: Double) {
             self.start = start
             self.end = max(start, end)
         }
-        public var seconds: Double { end - start }
-        public var range: Range<Double> { start..<end }
+        package var seconds: Double { end - start }
+        package var range: Range<Double> { start..<end }
     }
 
     /// The kept pieces, in order, not overlapping: the upload is these, back to back.
-    public var pieces: [Span]
+    package var pieces: [Span]
     /// Where speech is, on the same clock, in order (within the pieces).
-    public var speech: [Span]
+    package var speech: [Span]
 
-    public init(pieces: [Span], speech: [Span]) {
+    package init(pieces: [Span], speech: [Span]) {
         self.pieces = pieces
         self.speech = speech
     }
 
     /// A map of an upload that holds its stretch unshortened, `seconds` long.
-    public static func whole(seconds: Double, speech: [Span]) -> TimeMap {
+    package static func whole(seconds: Double, speech: [Span]) -> TimeMap {
         TimeMap(pieces: [Span(start: 0, end: max(seconds, 0))], speech: speech)
     }
 
     /// Seconds of audio the upload holds.
-    public var sentSeconds: Double { pieces.reduce(0) { $0 + $1.seconds } }
+    package var sentSeconds: Double { pieces.reduce(0) { $0 + $1.seconds } }
 
     /// Whether the upload holds its stretch as it is (one piece from 0): times need no mapping.
-    public var isWhole: Bool { pieces.count <= 1 && (pieces.first?.start ?? 0) == 0 }
+    package var isWhole: Bool { pieces.count <= 1 && (pieces.first?.start ?? 0) == 0 }
 
     /// The time on the stretch's clock of `seconds` into the upload. A time exactly at the
     /// seam of two pieces is the end of the earlier one when it ends something (`isEnd`), the
     /// start of the later one otherwise; a time past the upload's end stays past the last piece.
-    public func original(_ seconds: Double, isEnd: Bool = false) -> Double {
+    package func original(_ seconds: Double, isEnd: Bool = false) -> Double {
         var uploadStart = 0.0
         for (index, piece) in pieces.enumerated() {
             let uploadEnd = uploadStart + piece.seconds
@@ -60,7 +60,7 @@ public struct TimeMap: Sendable, Equatable, Codable {
 
     /// Where a time on the stretch's clock is in the upload; a time in a left-out pause is
     /// where the pause's kept part joins (the start of the next piece).
-    public func upload(_ seconds: Double) -> Double {
+    package func upload(_ seconds: Double) -> Double {
         var uploadStart = 0.0
         for piece in pieces {
             if seconds < piece.start { return uploadStart }
@@ -71,14 +71,14 @@ public struct TimeMap: Sendable, Equatable, Codable {
     }
 
     /// The speech stretches as ranges.
-    public var speechRanges: [Range<Double>] { speech.map(\.range) }
+    package var speechRanges: [Range<Double>] { speech.map(\.range) }
 }
 
 extension TranscriptionResult {
     /// The answer with every segment and word time turned back to the stretch's clock.
     /// A segment that ran across a shortened pause comes back as one segment per side (see
     /// `UploadLayout`), and no word is stretched over the pause.
-    public func mapped(through map: TimeMap) -> TranscriptionResult {
+    package func mapped(through map: TimeMap) -> TranscriptionResult {
         guard !map.isWhole else { return self }
         var result = self
         let layout = UploadLayout(map)
@@ -92,7 +92,7 @@ extension TimeMap {
     /// without reaching speech on its far side (the model let a segment or word run on into
     /// the gap) stops where its speech's piece ends, rather than taking in the whole pause it
     /// never heard; likewise a span starting after its piece's speech starts at the next piece.
-    public func originalSpan(_ start: Double, _ end: Double) -> Range<Double> {
+    package func originalSpan(_ start: Double, _ end: Double) -> Range<Double> {
         var from = original(start), to = max(original(end, isEnd: true), from)
         guard pieces.count > 1, var first = pieceIndex(of: from), var last = pieceIndex(of: to) else { return from..<to }
         while last > first, !speech.contains(where: { $0.start < to && $0.end > pieces[last].start }) {
@@ -115,12 +115,12 @@ extension TimeMap {
 extension TranscriptionResult.Segment {
     /// The segment on the stretch's clock: one segment per side of each shortened pause its
     /// words (or, without words, its speech) lie on, every word within one stretch.
-    public func mapped(through map: TimeMap) -> [TranscriptionResult.Segment] {
+    package func mapped(through map: TimeMap) -> [TranscriptionResult.Segment] {
         map.isWhole ? [self] : UploadLayout(map).placed(self)
     }
 
     /// The segment moved `seconds` later (or earlier, negative), words too.
-    public func shifted(by seconds: Double) -> TranscriptionResult.Segment {
+    package func shifted(by seconds: Double) -> TranscriptionResult.Segment {
         var segment = self
         segment.start += seconds
         segment.end += seconds
@@ -131,12 +131,12 @@ extension TranscriptionResult.Segment {
 
 extension TimeMap {
     /// The map as a chunk's row keeps it.
-    public var json: String {
+    package var json: String {
         (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// A map a chunk's row kept; nil when there is none or it cannot be read.
-    public init?(json: String?) {
+    package init?(json: String?) {
         guard let json, let map = try? JSONDecoder().decode(TimeMap.self, from: Data(json.utf8)) else { return nil }
         self = map
     }

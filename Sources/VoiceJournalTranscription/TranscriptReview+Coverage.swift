@@ -37,7 +37,7 @@ extension TranscriptReview {
     /// segment with words that reaches into it, the words whose middle lies in it. An empty
     /// re-send replaces nothing (the one occurrence of the loop stays). A re-sent segment
     /// saying the same words as a kept one it overlaps in time is not added twice.
-    public static func merged(_ kept: [TranscriptionResult.Segment], with resent: [TranscriptionResult.Segment],
+    package static func merged(_ kept: [TranscriptionResult.Segment], with resent: [TranscriptionResult.Segment],
                               replacing region: Range<Double>?) -> [TranscriptionResult.Segment] {
         guard !resent.isEmpty else { return kept }
         var base = kept
@@ -72,17 +72,17 @@ extension TranscriptReview {
 
     /// The fewest words per second of speech a recording is taken to say when its own rate is
     /// not known yet: below it a text-only answer (no times to check) is suspect.
-    public static let slowestSpeechWordsPerSecond = 0.5
+    package static let slowestSpeechWordsPerSecond = 0.5
     /// Against the recording's own rate, an answer with less than this share of the words
     /// expected is suspect.
-    public static let fewestWordsShare = 0.4
+    package static let fewestWordsShare = 0.4
 
     /// For answers with text only (gpt-4o transcribe with json): whether `words` words for
     /// `speechSeconds` of speech is too few against `expectedWordsPerSecond` (the recording's
     /// own rate from its other uploads when known, else `slowestSpeechWordsPerSecond`).
     /// No words at all for a checked stretch (`Settings().shortestCheckedSpeechSeconds` or
     /// more) is always too few; less speech than that is never judged.
-    public static func tooFewWords(words: Int, speechSeconds: Double, expectedWordsPerSecond: Double?) -> Bool {
+    package static func tooFewWords(words: Int, speechSeconds: Double, expectedWordsPerSecond: Double?) -> Bool {
         guard speechSeconds >= Settings().shortestCheckedSpeechSeconds else { return false }
         if words <= 0 { return true }
         let threshold = expectedWordsPerSecond.map { $0 * fewestWordsShare } ?? slowestSpeechWordsPerSecond

@@ -13,7 +13,7 @@ extension TranscriptReview {
     /// speech is, and nothing is sent again for them. An answer without segments (text only)
     /// has its text cut the same way. The text is rebuilt from the kept segments only when
     /// something was cut; otherwise the answer is returned as it came.
-    public func withoutLoops(_ result: TranscriptionResult) -> (result: TranscriptionResult, leftOut: [LeftOutSegment]) {
+    package func withoutLoops(_ result: TranscriptionResult) -> (result: TranscriptionResult, leftOut: [LeftOutSegment]) {
         var result = result
         guard !result.segments.isEmpty else {
             let whole = TranscriptionResult.Segment(start: 0, end: result.durationSeconds ?? 0, text: result.text)

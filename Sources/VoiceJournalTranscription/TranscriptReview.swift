@@ -36,35 +36,35 @@ import Foundation
 /// All times are on one clock (the recording's); `speech` is expected in order and not
 /// overlapping (it is sorted here anyway). With no speech stretches at all every segment is
 /// over silence: a caller that did not look for speech passes the span it sent instead.
-public struct TranscriptReview: Sendable {
+package struct TranscriptReview: Sendable {
     /// The thresholds of the review.
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// Stretches of speech shorter than this are not checked for coverage (not re-sent).
-        public var shortestCheckedSpeechSeconds: Double
+        package var shortestCheckedSpeechSeconds: Double
         /// Whisper's no-speech threshold: above it, with `avgLogprob` below `failedLogprob`,
         /// the model itself says no one spoke.
-        public var noSpeechProbability: Double
+        package var noSpeechProbability: Double
         /// Whisper's failed-decode threshold for the mean log probability.
-        public var failedLogprob: Double
+        package var failedLogprob: Double
         /// Whisper's threshold for a segment's gzip compression ratio: above it the text repeats.
-        public var loopCompressionRatio: Double
+        package var loopCompressionRatio: Double
         /// The same phrase this many times in a row is a loop.
-        public var loopRepeats: Int
+        package var loopRepeats: Int
         /// The longest phrase, in words, looked for as a loop.
-        public var longestLoopPhraseWords: Int
+        package var longestLoopPhraseWords: Int
         /// A segment with less than this share of its time in speech is over silence.
-        public var silenceOverlapFraction: Double
+        package var silenceOverlapFraction: Double
         /// The most a pause between two stretches of speech inside one segment (or word)
         /// counts as silence.
-        public var pauseAllowanceSeconds: Double
+        package var pauseAllowanceSeconds: Double
         /// A word of a kept segment further than this from any speech is left out.
-        public var silentWordMarginSeconds: Double
+        package var silentWordMarginSeconds: Double
         /// A stretch is covered when kept words overlap this share of it…
-        public var coveredFraction: Double
+        package var coveredFraction: Double
         /// …or this many seconds of it, whichever is less.
-        public var coveredSeconds: Double
+        package var coveredSeconds: Double
 
-        public init(shortestCheckedSpeechSeconds: Double = 1.0, noSpeechProbability: Double = 0.6,
+        package init(shortestCheckedSpeechSeconds: Double = 1.0, noSpeechProbability: Double = 0.6,
                     failedLogprob: Double = -1.0, loopCompressionRatio: Double = 2.4, loopRepeats: Int = 3,
                     longestLoopPhraseWords: Int = 12, silenceOverlapFraction: Double = 0.2,
                     pauseAllowanceSeconds: Double = 1.0, silentWordMarginSeconds: Double = 0.5,
@@ -84,17 +84,17 @@ public struct TranscriptReview: Sendable {
     }
 
     /// What the review decided about one answer.
-    public struct Verdict: Sendable, Equatable {
+    package struct Verdict: Sendable, Equatable {
         /// The segments the stored text is made of, in the answer's order.
-        public var kept: [TranscriptionResult.Segment]
+        package var kept: [TranscriptionResult.Segment]
         /// Segments, or the parts of segments, left out, each with why, in time order.
-        public var leftOut: [LeftOutSegment]
+        package var leftOut: [LeftOutSegment]
         /// Stretches of speech (at least `shortestCheckedSpeechSeconds`) no kept segment covers.
-        public var uncovered: [Range<Double>]
+        package var uncovered: [Range<Double>]
         /// Regions of repetition loops, in time order, not overlapping: to send again once.
-        public var loops: [Range<Double>]
+        package var loops: [Range<Double>]
 
-        public init(kept: [TranscriptionResult.Segment] = [], leftOut: [LeftOutSegment] = [],
+        package init(kept: [TranscriptionResult.Segment] = [], leftOut: [LeftOutSegment] = [],
                     uncovered: [Range<Double>] = [], loops: [Range<Double>] = []) {
             self.kept = kept
             self.leftOut = leftOut
@@ -103,15 +103,15 @@ public struct TranscriptReview: Sendable {
         }
     }
 
-    public let settings: Settings
+    package let settings: Settings
 
-    public init(settings: Settings = Settings()) {
+    package init(settings: Settings = Settings()) {
         self.settings = settings
     }
 
     /// Reviews one answer. `segments`: the answer's segments with times already on the
     /// recording's clock; `speech`: the upload's stretches of speech on that clock.
-    public func review(_ segments: [TranscriptionResult.Segment], speech: [Range<Double>]) -> Verdict {
+    package func review(_ segments: [TranscriptionResult.Segment], speech: [Range<Double>]) -> Verdict {
         let speech = SpeechStretches(speech)
         var verdict = Verdict()
         var candidates: [TranscriptionResult.Segment] = []
@@ -166,10 +166,10 @@ public struct TranscriptReview: Sendable {
 }
 
 /// The review's verdict on one answer (`TranscriptReview.Verdict`).
-public typealias ReviewVerdict = TranscriptReview.Verdict
+package typealias ReviewVerdict = TranscriptReview.Verdict
 
 /// Why text the server answered is not in the stored transcript (the stored `LeftOut.reason`).
-public enum LeftOutReason: String, Sendable, Equatable, CaseIterable {
+package enum LeftOutReason: String, Sendable, Equatable, CaseIterable {
     /// Its time lies where no one spoke.
     case silence
     /// The model's own no-speech probability and log probability say no one spoke.
@@ -181,14 +181,14 @@ public enum LeftOutReason: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A segment, or the removed part of one, left out of the stored text, with why.
-public struct LeftOutSegment: Sendable, Equatable {
+package struct LeftOutSegment: Sendable, Equatable {
     /// What was left out: a whole segment, or the words removed from one (their text, their
     /// words when the server gave them, and the time they took, estimated from the segment's
     /// span when it has no words).
-    public var segment: TranscriptionResult.Segment
-    public var reason: LeftOutReason
+    package var segment: TranscriptionResult.Segment
+    package var reason: LeftOutReason
 
-    public init(segment: TranscriptionResult.Segment, reason: LeftOutReason) {
+    package init(segment: TranscriptionResult.Segment, reason: LeftOutReason) {
         self.segment = segment
         self.reason = reason
     }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// What the server heard in one chunk, and where the chunk lies in its recording.
-public struct ChunkTranscript: Sendable, Equatable {
+package struct ChunkTranscript: Sendable, Equatable {
     /// Where the chunk starts on the recording's original timeline, in seconds (`AudioChunk.startSeconds`).
-    public var startSeconds: Double
+    package var startSeconds: Double
     /// Where the chunk ends on the recording's timeline (`AudioChunk.endSeconds`), when known:
     /// no word of the chunk was heard after it, whatever times the model gave.
-    public var endSeconds: Double?
+    package var endSeconds: Double?
     /// The cut before the chunk went through speech (`AudioChunk.startsInSpeech`).
-    public var startsInSpeech: Bool
+    package var startsInSpeech: Bool
     /// The chunk's transcript, timestamps relative to the chunk.
-    public var result: TranscriptionResult
+    package var result: TranscriptionResult
 
-    public init(startSeconds: Double, endSeconds: Double? = nil, startsInSpeech: Bool = false, result: TranscriptionResult) {
+    package init(startSeconds: Double, endSeconds: Double? = nil, startsInSpeech: Bool = false, result: TranscriptionResult) {
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         self.startsInSpeech = startsInSpeech
@@ -31,13 +31,13 @@ public struct ChunkTranscript: Sendable, Equatable {
 /// compared in lowercase without punctuation), the repeat is dropped from the later chunk.
 /// A seam in a pause keeps every word: "…okay. / Okay, so…", counting and refrains were
 /// said twice.
-public enum TranscriptStitcher {
+package enum TranscriptStitcher {
     /// The longest run of words looked for at a seam.
-    public static let longestRepeatWords = 5
+    package static let longestRepeatWords = 5
 
     /// One transcript from the chunks' transcripts in timeline order. Model and language are the
     /// first chunk's that gives them; the duration is `durationSeconds` (the recording's).
-    public static func stitch(_ chunks: [ChunkTranscript], durationSeconds: Double? = nil) -> TranscriptionResult {
+    package static func stitch(_ chunks: [ChunkTranscript], durationSeconds: Double? = nil) -> TranscriptionResult {
         var texts: [String] = []
         var segments: [TranscriptionResult.Segment] = []
         var previousWords: [String] = []

@@ -3,7 +3,7 @@ import Foundation
 extension TranscriptionResult {
     /// How far past the end of the audio an answer's time may run and still be the model's
     /// rounding (Whisper ends a last segment on its 30 s window or a 20 ms step).
-    public static let endMarginSeconds = 1.0
+    package static let endMarginSeconds = 1.0
 
     /// The answer with every time inside the audio it answers, `seconds` long: a server's
     /// answer is data, and a segment said to start at 9e15 s must not reach the store, a clock
@@ -11,7 +11,7 @@ extension TranscriptionResult {
     /// dropped; a segment so placed with no word left inside is moved to `outsideAudio` (for
     /// the audit); every other time is clamped into [0, `seconds`], and a segment's edges that
     /// lay outside are brought to its words.
-    public func bounded(toSeconds seconds: Double) -> TranscriptionResult {
+    package func bounded(toSeconds seconds: Double) -> TranscriptionResult {
         guard seconds.isFinite, seconds > 0 else { return self }
         let last = seconds + Self.endMarginSeconds
         func inside(_ start: Double, _ end: Double) -> Bool { start <= last && end >= 0 }

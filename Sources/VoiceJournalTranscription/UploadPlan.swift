@@ -114,7 +114,7 @@ public struct UploadPlan: Sendable, Equatable {
     ///   - speechOnlyLeavesOut: with `trim`, the seconds an upload of the speech alone would
     ///     leave out (`PauseShortening.leftOutSeconds`): the file goes as it is only when that
     ///     is less than `PauseShortening.worthSeconds`.
-    public static func make(fileExtension: String, sizeBytes: Int64, durationSeconds: Double,
+    package static func make(fileExtension: String, sizeBytes: Int64, durationSeconds: Double,
                             speech: SpeechExtent, model: String, codec: UploadCodec = .flac,
                             maxRequestBytes: Int64 = defaultMaxRequestBytes,
                             maxChunkSeconds: Double = defaultMaxChunkSeconds,

@@ -6,12 +6,12 @@
 /// byte-level tokenizer never makes more tokens than a text has UTF-8 bytes, so the prompt
 /// is kept within 224 bytes. A prompt given for the run (`--prompt`) comes first and is
 /// never cut; the vocabulary gets what room it leaves.
-public enum VocabularyPrompt {
+package enum VocabularyPrompt {
     /// The model's prompt budget in tokens (whisper-1's).
-    public static let tokenBudget = 224
+    package static let tokenBudget = 224
 
     /// The words that fit, most recent first, after `runPrompt`'s share of the budget.
-    public static func fitting(_ words: [String], after runPrompt: String?) -> [String] {
+    package static func fitting(_ words: [String], after runPrompt: String?) -> [String] {
         var used = runPrompt.map { $0.isEmpty ? 0 : $0.utf8.count + 1 } ?? 0
         var kept: [String] = []
         for word in words {
@@ -25,7 +25,7 @@ public enum VocabularyPrompt {
     }
 
     /// The prompt to send: the run's prompt, then the vocabulary that fits ("Anneliese, Jörg.").
-    public static func prompt(_ words: [String], after runPrompt: String?) -> String? {
+    package static func prompt(_ words: [String], after runPrompt: String?) -> String? {
         let kept = fitting(words, after: runPrompt)
         let vocabulary = kept.isEmpty ? nil : kept.joined(separator: ", ") + "."
         let parts = [runPrompt, vocabulary].compactMap { $0?.isEmpty == false ? $0 : nil }
@@ -35,7 +35,7 @@ public enum VocabularyPrompt {
 
 extension TranscriptionOptions {
     /// These options with a journal's vocabulary added to the prompt (see `VocabularyPrompt`).
-    public func adding(vocabulary words: [String]) -> TranscriptionOptions {
+    package func adding(vocabulary words: [String]) -> TranscriptionOptions {
         guard !words.isEmpty else { return self }
         var options = self
         options.prompt = VocabularyPrompt.prompt(words, after: prompt)

@@ -33,8 +33,8 @@ extension AssignmentStatus: ExpressibleByArgument {}
 
 /// `--since`, `--until`, `--date`, read against the command's "now".
 extension PointInTime: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument, now: Now.date()) }
-    public static var defaultValueDescription: String { "YYYY-MM-DD[THH:MM]" }
+    package init?(argument: String) { self.init(argument, now: Now.date()) }
+    package static var defaultValueDescription: String { "YYYY-MM-DD[THH:MM]" }
 }
 
 /// One line on stdout at once, not when a buffer fills: a server's output is read as it happens.

@@ -55,7 +55,7 @@ public struct Recording: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// The file's size and modification time when it was hashed, if known.
-    public var fileStamp: FileStamp? {
+    package var fileStamp: FileStamp? {
         get { modifiedNanoseconds.map { FileStamp(sizeBytes: sizeBytes, modifiedNanoseconds: $0) } }
         set {
             modifiedNanoseconds = newValue?.modifiedNanoseconds
