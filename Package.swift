@@ -5,7 +5,9 @@ let package = Package(
     name: "voicejournal",
     products: [
         .executable(name: "voicejournal", targets: ["voicejournal"]),
-        .library(name: "VoiceJournal", targets: ["VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalTerminal"]),
+        // What a program builds on, in one module that re-exports the rest; the command's
+        // presentation (settings, pages, terminal drawing) and `serve` have package access only.
+        .library(name: "VoiceJournal", targets: ["VoiceJournal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -20,6 +22,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
+        // The library's one module for programs: re-exports the modules below.
+        .target(name: "VoiceJournal", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue",
+            "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback",
+        ]),
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
         .systemLibrary(name: "VoiceJournalCALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // libsndfile (libsndfile1-dev gives the header) is opened on first use (Audio's LibSndFile),
@@ -30,10 +37,11 @@ let package = Package(
         .target(name: "VoiceJournalCCurl", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
-        // It also quiets libmpg123 under libsndfile (mpg123_quiet.c): the program exports its
-        // mpg123_new for libsndfile, which it opens at run time, to bind to.
-        .target(name: "VoiceJournalCFFmpeg", linkerSettings: [.linkedLibrary("dl"),
-                                                  .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=mpg123_new"])]),
+        // It also quiets libmpg123 under libsndfile (mpg123_quiet.c): the command exports its
+        // mpg123_new for libsndfile, which it opens at run time, to bind to. That linker flag sits
+        // on the executable, not here: SwiftPM refuses unsafe flags in a package used as a
+        // dependency, and a program using the library would not build.
+        .target(name: "VoiceJournalCFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         // Read-only file mappings that survive the file being cut short (zeros, not SIGBUS):
         // playback hands a WAV's own samples to ALSA without copying them first.
         .target(name: "VoiceJournalCMappedFile"),
@@ -114,6 +122,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
+            // libmpg123's notes quieted (see VoiceJournalCFFmpeg's mpg123_quiet.c).
+            .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=mpg123_new"]),
             // The Swift runtime and Foundation linked in, not loaded: every command starts
             // about 10 ms sooner (no dynamic symbol binding for them), which is most of a
             // search's start-up and of a batch's wait before its first upload. `-static-stdlib`

@@ -18,7 +18,12 @@ public struct BatchRequest: Sendable {
     /// How the run works (model, hints, uploads, backoff, leases).
     public var options = QueueRunner.Options()
 
-    package init(paths: [String], journal: String? = nil, again: Bool = false, sidecars: [SidecarFormat] = [], pool: EndpointPool?) {
+    /// A batch of `paths` (files and folders), uploaded to `pool` (nil: only queued).
+    public init(paths: [String], journal: String? = nil, again: Bool = false, pool: EndpointPool?) {
+        self.init(paths: paths, journal: journal, again: again, sidecars: [], pool: pool)
+    }
+
+    package init(paths: [String], journal: String? = nil, again: Bool = false, sidecars: [SidecarFormat], pool: EndpointPool?) {
         self.paths = paths
         self.journal = journal
         self.again = again

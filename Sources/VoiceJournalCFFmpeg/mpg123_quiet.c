@@ -3,7 +3,7 @@
    for ordinary files with a damaged frame or data after the last one, unless the handle has
    the MPG123_QUIET flag. libsndfile offers no way to set it, so the one function that makes
    handles is interposed here: the program's own mpg123_new wraps libmpg123's and sets the flag
-   on every handle it returns. The program exports it (a linker flag in Package.swift: libsndfile
+   on every handle it returns. The command exports it (a linker flag on the executable in Package.swift: libsndfile
    is opened at run time, so the linker cannot see that it refers to it), and a library's
    references are bound to the program's symbols before its own dependencies'. Libraries never
    print; decoding errors still reach voicejournal through libsndfile's return values. */
