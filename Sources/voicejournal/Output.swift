@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VoiceJournalPages
 import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalTerminal

@@ -14,17 +14,19 @@ import VoiceJournalTestSupport
         let queue = try DatabaseQueue(path: home.databaseURL.path)
         try Migrations.migrator.migrate(queue, upTo: Migrations.translations)
         try queue.write { db in
-            var journal = Journal(name: "Old", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
-            try journal.insert(db)
-            var entry = Entry(journalId: journal.id!, kind: .voice, content: "")
+            // In SQL, as this schema's release wrote them: today's records may have more columns.
+            try db.execute(sql: "INSERT INTO journal (name, createdAt) VALUES (?, ?)",
+                           arguments: ["Old", Date(timeIntervalSince1970: 1_700_000_000)])
+            var entry = Entry(journalId: db.lastInsertedRowID, kind: .voice, content: "")
             try entry.insert(db)
             try db.execute(sql: """
                 INSERT INTO recording (path, sha256, durationSeconds, sampleRate, channels, format, sizeBytes, state, entryId, createdAt)
                 VALUES ('/tmp/a.wav', 'ab', 2, 16000, 1, 'wav', 64044, 'complete', ?, CURRENT_TIMESTAMP)
                 """, arguments: [entry.id])
-            var transcript = Transcript(recordingId: db.lastInsertedRowID, text: "我今天去北京看朋友", language: "chinese", model: "whisper-1",
-                                        segments: [.init(start: 0, end: 2, text: "我今天去北京看朋友")])
-            try transcript.insert(db)
+            try db.execute(sql: """
+                INSERT INTO transcript (recordingId, text, language, model, segments, createdAt) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [db.lastInsertedRowID, "我今天去北京看朋友", "chinese", "whisper-1",
+                                 Transcript.Segment.json([.init(start: 0, end: 2, text: "我今天去北京看朋友")]), Date()])
         }
         let store = try JournalStore(home: home, logger: TemporaryJournal.logger)
         let hits = try store.search("北京")

@@ -30,13 +30,3 @@ public enum EntryKind: String, CaseIterable, Codable, Sendable, DatabaseValueCon
 public enum AssignmentStatus: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
     case pending, sent, answered
 }
-
-/// Whether a recording is still being captured or finished (its file final, its row filled in).
-public enum RecordingState: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
-    case recording, complete
-}
-
-/// Where a queued job stands.
-public enum JobState: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
-    case queued, running, done, failed, cancelled
-}

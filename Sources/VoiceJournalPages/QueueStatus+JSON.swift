@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalStore
 
 /// `queue status --json`: the counts, and each running job with its endpoint.
 package struct QueueStatusJSON: Encodable, Sendable {

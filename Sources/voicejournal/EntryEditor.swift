@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import VoiceJournalStore
 
 /// The user's editor as `entry edit` runs it: `$VISUAL`, else `$EDITOR`, else `vi`, given the
 /// entry's text in a private file under the home (the journal's words never go to a shared
@@ -100,13 +100,9 @@ package struct EditorError: Error, CustomStringConvertible, Sendable, Equatable 
 
 extension JournalStore {
     /// `entry edit`: replaces the entry's typed text, or its transcript, with `text`, or
-    /// without it with what `editor` leaves of the current one (see `correctableText`,
-    /// `correctEntry(id:text:now:)`). The database is read and written on GRDB's own queues.
-    package func correctEntry(id: Int64, text: String?, editor: EntryEditor, now: Date) async throws -> EntryCorrection {
-        let current = try await pool.read { db in try Self.correctableText(db, ofEntry: id) }
-        let edited: String
-        if let text { edited = text } else { edited = try await editor.edit(current.text, entry: id, home: home) }
-        let checked = try Self.correction(edited, ofEntry: id)
-        return try await pool.write { db in try Self.correctEntry(db, id: id, text: checked, now: now) }
+    /// without it with what `editor` leaves of the current one (see
+    /// `correctEntry(id:text:now:edit:)`).
+    public func correctEntry(id: Int64, text: String?, editor: EntryEditor, now: Date) async throws -> EntryCorrection {
+        try await correctEntry(id: id, text: text, now: now, edit: { try await editor.edit($0, entry: id, home: home) })
     }
 }

@@ -52,6 +52,18 @@ extension JournalStore {
         return try pool.write { db in try Self.correctEntry(db, id: id, text: text, now: now) }
     }
 
+    /// `entry edit`: replaces the entry's typed text, or its transcript, with `text`, or
+    /// without it with what `edit` makes of the current one (see `correctableText`,
+    /// `correctEntry(id:text:now:)`). The database is read and written on GRDB's own queues.
+    public func correctEntry(id: Int64, text: String?, now: Date,
+                             edit: (String) async throws -> String) async throws -> EntryCorrection {
+        let current = try await pool.read { db in try Self.correctableText(db, ofEntry: id) }
+        let edited: String
+        if let text { edited = text } else { edited = try await edit(current.text) }
+        let checked = try Self.correction(edited, ofEntry: id)
+        return try await pool.write { db in try Self.correctEntry(db, id: id, text: checked, now: now) }
+    }
+
     /// `text` trimmed, refused when nothing is left.
     static func correction(_ text: String, ofEntry id: Int64) throws -> String {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)

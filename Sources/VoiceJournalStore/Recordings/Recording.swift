@@ -250,10 +250,6 @@ extension Transcript {
         case translation, translationSegments, translationNote
     }
 
-    // The review's columns (v12) may be missing: in a row read by a query that names its
-    // columns, and in a journal being made at an older schema (tests, upgrades). Absent,
-    // they are empty; and they are written only when they hold something, so a transcript
-    // with none stores into any schema.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(Int64.self, forKey: .id)
@@ -265,25 +261,17 @@ extension Transcript {
         model = try container.decode(String.self, forKey: .model)
         segments = try container.decode([Segment].self, forKey: .segments)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
-        unheard = try container.decodeIfPresent([Gap].self, forKey: .unheard) ?? []
-        leftOut = try container.decodeIfPresent([LeftOut].self, forKey: .leftOut) ?? []
+        unheard = try container.decode([Gap].self, forKey: .unheard)
+        leftOut = try container.decode([LeftOut].self, forKey: .leftOut)
         audioSentSeconds = try container.decodeIfPresent(Double.self, forKey: .audioSentSeconds)
-        resends = try container.decodeIfPresent(Int.self, forKey: .resends) ?? 0
+        resends = try container.decode(Int.self, forKey: .resends)
         translation = try container.decodeIfPresent(String.self, forKey: .translation)
-        translationSegments = try container.decodeIfPresent([Segment].self, forKey: .translationSegments) ?? []
+        translationSegments = try container.decode([Segment].self, forKey: .translationSegments)
         translationNote = try container.decodeIfPresent(String.self, forKey: .translationNote)
     }
 
-    /// Marks the encoder that writes a row: only there are the review's empty values left out.
-    private static let storageKey = CodingUserInfoKey(rawValue: "voicejournal.transcript.storage")
-
-    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] {
-        storageKey.map { [$0: true] } ?? [:]
-    }
-
-    /// Into a row, the review's values only when they hold something (see above). Anywhere
-    /// else (`--json`, exports, sidecars) every key is written, `null` or empty when there is
-    /// nothing, so a reader finds the same keys on every transcript.
+    /// Every key, `null` or empty when there is nothing (`--json`, exports, sidecars), so a
+    /// reader finds the same keys on every transcript; a row holds every column.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(id, forKey: .id)
@@ -293,15 +281,13 @@ extension Transcript {
         try container.encode(model, forKey: .model)
         try container.encode(segments, forKey: .segments)
         try container.encode(createdAt, forKey: .createdAt)
-        let storing = Self.storageKey.map { encoder.userInfo[$0] != nil } ?? false
-        if !storing || !unheard.isEmpty { try container.encode(unheard, forKey: .unheard) }
-        if !storing || !leftOut.isEmpty { try container.encode(leftOut, forKey: .leftOut) }
-        // Not `encodeIfPresent`: GRDB's row encoder writes its nil as NULL, naming the column.
-        if !storing || audioSentSeconds != nil { try container.encode(audioSentSeconds, forKey: .audioSentSeconds) }
-        if !storing || resends != 0 { try container.encode(resends, forKey: .resends) }
-        if !storing || translation != nil { try container.encode(translation, forKey: .translation) }
-        if !storing || !translationSegments.isEmpty { try container.encode(translationSegments, forKey: .translationSegments) }
-        if !storing || translationNote != nil { try container.encode(translationNote, forKey: .translationNote) }
+        try container.encode(unheard, forKey: .unheard)
+        try container.encode(leftOut, forKey: .leftOut)
+        try container.encode(audioSentSeconds, forKey: .audioSentSeconds)
+        try container.encode(resends, forKey: .resends)
+        try container.encode(translation, forKey: .translation)
+        try container.encode(translationSegments, forKey: .translationSegments)
+        try container.encode(translationNote, forKey: .translationNote)
     }
 }
 

@@ -112,30 +112,13 @@ public struct Assignment: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-// The language columns (v13) may be missing in a journal made at an older schema (tests,
-// upgrades) and in a row read by a query that names its columns: absent, they are unset;
-// and into a row they are written only when set, so an unset journal or person stores into
-// any schema. Anywhere else (`--json`, exports) every key is written.
+// Every key is written, `null` when unset, so a reader of `--json` finds the same keys on
+// every journal and person (synthesized encoding would leave an unset one out). Decoding is
+// synthesized: a row holds every column.
 
-/// Marks the encoder that writes a database row (GRDB's `databaseEncodingUserInfo`).
-enum RowEncoding {
-    static let key = CodingUserInfoKey(rawValue: "voicejournal.row.storage")
-    static var userInfo: [CodingUserInfoKey: Any] { key.map { [$0: true] } ?? [:] }
-    static func isRow(_ encoder: Encoder) -> Bool { key.map { encoder.userInfo[$0] != nil } ?? false }
-}
 extension Journal {
     private enum CodingKeys: String, CodingKey {
         case id, name, description, dedicatedToPersonId, createdAt, language, translate
-    }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decodeIfPresent(Int64.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-                  description: try container.decodeIfPresent(String.self, forKey: .description),
-                  dedicatedToPersonId: try container.decodeIfPresent(Int64.self, forKey: .dedicatedToPersonId),
-                  createdAt: try container.decode(Date.self, forKey: .createdAt),
-                  language: try container.decodeIfPresent(String.self, forKey: .language),
-                  translate: try container.decodeIfPresent(Bool.self, forKey: .translate) ?? false)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -145,27 +128,14 @@ extension Journal {
         try container.encode(description, forKey: .description)
         try container.encode(dedicatedToPersonId, forKey: .dedicatedToPersonId)
         try container.encode(createdAt, forKey: .createdAt)
-        let row = RowEncoding.isRow(encoder)
-        if !row || language != nil { try container.encode(language, forKey: .language) }
-        if !row || translate { try container.encode(translate, forKey: .translate) }
+        try container.encode(language, forKey: .language)
+        try container.encode(translate, forKey: .translate)
     }
-
-    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { RowEncoding.userInfo }
 }
 
 extension Person {
     private enum CodingKeys: String, CodingKey {
         case id, name, relationship, email, createdAt, language, translate
-    }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decodeIfPresent(Int64.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-                  relationship: try container.decode(String.self, forKey: .relationship),
-                  email: try container.decodeIfPresent(String.self, forKey: .email),
-                  createdAt: try container.decode(Date.self, forKey: .createdAt),
-                  language: try container.decodeIfPresent(String.self, forKey: .language),
-                  translate: try container.decodeIfPresent(Bool.self, forKey: .translate) ?? false)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -175,10 +145,7 @@ extension Person {
         try container.encode(relationship, forKey: .relationship)
         try container.encode(email, forKey: .email)
         try container.encode(createdAt, forKey: .createdAt)
-        let row = RowEncoding.isRow(encoder)
-        if !row || language != nil { try container.encode(language, forKey: .language) }
-        if !row || translate { try container.encode(translate, forKey: .translate) }
+        try container.encode(language, forKey: .language)
+        try container.encode(translate, forKey: .translate)
     }
-
-    public static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { RowEncoding.userInfo }
 }

@@ -2,6 +2,7 @@ import Foundation
 import VoiceJournalStore
 import Testing
 import VoiceJournalTestSupport
+@testable import voicejournal
 
 /// `entry edit`'s round trip through the user's editor, with the store's own correction.
 @Suite struct EntryEditorTests {
