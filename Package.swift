@@ -23,10 +23,11 @@ let package = Package(
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
         .systemLibrary(name: "VoiceJournalCALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // libsndfile (libsndfile1-dev gives the header) is opened on first use (Audio's LibSndFile),
-        // not linked: it and the seven codec libraries it loads took 0.6 ms of every start.
+        // not linked: a library only some commands need, with the codec libraries it loads, is
+        // no cost of every start (docs/benchmarks.md, start-up costs).
         .systemLibrary(name: "VoiceJournalCSndFile", providers: [.apt(["libsndfile1-dev"])]),
         // libcurl (libcurl4-openssl-dev gives the headers) is loaded on first use, like FFmpeg:
-        // its thirty-odd dependent libraries took 5 ms of every start.
+        // its thirty-odd dependent libraries would load on every start (docs/benchmarks.md).
         .target(name: "VoiceJournalCCurl", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
@@ -114,14 +115,14 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
-            // The Swift runtime and Foundation linked in, not loaded: every command starts
-            // about 10 ms sooner (no dynamic symbol binding for them), which is most of a
-            // search's start-up and of a batch's wait before its first upload. `-static-stdlib`
+            // The Swift runtime and Foundation linked in, not loaded: no dynamic symbol binding
+            // for them at every start, which was most of a search's start-up and of a batch's
+            // wait before its first upload (docs/benchmarks.md, start-up costs). `-static-stdlib`
             // at link time alone leaves the static Foundation libraries' own dependencies
             // (ICU, CoreFoundation) unresolved, so they are named, in one group for any order.
-            // `--no-export-dynamic`: the executable's 34,000 Swift symbols stay out of its dynamic
-            // symbol table, which nothing loads against; the runtime's start-up `dladdr` walked
-            // all of them, and every library's symbol lookups passed them (1.2 ms a start).
+            // `--no-export-dynamic`: the executable's Swift symbols stay out of its dynamic
+            // symbol table, which nothing loads against; otherwise the runtime's start-up `dladdr`
+            // walks all of them, and every library's symbol lookups pass them (docs/benchmarks.md).
             // `-L linker`: `-lstdc++` finds the static libstdc++ there (see linker/libstdc++.so).
             .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/linker", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
         ]),
