@@ -69,9 +69,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Batch intake: walking folders, checking files are audio, queueing them, running the
-        // queue over them, the wrap-up.
+        // queue over them, the wrap-up; a run's endpoint pool and options from the settings.
         .target(name: "VoiceJournalBatch", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal",
+            "VoiceJournalSettings",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -86,14 +87,16 @@ let package = Package(
             "VoiceJournalAudio", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalRecording",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Flags, environment, the config file and defaults, resolved once (the endpoint pool too).
+        // Flags, environment, the config file and defaults, resolved once, as plain values: the
+        // program gives what its other modules own (defaults, codecs, checks) and builds from them.
         .target(name: "VoiceJournalSettings", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalTerminal",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The journal as text: its pages and listings, the stats, deletion plans, exports.
-        .target(name: "VoiceJournalPages", dependencies: ["VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal"]),
+        // The journal as text: its pages and listings, the stats, deletion plans, exports, `config show`.
+        .target(name: "VoiceJournalPages", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSettings", "VoiceJournalTranscription",
+        ]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "VoiceJournalTerminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
@@ -139,7 +142,10 @@ let package = Package(
         .testTarget(name: "QueueTests", dependencies: ["VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalTestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["VoiceJournalBatch", "VoiceJournalQueue", "VoiceJournalTranscription", "VoiceJournalTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["VoiceJournalRecording", "VoiceJournalQueue", "VoiceJournalTerminal", "VoiceJournalTestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["VoiceJournalSettings", "VoiceJournalQueue", "VoiceJournalTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SettingsTests", dependencies: [
+            "VoiceJournalSettings", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalPages", "VoiceJournalTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "VoiceJournalTestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["VoiceJournalTerminal"]),
