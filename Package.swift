@@ -102,7 +102,7 @@ let package = Package(
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "VoiceJournalServer", dependencies: [
-            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalSettings", "VoiceJournalTerminal",
+            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalTerminal",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
