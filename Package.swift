@@ -30,10 +30,11 @@ let package = Package(
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
         .systemLibrary(name: "VoiceJournalCALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // libsndfile (libsndfile1-dev gives the header) is opened on first use (Audio's LibSndFile),
-        // not linked: it and the seven codec libraries it loads took 0.6 ms of every start.
+        // not linked: a library only some commands need, with the codec libraries it loads, is
+        // no cost of every start (docs/benchmarks.md, start-up costs).
         .systemLibrary(name: "VoiceJournalCSndFile", providers: [.apt(["libsndfile1-dev"])]),
         // libcurl (libcurl4-openssl-dev gives the headers) is loaded on first use, like FFmpeg:
-        // its thirty-odd dependent libraries took 5 ms of every start.
+        // its thirty-odd dependent libraries would load on every start (docs/benchmarks.md).
         .target(name: "VoiceJournalCCurl", linkerSettings: [.linkedLibrary("dl")]),
         // FFmpeg (libavformat-dev, libavcodec-dev, libavutil-dev give the headers) is loaded with
         // dlopen on first use, not linked: its ~130 dependent libraries would slow every start.
@@ -76,9 +77,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Batch intake: walking folders, checking files are audio, queueing them, running the
-        // queue over them, the wrap-up.
+        // queue over them, the wrap-up; a run's endpoint pool and options from the settings.
         .target(name: "VoiceJournalBatch", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal",
+            "VoiceJournalSettings",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -93,20 +95,22 @@ let package = Package(
             "VoiceJournalAudio", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalRecording",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Flags, environment, the config file and defaults, resolved once (the endpoint pool too).
+        // Flags, environment, the config file and defaults, resolved once, as plain values: the
+        // program gives what its other modules own (defaults, codecs, checks) and builds from them.
         .target(name: "VoiceJournalSettings", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalTerminal",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The journal as text: its pages and listings, the stats, deletion plans, exports.
-        .target(name: "VoiceJournalPages", dependencies: ["VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal"]),
+        // The journal as text: its pages and listings, the stats, deletion plans, exports, `config show`.
+        .target(name: "VoiceJournalPages", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSettings", "VoiceJournalTranscription",
+        ]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "VoiceJournalTerminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "VoiceJournalServer", dependencies: [
-            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalSettings", "VoiceJournalTerminal",
+            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalTerminal",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -122,16 +126,14 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
-            // libmpg123's notes quieted (see VoiceJournalCFFmpeg's mpg123_quiet.c).
-            .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=mpg123_new"]),
-            // The Swift runtime and Foundation linked in, not loaded: every command starts
-            // about 10 ms sooner (no dynamic symbol binding for them), which is most of a
-            // search's start-up and of a batch's wait before its first upload. `-static-stdlib`
+            // The Swift runtime and Foundation linked in, not loaded: no dynamic symbol binding
+            // for them at every start, which was most of a search's start-up and of a batch's
+            // wait before its first upload (docs/benchmarks.md, start-up costs). `-static-stdlib`
             // at link time alone leaves the static Foundation libraries' own dependencies
             // (ICU, CoreFoundation) unresolved, so they are named, in one group for any order.
-            // `--no-export-dynamic`: the executable's 34,000 Swift symbols stay out of its dynamic
-            // symbol table, which nothing loads against; the runtime's start-up `dladdr` walked
-            // all of them, and every library's symbol lookups passed them (1.2 ms a start).
+            // `--no-export-dynamic`: the executable's Swift symbols stay out of its dynamic
+            // symbol table, which nothing loads against; otherwise the runtime's start-up `dladdr`
+            // walks all of them, and every library's symbol lookups pass them (docs/benchmarks.md).
             // `-L linker`: `-lstdc++` finds the static libstdc++ there (see linker/libstdc++.so).
             .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/linker", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_Concurrency", "-ldispatch", "-lBlocksRuntime", "-lswiftCore", "-Xlinker", "--end-group", "-lstdc++", "-lm", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
         ]),
@@ -148,7 +150,10 @@ let package = Package(
         .testTarget(name: "QueueTests", dependencies: ["VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalTestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["VoiceJournalBatch", "VoiceJournalQueue", "VoiceJournalTranscription", "VoiceJournalTestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["VoiceJournalRecording", "VoiceJournalQueue", "VoiceJournalTerminal", "VoiceJournalTestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["VoiceJournalSettings", "VoiceJournalQueue", "VoiceJournalTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SettingsTests", dependencies: [
+            "VoiceJournalSettings", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalPages", "VoiceJournalTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The exit-code contract, in-process over the command's one error map.
         .testTarget(name: "CommandTests", dependencies: ["voicejournal", "VoiceJournalTestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["VoiceJournalTerminal"]),

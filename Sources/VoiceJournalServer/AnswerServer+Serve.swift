@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import VoiceJournalSettings
 import VoiceJournalStore
 
 extension AnswerServer {
@@ -25,17 +24,19 @@ extension AnswerServer {
 
     /// `voicejournal serve`: serves answers over `store` until SIGINT or SIGTERM, with
     /// `transcriber` (if any) running beside the server and nudged by each new answer. The name
-    /// the page shows and where links point come from `settings`; everything else from
+    /// the page shows (`askedBy`) and where links point (`publicURL`, with what set it; nil:
+    /// where the server listens) come from the settings; everything else from
     /// `configuration`. While it listens, its record in the home (`RunningServe`) tells the
     /// other commands where its links point. Returns after the uploads in flight (then
     /// `.stopped`); throws `ServeError` when it cannot listen where it was asked to.
-    package static func serve(_ configuration: Configuration, settings: Settings, store: JournalStore, transcriber: Transcriber?,
-                             logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) async throws {
+    package static func serve(_ configuration: Configuration, askedBy: String?, publicURL: (url: String, origin: String?)?,
+                             store: JournalStore, transcriber: Transcriber?, logger: Logger,
+                             onEvent: @escaping @Sendable (Event) -> Void) async throws {
         var configuration = configuration
-        configuration.askedBy = settings.askedBy.value
+        configuration.askedBy = askedBy
         // Without a public URL of its own, links point where the server listens.
-        configuration.publicURL = settings.publicURL.source == .builtIn ? nil : settings.publicURL.value
-        configuration.publicURLOrigin = Self.origin(of: settings.publicURL.source)
+        configuration.publicURL = publicURL?.url
+        configuration.publicURLOrigin = publicURL?.origin
         let server = AnswerServer(store: store, configuration: configuration, logger: logger)
         // The record other commands take their links from: written once it listens, removed when it stops.
         let hold = await Self.holdHome(store.home, onEvent: onEvent)
@@ -82,14 +83,5 @@ extension AnswerServer {
                 + "assign and assignment link will not print this server's links"))
         }
         return nil
-    }
-
-    /// What set the public URL, as the line about links names it; nil for the default.
-    private static func origin(of source: SettingSource) -> String? {
-        switch source {
-        case .flag(let name), .environment(let name): name
-        case .configFile(let path): "public_url in \(path)"
-        case .runningServe, .builtIn: nil
-        }
     }
 }

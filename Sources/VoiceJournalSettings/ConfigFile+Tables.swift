@@ -1,7 +1,5 @@
-import VoiceJournalAudio
 import Foundation
 import TOMLKit
-import VoiceJournalTranscription
 
 extension ConfigFile {
     /// Reads the values of one file's tables, checking each key's name, type and range and
@@ -9,6 +7,7 @@ extension ConfigFile {
     struct TableReader {
         let path: String
         let lines: KeyLines
+        let rules: SettingRules
 
         /// `keys` in the order they stand in the file, so the first problem reported is the
         /// first one a reader meets.
@@ -29,32 +28,32 @@ extension ConfigFile {
                     defaults.rate = try integer(value, key, in: name, range: Settings.rates, unit: " Hz")
                 case "language":
                     let code = try text(value, key, in: name)
-                    guard TranscriptionOptions.isLanguageCode(code) else {
-                        let meant = SpokenLanguage.code(for: code).map { " (for \(SpokenLanguage.displayName(of: $0)) use \"\($0)\")" } ?? ""
+                    guard rules.isLanguageCode(code) else {
+                        let meant = rules.languageMeant(code).map { " (for \($0.name) use \"\($0.code)\")" } ?? ""
                         throw invalid(key, in: name, "must be a language code Whisper knows (ISO-639-1, e.g. \"en\", \"de\", \"pl\"; also \"haw\", \"yue\")" + meant)
                     }
                     defaults.language = code.lowercased()
                 case "upload_codec":
                     let codec = try text(value, key, in: name)
-                    guard let known = UploadCodec(rawValue: codec.lowercased()) else {
-                        throw invalid(key, in: name, "must be one of \(UploadCodec.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+                    guard let known = rules.uploadCodecs.first(where: { $0 == codec.lowercased() }) else {
+                        throw invalid(key, in: name, "must be one of \(rules.uploadCodecs.map { "\"\($0)\"" }.joined(separator: ", "))")
                     }
                     defaults.uploadCodec = known
                 case "max_chunk_seconds":
                     guard let seconds = value?.double ?? value?.int.map(Double.init) else {
                         throw wrongType(key, in: name, expected: "a number of seconds", got: value)
                     }
-                    guard seconds.isFinite, UploadSettings.maxChunkSecondsRange.contains(seconds) else {
+                    guard seconds.isFinite, rules.maxChunkSecondsRange.contains(seconds) else {
                         throw invalid(key, in: name, "must be at least 5 seconds and at most 1000000")
                     }
                     defaults.maxChunkSeconds = seconds
                 case "max_request_bytes":
-                    let bytes = UploadSettings.maxRequestBytesRange
+                    let bytes = rules.maxRequestBytesRange
                     defaults.maxRequestBytes = Int64(try integer(value, key, in: name, range: Int(bytes.lowerBound)...Int(bytes.upperBound),
                                                                  unit: " bytes"))
                 case "public_url":
                     let url = try text(value, key, in: name)
-                    guard Settings.isPublicURL(url) else {
+                    guard rules.isPublicURL(url) else {
                         throw invalid(key, in: name, "must be an http(s) URL such as \"https://journal.example.org\" "
                                       + "(at most \(Settings.longestPublicURL) characters)")
                     }
@@ -70,17 +69,17 @@ extension ConfigFile {
             return defaults
         }
 
-        func endpoint(_ table: TOMLTable, index: Int) throws(ConfigError) -> EndpointConfig {
+        func endpoint(_ table: TOMLTable, index: Int) throws(ConfigError) -> EndpointTable {
             let name = "endpoint#\(index)"
             let header = lines.line(ofTable: name)
             guard let baseValue = table["base_url"] else {
                 throw ConfigError(kind: .invalidValue, path: path, line: header, message: "[[endpoint]] needs a base_url")
             }
             let baseURL = try text(baseValue, "base_url", in: name)
-            guard WhisperClient.Configuration.isHTTPURL(baseURL) else {
+            guard rules.isHTTPURL(baseURL) else {
                 throw invalid("base_url", in: name, "must be an http(s) URL such as \"http://127.0.0.1:8000/v1\"")
             }
-            var endpoint = EndpointConfig(baseURL: baseURL, line: header)
+            var endpoint = EndpointTable(baseURL: baseURL, line: header)
             for key in ordered(table.keys, in: name) {
                 let value = table[key]
                 switch key {
@@ -88,7 +87,7 @@ extension ConfigFile {
                 case "model": endpoint.model = try text(value, key, in: name)
                 case "api_key_env":
                     let variable = try text(value, key, in: name)
-                    guard EndpointConfig.isVariableName(variable) else {
+                    guard EndpointTable.isVariableName(variable) else {
                         throw invalid(key, in: name, "must be the name of an environment variable (letters, digits, _), such as \"OPENAI_API_KEY\"; the key itself goes in that variable")
                     }
                     endpoint.apiKeyVariable = variable

@@ -1,8 +1,5 @@
-import VoiceJournalAudio
 import Foundation
-import VoiceJournalStore
 import TOMLKit
-import VoiceJournalTranscription
 
 /// The settings a `config.toml` gives: a `[defaults]` table and any number of
 /// `[[endpoint]]` tables. Everything in it is checked when it is read: a syntax error, an
@@ -20,15 +17,16 @@ import VoiceJournalTranscription
 /// ```
 package struct ConfigFile: Sendable, Equatable {
     /// The values of the `[defaults]` table; nil for each key the file leaves out.
-    package struct Defaults: Sendable, Equatable {
-        package var journal: String?
-        package var device: String?
-        package var rate: Int?
-        package var model: String?
-        package var language: String?
-        package var uploadCodec: UploadCodec?
-        package var maxChunkSeconds: Double?
-        package var maxRequestBytes: Int64?
+    public struct Defaults: Sendable, Equatable {
+        public var journal: String?
+        public var device: String?
+        public var rate: Int?
+        public var model: String?
+        public var language: String?
+        /// An upload codec's name, one of `SettingRules.uploadCodecs`.
+        public var uploadCodec: String?
+        public var maxChunkSeconds: Double?
+        public var maxRequestBytes: Int64?
         /// Where `serve` is reached from outside, e.g. "https://journal.example.org".
         package var publicURL: String?
         /// The name the answer page shows as the one asking.
@@ -43,9 +41,9 @@ package struct ConfigFile: Sendable, Equatable {
     package let path: String
     package var defaults: Defaults
     /// The `[[endpoint]]` tables in file order.
-    package var endpoints: [EndpointConfig]
+    public var endpoints: [EndpointTable]
 
-    package init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointConfig] = []) {
+    public init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointTable] = []) {
         self.path = path
         self.defaults = defaults
         self.endpoints = endpoints
@@ -61,33 +59,40 @@ package struct ConfigFile: Sendable, Equatable {
         return user.appendingPathComponent(".config/voicejournal/config.toml")
     }
 
-    /// Reads and checks the file at `url`. A missing file is nil unless `required` (a file
-    /// named with `--config`), when it is an error like any other.
-    package static func load(_ url: URL, required: Bool) throws(ConfigError) -> ConfigFile? {
-        let path = url.path
+    /// What reading the file's path found: its bytes (at most `largestBytes`), nothing, or
+    /// something that cannot be used, in words that follow its path ("is a FIFO, not a regular file").
+    public enum Contents: Sendable {
+        case data(Data)
+        case missing
+        case unusable(String)
+    }
+
+    /// Checks the file at `path`, as the caller read it: read as data, so that a FIFO or a
+    /// device in its place is refused, not waited on or read without end, and a file past
+    /// `largestBytes` is refused before it is parsed. A missing file is nil unless `required`
+    /// (a file named with `--config`), when it is an error like any other.
+    public static func load(_ contents: Contents, path: String, required: Bool, rules: SettingRules) throws(ConfigError) -> ConfigFile? {
         let data: Data
-        // Read as data: a FIFO or a device in its place is refused, not waited on or read
-        // without end, and a file past `largestBytes` is refused before it is parsed.
-        switch ControlFile.read(path, limit: largestBytes, followingLinks: true) {
-        case .success(let read): data = read
-        case .failure(.missing):
+        switch contents {
+        case .data(let read): data = read
+        case .missing:
             if !required { return nil }
             throw ConfigError(kind: .unreadable, path: path, line: nil, message: "no such file")
-        case .failure(.unusable(let why)):
+        case .unusable(let why):
             throw ConfigError(kind: .unreadable, path: path, line: nil, message: why)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(kind: .unreadable, path: path, line: nil, message: "is not UTF-8 text")
         }
-        return try parse(text, path: path)
+        return try parse(text, path: path, rules: rules)
     }
 
     /// The largest config file read: a config file holds a few dozen settings; a bigger one is
     /// a mistake (or an attack on the parser's memory), refused at once.
     package static let largestBytes = 1 << 20
 
-    /// Parses and checks a config file's text; `path` is only for messages.
-    package static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
+    /// Parses and checks a config file's text against `rules`; `path` is only for messages.
+    public static func parse(_ text: String, path: String, rules: SettingRules) throws(ConfigError) -> ConfigFile {
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
@@ -96,7 +101,7 @@ package struct ConfigFile: Sendable, Equatable {
         } catch {
             throw ConfigError(kind: .syntax, path: path, line: nil, message: "not TOML: \(error)")
         }
-        let reader = TableReader(path: path, lines: KeyLines(text))
+        let reader = TableReader(path: path, lines: KeyLines(text), rules: rules)
         var file = ConfigFile(path: path)
         for key in reader.ordered(root.keys, in: "") {
             switch key {

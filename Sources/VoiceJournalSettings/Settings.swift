@@ -1,7 +1,4 @@
-import VoiceJournalAudio
 import Foundation
-import VoiceJournalStore
-import VoiceJournalTranscription
 
 /// Where a setting's value came from.
 package enum SettingSource: Sendable, Equatable, CustomStringConvertible {
@@ -43,21 +40,22 @@ package struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
 /// and each knowing where its value came from (for `config show`).
 package struct Settings: Sendable {
     /// The values given on the command line; nil for each option not given.
-    package struct Flags: Sendable {
-        package var home: String?
-        package var config: String?
-        package var journal: String?
-        package var device: String?
-        package var rate: Int?
-        package var model: String?
-        package var language: String?
-        package var baseURL: String?
-        package var uploadCodec: UploadCodec?
-        package var maxChunkSeconds: Double?
-        package var maxRequestBytes: Int64?
-        package var jobs: Int?
-        package var publicURL: String?
-        package var askedBy: String?
+    public struct Flags: Sendable {
+        public var home: String?
+        public var config: String?
+        public var journal: String?
+        public var device: String?
+        public var rate: Int?
+        public var model: String?
+        public var language: String?
+        public var baseURL: String?
+        /// An upload codec's name.
+        public var uploadCodec: String?
+        public var maxChunkSeconds: Double?
+        public var maxRequestBytes: Int64?
+        public var jobs: Int?
+        public var publicURL: String?
+        public var askedBy: String?
         /// `--translate` given (nil: not given; the flag only ever turns translation on).
         package var translate: Bool?
 
@@ -70,7 +68,7 @@ package struct Settings: Sendable {
         /// The environment variable the key is read from; nil: no key.
         package let keyVariable: String?
         /// The config file's table, when the endpoint is the file's.
-        package let fromFile: EndpointConfig?
+        public let fromFile: EndpointTable?
     }
 
     /// The config file that was read, if one was found.
@@ -83,11 +81,12 @@ package struct Settings: Sendable {
     package let rate: Setting<Int>
     package let model: Setting<String>
     /// nil: the server detects the language.
-    package let language: Setting<String?>
-    package let uploadCodec: Setting<UploadCodec>
-    package let maxChunkSeconds: Setting<Double>
-    package let maxRequestBytes: Setting<Int64>
-    package let endpoint: Endpoint
+    public let language: Setting<String?>
+    /// An upload codec's name, one of `SettingRules.uploadCodecs`.
+    public let uploadCodec: Setting<String>
+    public let maxChunkSeconds: Setting<Double>
+    public let maxRequestBytes: Setting<Int64>
+    public let endpoint: Endpoint
     /// Uploads at a time: `--jobs`, else (a pool of the config file's endpoints) their
     /// concurrencies added up, else 4.
     package let jobs: Setting<Int>
@@ -106,7 +105,7 @@ package struct Settings: Sendable {
     package let notices: [String]
 
     /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
-    package var endpoints: [EndpointConfig] { file?.endpoints ?? [] }
+    public var endpoints: [EndpointTable] { file?.endpoints ?? [] }
 
     /// Built-in defaults.
     package static let defaultDevice = "default"
@@ -117,10 +116,25 @@ package struct Settings: Sendable {
     /// The sample rates a capture may ask for, in Hz.
     package static let rates = 1000...768_000
 
+    /// A `serve` running on the data home, as its record names it: its process and where its
+    /// links point.
+    public struct RunningServe: Sendable, Equatable {
+        public let pid: Int32
+        public let links: String
+
+        public init(pid: Int32, links: String) {
+            self.pid = pid
+            self.links = links
+        }
+    }
+
     /// Reads the config file (`flags.config`, else the default place, where a missing file
-    /// is no error) and, unless `followingServe` is false (`serve` itself), the record of a
-    /// serve running on the home, and resolves every setting.
-    package static func load(flags: Flags, environment: [String: String], followingServe: Bool = true) throws(ConfigError) -> Settings {
+    /// is no error) with `read` (the path and the most bytes to take) and resolves every
+    /// setting; `home` is the data home's path, `runningServe` the serve running on it, if
+    /// any, and `notices` what was set aside finding it.
+    public static func load(flags: Flags, environment: [String: String], rules: SettingRules, home: String,
+                            runningServe: RunningServe? = nil, notices: [String] = [],
+                            read: (_ path: String, _ limit: Int) -> ConfigFile.Contents) throws(ConfigError) -> Settings {
         let configPath: Setting<String>
         if let given = flags.config {
             configPath = Setting((given as NSString).expandingTildeInPath, from: .flag("--config"))
@@ -129,65 +143,55 @@ package struct Settings: Sendable {
             configPath = Setting(ConfigFile.defaultURL(environment: environment).path,
                                  from: xdg ? .environment("XDG_CONFIG_HOME") : .builtIn)
         }
-        let file = try ConfigFile.load(URL(fileURLWithPath: configPath.value), required: flags.config != nil)
-        // A --public-url given wins anyway: no need to look.
-        var serve: RunningServe?
-        var notices: [String] = []
-        if followingServe && flags.publicURL == nil {
-            switch RunningServe.look(in: DataHome.resolve(flag: flags.home, environment: environment)) {
-            case .none: break
-            case .running(let found): serve = found
-            case .ignored(let why): notices.append(why + "; links do not follow a running serve")
-            }
-        }
-        return Settings(flags: flags, environment: environment, file: file, configPath: configPath, runningServe: serve,
-                        notices: notices)
+        let path = URL(fileURLWithPath: configPath.value).path
+        let file = try ConfigFile.load(read(path, ConfigFile.largestBytes), path: path, required: flags.config != nil, rules: rules)
+        return Settings(flags: flags, environment: environment, rules: rules, home: home, file: file, configPath: configPath,
+                        runningServe: runningServe, notices: notices)
     }
 
-    /// Resolves every setting from what was given; `runningServe` is the serve running on the
-    /// home, if any.
-    package init(flags: Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>,
-                runningServe: RunningServe? = nil, notices: [String] = []) {
+    /// Resolves every setting from what was given; `home` is the data home's path (its rule is
+    /// the home's own), `runningServe` the serve running on the home, if any.
+    public init(flags: Flags, environment: [String: String], rules: SettingRules, home: String, file: ConfigFile?,
+                configPath: Setting<String>, runningServe: RunningServe? = nil, notices: [String] = []) {
         self.file = file
         var notices = notices
         self.configPath = configPath
         let resolver = Resolver(environment: environment, file: file)
         let defaults = file?.defaults ?? ConfigFile.Defaults()
 
-        // DataHome.resolve has the home's own rule (the config file has no say in it, and
-        // $XDG_DATA_HOME only moves the default); here it is only told where it came from.
-        let homeValue = DataHome.resolve(flag: flags.home, environment: environment).url.path
-        home = resolver.pick(flags.home.map { _ in homeValue }, "--home",
-                             env: "VOICEJOURNAL_HOME", { _ in homeValue }, file: nil, default: homeValue)
-        journal = resolver.pick(flags.journal, "--journal", file: defaults.journal, default: Journal.defaultName)
+        // The home has its own rule (the config file has no say in it, and $XDG_DATA_HOME only
+        // moves the default); here it is only told where it came from.
+        self.home = resolver.pick(flags.home.map { _ in home }, "--home",
+                                  env: "VOICEJOURNAL_HOME", { _ in home }, file: nil, default: home)
+        journal = resolver.pick(flags.journal, "--journal", file: defaults.journal, default: rules.defaultJournal)
         device = resolver.pick(flags.device, "--device", file: defaults.device, default: Self.defaultDevice)
         rate = resolver.pick(flags.rate, "--rate", file: defaults.rate, default: Self.defaultRate)
         language = resolver.pickOptional(flags.language?.lowercased(), "--language", file: defaults.language)
-        uploadCodec = resolver.pick(flags.uploadCodec, "--upload-codec", file: defaults.uploadCodec, default: .flac)
+        uploadCodec = resolver.pick(flags.uploadCodec, "--upload-codec", file: defaults.uploadCodec, default: rules.defaultUploadCodec)
         maxChunkSeconds = resolver.pick(flags.maxChunkSeconds, "--max-chunk-seconds",
-                                        file: defaults.maxChunkSeconds, default: UploadPlan.defaultMaxChunkSeconds)
+                                        file: defaults.maxChunkSeconds, default: rules.defaultMaxChunkSeconds)
         maxRequestBytes = resolver.pick(flags.maxRequestBytes, "--max-request-bytes",
-                                        file: defaults.maxRequestBytes, default: UploadPlan.defaultMaxRequestBytes)
+                                        file: defaults.maxRequestBytes, default: rules.defaultMaxRequestBytes)
 
         // The endpoint: one named on the command line or in the environment wins over the
         // file's preferred one (the first of the highest priority), else OpenAI's.
-        let preferred = EndpointConfig.preferred(file?.endpoints ?? []).first
+        let preferred = EndpointTable.preferred(file?.endpoints ?? []).first
         let baseURL = resolver.pick(flags.baseURL, "--base-url", env: "OPENAI_BASE_URL", { $0 },
-                                    file: preferred?.baseURL, default: WhisperClient.Configuration.openAIBaseURL)
+                                    file: preferred?.baseURL, default: rules.defaultBaseURL)
         let fromFile = baseURL.source == .configFile(file?.path ?? "") ? preferred : nil
         endpoint = Endpoint(baseURL: baseURL, keyVariable: fromFile == nil ? "OPENAI_API_KEY" : fromFile?.apiKeyVariable,
                             fromFile: fromFile)
         // The endpoint's own model before the file's default one: it is what that server runs.
         model = resolver.pick(flags.model, "--model", env: "VOICEJOURNAL_MODEL", { $0 },
-                              file: fromFile?.model ?? defaults.model, default: TranscriptionOptions.defaultModel)
+                              file: fromFile?.model ?? defaults.model, default: rules.defaultModel)
         let poolJobs = fromFile == nil ? nil : (file?.endpoints ?? []).reduce(0) { $0 + max(1, $1.concurrency) }
         jobs = resolver.pick(flags.jobs, "--jobs", file: poolJobs, default: Self.defaultJobs)
         let publicURL = resolver.pick(flags.publicURL.map(Self.trimmedURL), "--public-url", env: "VOICEJOURNAL_PUBLIC_URL",
-                                      { Self.isPublicURL($0) ? Self.trimmedURL($0) : nil },
+                                      { rules.isPublicURL($0) ? Self.trimmedURL($0) : nil },
                                       file: defaults.publicURL, default: Self.defaultPublicURL)
         // A serve's record is data like the config file: its links are checked the same way,
         // and a record naming something else is passed over as a stale one is.
-        let serve = runningServe.flatMap { Self.isPublicURL($0.links) ? $0 : nil }
+        let serve = runningServe.flatMap { rules.isPublicURL($0.links) ? $0 : nil }
         if let runningServe, serve == nil {
             notices.append("the record of the serve running on this home (pid \(runningServe.pid)) names links that are not "
                 + "an http(s) URL of at most \(Self.longestPublicURL) characters; links do not follow it")
@@ -207,14 +211,6 @@ package struct Settings: Sendable {
     /// 5 MB one is an attack on whatever shows it.
     package static let longestPublicURL = 2048
 
-    /// Whether `text` can be the base of answer links: an http(s) URL with a host, of at most
-    /// `longestPublicURL` bytes, without spaces or control characters.
-    package static func isPublicURL(_ text: String) -> Bool {
-        text.utf8.count <= longestPublicURL
-            && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
-            && WhisperClient.Configuration.isHTTPURL(text)
-    }
-
     /// A base URL without the trailing slash, so `<url>/a/<token>` has one slash.
     static func trimmedURL(_ url: String) -> String {
         var url = url
@@ -225,20 +221,20 @@ package struct Settings: Sendable {
     /// The link that answers an assignment: `<public URL>/a/<token>`.
     package func answerLink(token: String) -> String { "\(publicURL.value)/a/\(token)" }
 
-    /// The client configuration of the endpoint, its key read from the variable it names;
-    /// a missing key for a remote server is an error (exit 3).
-    package func clientConfiguration(environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
-        if let fromFile = endpoint.fromFile { return try fromFile.clientConfiguration(environment: environment) }
-        return try WhisperClient.Configuration.resolve(baseURL: endpoint.baseURL.value, keyVariable: endpoint.keyVariable,
-                                                       environment: environment, origin: "--base-url / OPENAI_BASE_URL")
+    /// What set the public URL, as a line about links names it; nil for the default and a
+    /// running serve's.
+    public var publicURLOrigin: String? {
+        switch publicURL.source {
+        case .flag(let name), .environment(let name): name
+        case .configFile(let path): "public_url in \(path)"
+        case .runningServe, .builtIn: nil
+        }
     }
 
-    /// The options every upload of a run uses (`prompt` has no setting of its own). The
-    /// language is the run's only when given for it (`--language`): the config file's comes
-    /// after a recording's person's or journal's (`fallbackLanguage`).
-    package func transcriptionOptions(prompt: String?) -> TranscriptionOptions {
-        TranscriptionOptions(model: model.value, language: fallbackLanguage == nil ? language.value : nil, prompt: prompt)
-    }
+    /// The language every upload of a run asks for: only one given for the run (`--language`,
+    /// nil: none); the config file's comes after a recording's person's or journal's
+    /// (`fallbackLanguage`).
+    public var runLanguage: String? { fallbackLanguage == nil ? language.value : nil }
 
     /// The config file's language, used for a recording whose person and journal name none.
     package var fallbackLanguage: String? {
@@ -246,10 +242,13 @@ package struct Settings: Sendable {
         return nil
     }
 
-    /// How a run's uploads are planned.
-    package func uploadSettings(trim: Bool) -> UploadSettings {
-        UploadSettings(maxRequestBytes: maxRequestBytes.value, maxChunkSeconds: maxChunkSeconds.value,
-                       codec: uploadCodec.value, trim: trim)
+    /// Whether the model was named for the run (a flag or the environment): then it is every
+    /// endpoint's; otherwise each endpoint of the file asks for its own.
+    public var modelNamedForRun: Bool {
+        switch model.source {
+        case .flag, .environment: true
+        case .configFile, .runningServe, .builtIn: false
+        }
     }
 }
 

@@ -79,19 +79,4 @@ public struct EndpointConfig: Sendable, Equatable {
         }
         return (kept, repeats)
     }
-
-    /// The endpoints in the order a run prefers them: highest priority first, file order
-    /// within one priority.
-    public static func preferred(_ endpoints: [EndpointConfig]) -> [EndpointConfig] {
-        endpoints.enumerated()
-            .sorted { $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset }
-            .map(\.element)
-    }
-
-    /// Whether `name` can be an environment variable's name: letters, digits and `_`, not
-    /// starting with a digit.
-    public static func isVariableName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }
-    }
 }

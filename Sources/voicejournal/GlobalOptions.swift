@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import VoiceJournalBatch
 import VoiceJournalRecording
 import VoiceJournalSettings
 import VoiceJournalTerminal

@@ -42,8 +42,8 @@ enum Main {
 
     /// Memory a run frees is kept for reuse instead of going back to the kernel at once: a
     /// batch frees and allocates the same buffers (SQLite's page caches, upload buffers) for
-    /// every file, and handing them back made each file fault its pages in again (14,000
-    /// page faults in a batch of 200 short files, 3,400 with this; a tenth less CPU).
+    /// every file, and handing them back makes each file fault its pages in again
+    /// (docs/benchmarks.md, start-up costs, has the numbers).
     private static func keepFreedMemory() {
         _ = mallopt(M_TRIM_THRESHOLD, 64 << 20)
         _ = mallopt(M_TOP_PAD, 8 << 20)

@@ -3,6 +3,7 @@ import Foundation
 import VoiceJournalStore
 import Testing
 @testable import voicejournal
+import VoiceJournalQueue
 import VoiceJournalRecording
 import VoiceJournalSettings
 import VoiceJournalTranscription
@@ -62,7 +63,7 @@ import VoiceJournalTranscription
         transcription(.cancelled, 130),
 
         Row(name: "settings: no endpoint of the pool can be used",
-            error: Settings.noUsableEndpoint(TranscriptionError(kind: .invalidConfiguration, description: "no API key: set WORK_KEY"), tables: 2),
+            error: EndpointPool.noUsableEndpoint(TranscriptionError(kind: .invalidConfiguration, description: "no API key: set WORK_KEY"), tables: 2),
             status: 3),
 
         config(.syntax), config(.unknownKey), config(.wrongType), config(.invalidValue), config(.keyInFile), config(.unreadable),

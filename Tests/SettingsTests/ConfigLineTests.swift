@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalBatch
 import VoiceJournalSettings
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
     ])
     func anErrorNamesTheLineOfTheTableItIsAbout(text: String, line: Int, says: String) {
         do {
-            _ = try ConfigFile.parse(text, path: "/c.toml")
+            _ = try ConfigFile.parse(text, path: "/c.toml", rules: .voiceJournal)
             Issue.record("accepted: \(text)")
         } catch {
             #expect(error.line == line, "\(error)")

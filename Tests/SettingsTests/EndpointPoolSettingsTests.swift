@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import VoiceJournalQueue
+import VoiceJournalBatch
 import VoiceJournalSettings
 import Testing
 import VoiceJournalTranscription
@@ -10,15 +11,15 @@ import VoiceJournalTranscription
     private let path = "/etc/example/config.toml"
     private let logger = Logger(label: "test")
 
-    func settings(_ endpoints: [EndpointConfig], environment: [String: String] = [:]) -> Settings {
-        Settings(flags: Settings.Flags(), environment: environment, file: ConfigFile(path: path, endpoints: endpoints),
+    func settings(_ endpoints: [EndpointTable], environment: [String: String] = [:]) -> Settings {
+        resolved(flags: Settings.Flags(), environment: environment, file: ConfigFile(path: path, endpoints: endpoints),
                  configPath: Setting(path, from: .builtIn))
     }
 
     @Test func eachUsableEndpointOfTheFileIsInThePoolAndTheOthersAreSaidWhy() throws {
         let pool = try settings([
-            EndpointConfig(baseURL: "http://127.0.0.1:1/v1", concurrency: 2, priority: 1),
-            EndpointConfig(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY", concurrency: 8),
+            EndpointTable(baseURL: "http://127.0.0.1:1/v1", concurrency: 2, priority: 1),
+            EndpointTable(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY", concurrency: 8),
         ]).endpointPool(jobs: nil, environment: [:], logger: logger)
         #expect(pool.endpoints.map(\.name) == ["http://127.0.0.1:1/v1"])
         #expect(pool.workers == 2)
@@ -26,8 +27,8 @@ import VoiceJournalTranscription
     }
 
     @Test func noUsableEndpointIsAConfigurationErrorNamingTheFirstProblem() {
-        let remote = EndpointConfig(baseURL: "https://a.example/v1", apiKeyVariable: "A_KEY")
-        let other = EndpointConfig(baseURL: "https://b.example/v1", apiKeyVariable: "B_KEY")
+        let remote = EndpointTable(baseURL: "https://a.example/v1", apiKeyVariable: "A_KEY")
+        let other = EndpointTable(baseURL: "https://b.example/v1", apiKeyVariable: "B_KEY")
         #expect { try settings([remote, other]).endpointPool(jobs: nil, environment: [:], logger: logger) } throws: { error in
             guard let error = error as? TranscriptionError else { return false }
             return error.kind == .invalidConfiguration && error.description.hasPrefix("no endpoint of the config file can be used; the first: ")

@@ -1,9 +1,17 @@
 import Foundation
+import VoiceJournalBatch
 import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalQueue
 import Testing
 import VoiceJournalTranscription
+
+/// Settings resolved by voicejournal's rules, for a data home they do not look at.
+func resolved(flags: Settings.Flags, environment: [String: String], file: ConfigFile?, configPath: Setting<String>,
+              runningServe: Settings.RunningServe? = nil) -> Settings {
+    Settings(flags: flags, environment: environment, rules: .voiceJournal, home: "/home/me/.local/share/voicejournal", file: file,
+             configPath: configPath, runningServe: runningServe)
+}
 
 /// The config file's reading and the one precedence rule, without running the binary.
 @Suite struct SettingsTests {
@@ -30,20 +38,20 @@ import VoiceJournalTranscription
             [[endpoint]]
             base_url = "https://api.openai.com/v1"
             api_key_env = "OPENAI_API_KEY"
-            """, path: path)
+            """, path: path, rules: .voiceJournal)
         var defaults = ConfigFile.Defaults()
         defaults.journal = "Oral history"
         defaults.device = "hw:1,0"
         defaults.rate = 48000
         defaults.model = "whisper-1"
         defaults.language = "de"
-        defaults.uploadCodec = .opus
+        defaults.uploadCodec = "opus"
         defaults.maxChunkSeconds = 300
         defaults.maxRequestBytes = 1_000_000
         #expect(file.defaults == defaults)
         #expect(file.endpoints == [
-            EndpointConfig(baseURL: "http://127.0.0.1:8178/v1", model: "tiny.en", concurrency: 2, priority: 1, line: 11),
-            EndpointConfig(baseURL: "https://api.openai.com/v1", apiKeyVariable: "OPENAI_API_KEY", line: 17),
+            EndpointTable(baseURL: "http://127.0.0.1:8178/v1", model: "tiny.en", concurrency: 2, priority: 1, line: 11),
+            EndpointTable(baseURL: "https://api.openai.com/v1", apiKeyVariable: "OPENAI_API_KEY", line: 17),
         ])
     }
 
@@ -56,7 +64,7 @@ import VoiceJournalTranscription
             modle = "y"
             """
         #expect(throws: ConfigError(kind: .unknownKey, path: path, line: 5, message: "unknown key \"modle\" in [defaults]")) {
-            try ConfigFile.parse(text, path: path)
+            try ConfigFile.parse(text, path: path, rules: .voiceJournal)
         }
     }
 
@@ -73,7 +81,7 @@ import VoiceJournalTranscription
     ])
     func refusesValuesThatCannotWork(text: String, kind: ConfigError.Kind, line: Int) {
         do {
-            _ = try ConfigFile.parse(text, path: path)
+            _ = try ConfigFile.parse(text, path: path, rules: .voiceJournal)
             Issue.record("accepted \(text)")
         } catch {
             #expect(error.kind == kind)
@@ -90,87 +98,87 @@ import VoiceJournalTranscription
         let configPath = Setting(path, from: .flag("--config"))
         let environment = ["VOICEJOURNAL_MODEL": "env-model"]
 
-        let all = Settings(flags: flags, environment: environment, file: file, configPath: configPath)
+        let all = resolved(flags: flags, environment: environment, file: file, configPath: configPath)
         #expect(all.model == Setting("flag-model", from: .flag("--model")))
-        let noFlag = Settings(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath)
+        let noFlag = resolved(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath)
         #expect(noFlag.model == Setting("env-model", from: .environment("VOICEJOURNAL_MODEL")))
-        let fileOnly = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        let fileOnly = resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
         #expect(fileOnly.model == Setting("file-model", from: .configFile(path)))
         #expect(fileOnly.rate == Setting(44100, from: .configFile(path)))
-        let nothing = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath)
+        let nothing = resolved(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath)
         #expect(nothing.model == Setting("whisper-1", from: .builtIn))
         #expect(nothing.jobs == Setting(4, from: .builtIn))
     }
 
     @Test func theAnswerLinkUsesThePublicURLFromFlagEnvironmentFileOrDefault() throws {
-        let file = try ConfigFile.parse("[defaults]\npublic_url = \"https://journal.example.org/\"\nasked_by = \"Sam\"\n", path: path)
+        let file = try ConfigFile.parse("[defaults]\npublic_url = \"https://journal.example.org/\"\nasked_by = \"Sam\"\n", path: path, rules: .voiceJournal)
         let configPath = Setting(path, from: .flag("--config"))
         var flags = Settings.Flags()
         flags.publicURL = "https://tunnel.example.net/"
         let environment = ["VOICEJOURNAL_PUBLIC_URL": "http://192.0.2.7:8787"]
         let token = "0123456789abcdef0123456789abcdef"
 
-        let flagged = Settings(flags: flags, environment: environment, file: file, configPath: configPath)
+        let flagged = resolved(flags: flags, environment: environment, file: file, configPath: configPath)
         #expect(flagged.answerLink(token: token) == "https://tunnel.example.net/a/\(token)")
-        let fromEnvironment = Settings(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath)
+        let fromEnvironment = resolved(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath)
         #expect(fromEnvironment.publicURL == Setting("http://192.0.2.7:8787", from: .environment("VOICEJOURNAL_PUBLIC_URL")))
-        let fromFile = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        let fromFile = resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
         #expect(fromFile.answerLink(token: token) == "https://journal.example.org/a/\(token)")
         #expect(fromFile.askedBy == Setting("Sam", from: .configFile(path)))
-        let nothing = Settings(flags: Settings.Flags(), environment: ["VOICEJOURNAL_PUBLIC_URL": "not a url"], file: nil, configPath: configPath)
+        let nothing = resolved(flags: Settings.Flags(), environment: ["VOICEJOURNAL_PUBLIC_URL": "not a url"], file: nil, configPath: configPath)
         #expect(nothing.answerLink(token: token) == "http://127.0.0.1:8787/a/\(token)")
         #expect(nothing.askedBy == Setting(nil, from: .builtIn))
     }
 
     @Test func aRunningServesLinksComeAfterTheFlagAndTheEnvironmentAndBeforeTheConfigFile() throws {
-        let file = try ConfigFile.parse("[defaults]\npublic_url = \"https://journal.example.org\"\n", path: path)
+        let file = try ConfigFile.parse("[defaults]\npublic_url = \"https://journal.example.org\"\n", path: path, rules: .voiceJournal)
         let configPath = Setting(path, from: .flag("--config"))
-        let serve = RunningServe(pid: 4242, address: "http://127.0.0.1:9000", links: "http://127.0.0.1:9000")
+        let serve = Settings.RunningServe(pid: 4242, links: "http://127.0.0.1:9000")
         var flags = Settings.Flags()
         flags.publicURL = "https://tunnel.example.net"
-        let flagged = Settings(flags: flags, environment: [:], file: file, configPath: configPath, runningServe: serve)
+        let flagged = resolved(flags: flags, environment: [:], file: file, configPath: configPath, runningServe: serve)
         #expect(flagged.publicURL == Setting("https://tunnel.example.net", from: .flag("--public-url")))
         let environment = ["VOICEJOURNAL_PUBLIC_URL": "http://192.0.2.7:8787"]
-        let fromEnvironment = Settings(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath, runningServe: serve)
+        let fromEnvironment = resolved(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath, runningServe: serve)
         #expect(fromEnvironment.publicURL.source == .environment("VOICEJOURNAL_PUBLIC_URL"))
-        let following = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath, runningServe: serve)
+        let following = resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath, runningServe: serve)
         #expect(following.publicURL == Setting("http://127.0.0.1:9000", from: .runningServe(pid: 4242)))
         #expect(following.answerLink(token: "abc") == "http://127.0.0.1:9000/a/abc")
         #expect(following.publicURL.source.description == "running serve, pid 4242")
-        let withoutFile = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath, runningServe: serve)
+        let withoutFile = resolved(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath, runningServe: serve)
         #expect(withoutFile.publicURL.source == .runningServe(pid: 4242))
     }
 
     @Test func translateComesFromTheFlagElseTheFileElseIsOff() throws {
-        let file = try ConfigFile.parse("[defaults]\ntranslate = true\n", path: path)
+        let file = try ConfigFile.parse("[defaults]\ntranslate = true\n", path: path, rules: .voiceJournal)
         let configPath = Setting(path, from: .flag("--config"))
-        let fromFile = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        let fromFile = resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
         #expect(fromFile.translate == Setting(true, from: .configFile(path)))
         #expect(fromFile.runnerOptions(prompt: nil, trim: true, environment: [:]).translate)
         var flags = Settings.Flags()
         flags.translate = true
-        let flagged = Settings(flags: flags, environment: [:], file: nil, configPath: configPath)
+        let flagged = resolved(flags: flags, environment: [:], file: nil, configPath: configPath)
         #expect(flagged.translate == Setting(true, from: .flag("--translate")))
-        let nothing = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath)
+        let nothing = resolved(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath)
         #expect(nothing.translate == Setting(false, from: .builtIn))
         #expect(!nothing.runnerOptions(prompt: nil, trim: true, environment: [:]).translate)
-        #expect(throws: ConfigError.self) { try ConfigFile.parse("[defaults]\ntranslate = \"yes\"\n", path: path) }
+        #expect(throws: ConfigError.self) { try ConfigFile.parse("[defaults]\ntranslate = \"yes\"\n", path: path, rules: .voiceJournal) }
     }
 
     @Test func theFileEndpointsArePooledWithTheFirstOfTheHighestPriorityShownUnlessTheEnvironmentNamesOne() throws {
         let file = ConfigFile(path: path, endpoints: [
-            EndpointConfig(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY", concurrency: 8, priority: -1),
-            EndpointConfig(baseURL: "http://127.0.0.1:1/v1", model: "first-local", concurrency: 2, priority: 1),
-            EndpointConfig(baseURL: "http://127.0.0.1:2/v1", concurrency: 3, priority: 1),
+            EndpointTable(baseURL: "https://overflow.example/v1", apiKeyVariable: "OVERFLOW_KEY", concurrency: 8, priority: -1),
+            EndpointTable(baseURL: "http://127.0.0.1:1/v1", model: "first-local", concurrency: 2, priority: 1),
+            EndpointTable(baseURL: "http://127.0.0.1:2/v1", concurrency: 3, priority: 1),
         ])
         let configPath = Setting(path, from: .builtIn)
-        let settings = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        let settings = resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
         #expect(settings.endpoint.baseURL.value == "http://127.0.0.1:1/v1")
         #expect(settings.model == Setting("first-local", from: .configFile(path)))
         #expect(settings.jobs == Setting(13, from: .configFile(path)), "the pool's concurrency in all")
         #expect(try settings.clientConfiguration(environment: [:]).baseURL == "http://127.0.0.1:1/v1")
 
-        let overridden = Settings(flags: Settings.Flags(), environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"],
+        let overridden = resolved(flags: Settings.Flags(), environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"],
                                   file: file, configPath: configPath)
         #expect(overridden.endpoint.fromFile == nil)
         #expect(overridden.endpoint.keyVariable == "OPENAI_API_KEY")
@@ -181,14 +189,14 @@ import VoiceJournalTranscription
     @Test func theBaseURLComesFromTheFlagThenTheEnvironmentAndALocalServerNeedsNoKey() throws {
         let configPath = Setting(path, from: .builtIn)
         let environment = ["OPENAI_BASE_URL": "http://localhost:8000/v1/"]
-        let local = try Settings(flags: Settings.Flags(), environment: environment, file: nil, configPath: configPath)
+        let local = try resolved(flags: Settings.Flags(), environment: environment, file: nil, configPath: configPath)
             .clientConfiguration(environment: environment)
         #expect(local.endpoint == "http://localhost:8000/v1/audio/transcriptions")
         #expect(!local.hasAPIKey)
         var flags = Settings.Flags()
         flags.baseURL = "http://127.0.0.1:9/v1"
         let both = ["OPENAI_BASE_URL": "https://elsewhere/v1", "VOICEJOURNAL_HTTP_TIMEOUT": "1.5"]
-        let flagWins = try Settings(flags: flags, environment: both, file: nil, configPath: configPath)
+        let flagWins = try resolved(flags: flags, environment: both, file: nil, configPath: configPath)
             .clientConfiguration(environment: both)
         #expect(flagWins.baseURL == "http://127.0.0.1:9/v1")
         #expect(flagWins.timeout == 1.5)

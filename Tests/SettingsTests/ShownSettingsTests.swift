@@ -1,4 +1,6 @@
 import Foundation
+import VoiceJournalPages
+import VoiceJournalBatch
 import VoiceJournalSettings
 import VoiceJournalStore
 import Testing
@@ -10,10 +12,10 @@ import VoiceJournalTranscription
     private let path = "/home/me/.config/voicejournal/config.toml"
 
     @Test func eachSettingShowsItsValueAndWhereItCameFrom() throws {
-        let file = try ConfigFile.parse("[defaults]\njournal = \"Family stories\"\nrate = 48000\n", path: path)
+        let file = try ConfigFile.parse("[defaults]\njournal = \"Family stories\"\nrate = 48000\n", path: path, rules: .voiceJournal)
         var flags = Settings.Flags()
         flags.rate = 22050
-        let settings = Settings(flags: flags, environment: ["VOICEJOURNAL_MODEL": "from-env"], file: file,
+        let settings = resolved(flags: flags, environment: ["VOICEJOURNAL_MODEL": "from-env"], file: file,
                                 configPath: Setting(path, from: .builtIn))
         let shown = ShownSettings(settings, environment: [:])
         let byName = Dictionary(uniqueKeysWithValues: shown.settings.map { ($0.name, $0) })
@@ -29,8 +31,8 @@ import VoiceJournalTranscription
     }
 
     @Test func aPublicURLFromARunningServeNamesItsProcess() {
-        let serve = RunningServe(pid: 1234, address: "http://127.0.0.1:9000", links: "http://127.0.0.1:9000")
-        let settings = Settings(flags: Settings.Flags(), environment: [:], file: nil, configPath: Setting(path, from: .builtIn),
+        let serve = Settings.RunningServe(pid: 1234, links: "http://127.0.0.1:9000")
+        let settings = resolved(flags: Settings.Flags(), environment: [:], file: nil, configPath: Setting(path, from: .builtIn),
                                 runningServe: serve)
         let shown = ShownSettings(settings, environment: [:])
         let publicURL = shown.settings.first { $0.name == "public_url" }
@@ -40,12 +42,12 @@ import VoiceJournalTranscription
 
     @Test func keysAreShownOnlyAsSetOrUnsetAndCredentialsInAddressesNever() throws {
         let file = ConfigFile(path: path, endpoints: [
-            EndpointConfig(baseURL: "https://listener:pw-FAKE-in-url-5c1e@whisper.example.net/v1", apiKeyVariable: "REMOTE_WHISPER_KEY",
+            EndpointTable(baseURL: "https://listener:pw-FAKE-in-url-5c1e@whisper.example.net/v1", apiKeyVariable: "REMOTE_WHISPER_KEY",
                            concurrency: 3),
-            EndpointConfig(baseURL: "https://api.openai.com/v1", apiKeyVariable: "OPENAI_API_KEY", priority: -1),
+            EndpointTable(baseURL: "https://api.openai.com/v1", apiKeyVariable: "OPENAI_API_KEY", priority: -1),
         ])
         let environment = ["OPENAI_API_KEY": "sk-FAKE-env-key-7f3a9c", "REMOTE_WHISPER_KEY": "sk-FAKE-file-key-b81d2e"]
-        let settings = Settings(flags: Settings.Flags(), environment: [:], file: file, configPath: Setting(path, from: .flag("--config")))
+        let settings = resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: Setting(path, from: .flag("--config")))
         let text = ShownSettings(settings, environment: environment).lines().joined(separator: "\n")
         for secret in Array(environment.values) + ["pw-FAKE-in-url-5c1e"] { #expect(!text.contains(secret)) }
         #expect(text.contains("REMOTE_WHISPER_KEY set"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VoiceJournalPages
 import VoiceJournalSettings
 
 /// `config show` — the effective settings and where each came from.

@@ -78,38 +78,6 @@ private extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// What `play --json` prints when playback ends.
-struct PlayReport: Encodable {
-    var file: String
-    var entryId: Int64?
-    var recordingId: Int64?
-    var assignmentId: Int64?
-    /// Where playback started and stopped, in seconds on the recording's clock.
-    var from: Double
-    var to: Double
-    var seconds: Double
-    /// `finished` (played to the end or to --to), `quit` (q), `interrupted` (a signal), `cut short`
-    /// (the file lost its end while it played).
-    var end: String
-    var underruns: Int
-    var device: Device
-    var audio: Audio
-    var resampled: Bool
-
-    struct Device: Encodable {
-        var name: String
-        var sampleRate: Int
-        var channels: Int
-    }
-
-    struct Audio: Encodable {
-        var format: String
-        var sampleRate: Int
-        var channels: Int
-        var durationSeconds: Double?
-    }
-}
-
 /// Plays `target` from `at` (else where the target starts) to `to` on `device`: the player on a
 /// terminal, silence but errors elsewhere, the report with `json`. A signal exits 130 after
 /// the report; a device that fails mid-way is failed work. Blocks the calling thread until
@@ -123,43 +91,19 @@ func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, 
                                       logger: Logger(label: "voicejournal.play"))
     let status = session.status()
     if let total = status.totalSeconds, start > 0, start >= total {
-        throw CLIError.usage("--at \(preciseClock(start)) is past the end of \(TerminalText.escaped(target.title)) "
-                             + "(\(preciseClock(total)) long)")
+        throw CLIError.usage("--at \(Clock.precise(start)) is past the end of \(TerminalText.escaped(target.title)) "
+                             + "(\(Clock.precise(total)) long)")
     }
     let outcome = Player.play(session, segments: target.segments, title: target.title, showing: terminal.isTTY,
                               color: terminal.color, width: terminal.width,
                               write: { FileHandle.standardError.write(Data($0.utf8)) })
     let result = outcome.result
     if result.end == .failed, let error = result.error { throw error }
-    if json {
-        let info = session.fileInfo, format = session.deviceFormat, rate = Double(max(format.sampleRate, 1))
-        let last = session.status()
-        try printJSON(PlayReport(
-            file: target.url.path, entryId: target.entryId, recordingId: target.recordingId, assignmentId: target.assignmentId,
-            from: start, to: Double(result.position) / rate, seconds: Double(result.framesPlayed) / rate,
-            end: outcome.signal != nil ? "interrupted" : outcome.quit ? "quit" : result.cutShort ? "cut short" : "finished",
-            underruns: result.underruns,
-            device: .init(name: device, sampleRate: format.sampleRate, channels: format.channels),
-            audio: .init(format: info?.format ?? "audio", sampleRate: info?.sampleRate ?? 0, channels: info?.channels ?? 0,
-                         durationSeconds: last.totalSeconds),
-            resampled: session.isResampled))
-    }
+    if json { try printJSON(PlayReport(target, session: session, outcome: outcome, from: start, device: device)) }
     if outcome.signal != nil { throw ExitCode(CLIError.interrupted) }
     if result.cutShort {
         let rate = Double(max(session.deviceFormat.sampleRate, 1))
         throw CLIError.failure("\(TerminalText.escaped(target.url.path)) was cut short while it played: it ended at "
-                               + "\(preciseClock(Double(result.position) / rate)), before the length it had when playback started")
+                               + "\(Clock.precise(Double(result.position) / rate)), before the length it had when playback started")
     }
-}
-
-/// A clock with the fraction of a second when there is one ("00:05.81", "00:05"): two times a
-/// whole-second clock would show alike ("--at 00:05 is past the end (00:05 long)") stay apart.
-func preciseClock(_ seconds: Double) -> String {
-    let whole = Clock.text(seconds, .position)
-    let millis = Int((seconds.isFinite ? (seconds - seconds.rounded(.down)) * 1000 : 0).rounded())
-    guard millis > 0, millis < 1000 else { return whole }
-    var fraction = String(millis)
-    fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
-    while fraction.hasSuffix("0") { fraction.removeLast() }
-    return "\(whole).\(fraction)"
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import VoiceJournalAudio
 import Foundation
 import Logging
+import VoiceJournalBatch
 import VoiceJournalQueue
 import VoiceJournalRecording
 import VoiceJournalStore

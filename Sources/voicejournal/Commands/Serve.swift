@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import VoiceJournalBatch
 import VoiceJournalQueue
 import VoiceJournalRecording
 import VoiceJournalServer
@@ -88,7 +89,8 @@ struct Serve: AsyncParsableCommand {
             maxUploadBytes: maxUploadBytes, requestsPerMinute: requestsPerMinute, trustedProxies: trustedProxy, idleTimeout: idleTimeout,
             uploadTimeout: uploadTimeout, shutdownTimeout: shutdownTimeout, maxConnections: maxConnections)
         SignalWatch.unblockStopSignals()
-        try await AnswerServer.serve(configuration, settings: settings, store: store,
+        let publicURL = settings.publicURL.source == .builtIn ? nil : (url: settings.publicURL.value, origin: settings.publicURLOrigin)
+        try await AnswerServer.serve(configuration, askedBy: settings.askedBy.value, publicURL: publicURL, store: store,
                                      transcriber: transcriber.map { running in .init(run: { await running.run() }, nudge: { running.nudge() }) },
                                      logger: Logger(label: "voicejournal.serve")) { event in
             for line in event.lines { line.isNotice ? printNotice(line.text) : printNow(line.text) }

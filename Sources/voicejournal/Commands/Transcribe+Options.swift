@@ -2,6 +2,7 @@ import ArgumentParser
 import VoiceJournalAudio
 import Foundation
 import Logging
+import VoiceJournalBatch
 import VoiceJournalQueue
 import VoiceJournalRecording
 import VoiceJournalSettings
@@ -60,7 +61,7 @@ struct TranscriptionFlags: ParsableArguments {
     func flags(jobs: Int? = nil) -> Settings.Flags {
         var flags = Settings.Flags()
         (flags.model, flags.language, flags.baseURL, flags.jobs) = (model, language, baseURL, jobs)
-        (flags.maxRequestBytes, flags.maxChunkSeconds, flags.uploadCodec) = (maxRequestBytes, maxChunkSeconds, uploadCodec)
+        (flags.maxRequestBytes, flags.maxChunkSeconds, flags.uploadCodec) = (maxRequestBytes, maxChunkSeconds, uploadCodec?.rawValue)
         flags.translate = translate ? true : nil
         return flags
     }

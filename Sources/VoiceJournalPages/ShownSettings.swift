@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSettings
 import VoiceJournalTerminal
 import VoiceJournalTranscription
 
@@ -56,7 +57,7 @@ package struct ShownSettings: Encodable, Sendable {
             value("rate", settings.rate) { String($0) },
             value("model", settings.model) { $0 },
             value("language", settings.language) { $0 },
-            value("upload_codec", settings.uploadCodec) { $0.rawValue },
+            value("upload_codec", settings.uploadCodec) { $0 },
             value("max_chunk_seconds", settings.maxChunkSeconds) { String(format: "%g", $0) },
             value("max_request_bytes", settings.maxRequestBytes) { String($0) },
             value("base_url", baseURL) { WhisperClient.Configuration(baseURL: $0, apiKey: nil).shownBaseURL },
@@ -67,10 +68,11 @@ package struct ShownSettings: Encodable, Sendable {
         ]
         apiKeyEnv = settings.endpoint.keyVariable
         apiKeySet = settings.endpoint.keyVariable.map { EndpointConfig.isKeySet($0, environment: environment) } ?? false
-        endpoints = settings.endpoints.map { endpoint in
-            Endpoint(baseURL: endpoint.shownBaseURL, model: endpoint.model, apiKeyEnv: endpoint.apiKeyVariable,
-                     keySet: endpoint.hasKey(environment: environment), concurrency: endpoint.concurrency,
-                     priority: endpoint.priority, inUse: settings.endpoint.fromFile != nil)
+        endpoints = settings.endpoints.map { table in
+            let endpoint = EndpointConfig(baseURL: table.baseURL, apiKeyVariable: table.apiKeyVariable)
+            return Endpoint(baseURL: endpoint.shownBaseURL, model: table.model, apiKeyEnv: table.apiKeyVariable,
+                            keySet: endpoint.hasKey(environment: environment), concurrency: table.concurrency,
+                            priority: table.priority, inUse: settings.endpoint.fromFile != nil)
         }
     }
 
