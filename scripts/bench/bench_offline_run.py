@@ -1,4 +1,4 @@
-"""The measuring half of scripts/bench-offline, run with the Whisper venv's python by that script
+"""The measuring half of scripts/bench/bench-offline, run with the Whisper venv's python by that script
 (which builds voicejournal, makes the corpus and sets the BENCH_* environment it reads)."""
 import inspect, json, os, re, shutil, subprocess, sys, threading, time
 from pathlib import Path
