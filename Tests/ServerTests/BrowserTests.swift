@@ -5,7 +5,7 @@ import VoiceJournalTestSupport
 /// The answer page in a real browser: Debian's headless Chromium with a fake microphone
 /// playing espeak-ng speech, driven by Selenium (Tests/Browser/answer_page.py, with the python
 /// of scripts/browser-setup), against `serve --transcribe` and the local Whisper
-/// (scripts/whisper-server). Saves a screenshot of the page (the README's docs/serve-page.png with VOICEJOURNAL_UPDATE_SCREENSHOT=1).
+/// (whisper-server/whisper-server). Saves a screenshot of the page (the README's docs/serve-page.png with VOICEJOURNAL_UPDATE_SCREENSHOT=1).
 @Suite(.serialized) struct BrowserTests {
     static let sentence = "I grew up in a small village near the sea, in a white house with a red door and a garden full of apples."
 
