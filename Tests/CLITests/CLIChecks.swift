@@ -2,16 +2,6 @@ import Foundation
 import Testing
 import VoiceJournalTestSupport
 
-extension VoicejournalBinary {
-    /// Runs `voicejournal` and expects it to succeed (its stderr is shown when it does not).
-    @discardableResult
-    func expectSuccess(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        let result = try run(arguments, environment: environment)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result
-    }
-}
-
 /// What a test runs voicejournal through: the binary itself, or a harness around it.
 protocol RunsVoicejournal {
     var voicejournal: VoicejournalBinary { get }
