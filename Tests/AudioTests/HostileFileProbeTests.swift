@@ -10,7 +10,7 @@ import VoiceJournalTestSupport
     /// Speech (espeak-ng) encoded by ffmpeg with `arguments` (codec and container) into `name`.
     private func speech(_ folder: TemporaryFolder, _ name: String, _ arguments: [String]) throws -> URL {
         let wav = folder.path("speech-\(UUID().uuidString).wav"), out = folder.path(name)
-        try runTool("espeak-ng", ["-v", "en-us", "-w", wav.path, "I grew up in a small house by the sea, near the harbour."])
+        try CaptureFixtures.speak("I grew up in a small house by the sea, near the harbour.", to: wav, wordsPerMinute: nil)
         try runTool("ffmpeg", ["-loglevel", "error", "-y", "-i", wav.path] + arguments + [out.path])
         return out
     }

@@ -2,14 +2,27 @@ import Foundation
 import Testing
 import VoiceJournalTestSupport
 
-extension VoicejournalBinary {
-    /// Runs `voicejournal` and expects it to succeed (its stderr is shown when it does not).
+/// What a test runs voicejournal through: the binary itself, or a harness around it.
+protocol RunsVoicejournal {
+    var voicejournal: VoicejournalBinary { get }
+}
+
+extension RunsVoicejournal {
+    /// Runs `voicejournal` and expects it to succeed (the arguments and stderr are shown if not).
     @discardableResult
-    func expectSuccess(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        let result = try run(arguments, environment: environment)
+    func succeed(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        let result = try voicejournal.run(arguments, environment: environment)
         #expect(result.status == 0, "\(arguments): \(result.stderr)")
         return result
     }
+}
+
+extension VoicejournalBinary: RunsVoicejournal {
+    var voicejournal: VoicejournalBinary { self }
+}
+
+extension TranscribeHarness: RunsVoicejournal {
+    var voicejournal: VoicejournalBinary { binary }
 }
 
 extension CommandResult {

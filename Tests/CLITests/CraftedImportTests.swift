@@ -18,14 +18,14 @@ import VoiceJournalTestSupport
     /// audio folder), one with a transcript, and a text entry. Returns each answer's question
     /// and recording.
     func keepAJournal(answers: Int = 2) throws -> [(question: Int, recording: Int, path: String)] {
-        try cli.expectSuccess(["journal", "create", "Family"])
-        try cli.expectSuccess(["person", "add", "Grandma Rose", "--relationship", "grandmother"])
+        try cli.succeed(["journal", "create", "Family"])
+        try cli.succeed(["person", "add", "Grandma Rose", "--relationship", "grandmother"])
         var made: [(question: Int, recording: Int, path: String)] = []
         for index in 0..<answers {
-            let question = try cli.expectSuccess(["question", "add", "--journal", "Family", "Question \(index + 1)?", "--json"]).jsonID()
-            let assignment = try cli.expectSuccess(["assign", String(question), "--person", "Grandma Rose", "--json"]).jsonID()
+            let question = try cli.succeed(["question", "add", "--journal", "Family", "Question \(index + 1)?", "--json"]).jsonID()
+            let assignment = try cli.succeed(["assign", String(question), "--person", "Grandma Rose", "--json"]).jsonID()
             let source = try makeTone(at: folder.path("answer-\(index).wav"), seconds: 0.3, frequency: 330 + 110 * index)
-            let answered = try #require(try cli.expectSuccess(["answer", String(assignment), "--file", source.path, "--json"]).json()
+            let answered = try #require(try cli.succeed(["answer", String(assignment), "--file", source.path, "--json"]).json()
                                         as? [String: Any])
             made.append((question, try #require(answered["recordingId"] as? Int), try #require(answered["path"] as? String)))
         }
@@ -35,13 +35,13 @@ import VoiceJournalTestSupport
                     '[{"start":0,"end":1.5,"text":"By the harbour,"},{"start":1.5,"end":3.25,"text":" in a blue house."}]',
                     '2026-11-02 10:00:00.000')
             """, [String(made[0].recording)])
-        try cli.expectSuccess(["entry", "add", "--journal", "Family", "--text", "Baked bread by the harbour", "--date", "2026-11-01T09:00"])
+        try cli.succeed(["entry", "add", "--journal", "Family", "--text", "Baked bread by the harbour", "--date", "2026-11-01T09:00"])
         return made
     }
 
     /// The journal's JSON export as a document to edit.
     func exported() throws -> [String: Any] {
-        try #require(try cli.expectSuccess(["export", "--format", "json"]).json() as? [String: Any])
+        try #require(try cli.succeed(["export", "--format", "json"]).json() as? [String: Any])
     }
 
     /// `archive` with `change` applied to the rows of `table`.
@@ -84,7 +84,7 @@ import VoiceJournalTestSupport
             let file = try crafted(archive, "recording") { rows in rows[0]["path"] = path }
             let result = try fresh.run(["import", file.path])
             expectOneLineRefusal(result, naming: "recording #\(answers[0].recording) path")
-            #expect((try fresh.expectSuccess(["entry", "list", "--json"]).json() as? [Any])?.count == 0, "nothing was imported")
+            #expect((try fresh.succeed(["entry", "list", "--json"]).json() as? [Any])?.count == 0, "nothing was imported")
         }
         // A folder under audio/ is not a recording's file either.
         try FileManager.default.createDirectory(atPath: "\(home)/audio/2026/11", withIntermediateDirectories: true)
@@ -93,8 +93,8 @@ import VoiceJournalTestSupport
 
         // Paths outside the new home (the old home's audio) are kept as they are: the import works,
         // and a delete there never removes them.
-        try fresh.expectSuccess(["import", try crafted(archive, "recording") { _ in }.path])
-        try fresh.expectSuccess(["question", "delete", String(answers[0].question), "--yes"])
+        try fresh.succeed(["import", try crafted(archive, "recording") { _ in }.path])
+        try fresh.succeed(["question", "delete", String(answers[0].question), "--yes"])
         #expect(FileManager.default.fileExists(atPath: answers[0].path))
     }
 
@@ -127,7 +127,7 @@ import VoiceJournalTestSupport
                 rows.append(["jobId": 50, "parentJobId": parent, "chunkIndex": 0, "startSeconds": 0, "path": path])
             }
             let home = VoicejournalBinary(home: folder.path("fresh-\(index)"), environment: ["TZ": "UTC"])
-            try home.expectSuccess(["import", file.path])
+            try home.succeed(["import", file.path])
         }
         #expect(answers.count == 1)
     }
@@ -153,10 +153,10 @@ import VoiceJournalTestSupport
             #expect(result.status == 0, "\(result.stderr)")
             #expect(FileManager.default.fileExists(atPath: "\(home)/voicejournal.sqlite"), "entry \(id) took the database")
         }
-        #expect(try cli.expectSuccess(["entry", "list", "--json"]).json() as? [Any] != nil)
+        #expect(try cli.succeed(["entry", "list", "--json"]).json() as? [Any] != nil)
         for answer in answers { #expect(FileManager.default.fileExists(atPath: answer.path), "\(answer.path)") }
         // The journal's own delete still removes its own file.
-        try cli.expectSuccess(["question", "delete", String(answers[0].question), "--yes"])
+        try cli.succeed(["question", "delete", String(answers[0].question), "--yes"])
         #expect(!FileManager.default.fileExists(atPath: answers[0].path))
         #expect(FileManager.default.fileExists(atPath: answers[1].path))
     }
@@ -170,9 +170,9 @@ import VoiceJournalTestSupport
         let real = answers.map { URL(fileURLWithPath: $0.path).resolvingSymlinksInPath().path }
         #expect(real.allSatisfy { $0.hasPrefix(disk.resolvingSymlinksInPath().path + "/") && FileManager.default.fileExists(atPath: $0) })
 
-        let plan = try cli.expectSuccess(["question", "delete", String(answers[0].question), "--dry-run"]).stdout
+        let plan = try cli.succeed(["question", "delete", String(answers[0].question), "--dry-run"]).stdout
         #expect(plan.contains("1 audio file in the data folder") && !plan.contains("Kept"), "\(plan)")
-        let deleted = try cli.expectSuccess(["question", "delete", String(answers[0].question), "--yes"])
+        let deleted = try cli.succeed(["question", "delete", String(answers[0].question), "--yes"])
         #expect(deleted.stdout.contains("and 1 file."), "\(deleted.stdout)")
         #expect(!FileManager.default.fileExists(atPath: real[0]))
         #expect(FileManager.default.fileExists(atPath: real[1]))
@@ -195,7 +195,7 @@ import VoiceJournalTestSupport
         // recordings a killed recorder left) leaves the file as it is.
         _ = try CaptureDatabase.rows(home: cli.home, "UPDATE recording SET state = 'recording', path = ? WHERE id = ?",
                                      [notes.path, String(answers[0].recording)])
-        try cli.expectSuccess(["entry", "add", "--text", "Another day"])
+        try cli.succeed(["entry", "add", "--text", "Another day"])
         #expect(try Data(contentsOf: notes) == original)
     }
 
@@ -235,7 +235,7 @@ import VoiceJournalTestSupport
         }
         let fresh = VoicejournalBinary(home: folder.path("fresh"), environment: ["TZ": "UTC"])
         expectOneLineRefusal(try fresh.run(["import", file.path]), naming: "\(value.table) #\(id) \(value.column)")
-        #expect(try fresh.expectSuccess(["stats", "--json"]).status == 0)
+        #expect(try fresh.succeed(["stats", "--json"]).status == 0)
     }
 
     @Test func anImportWithARepeatedIdOrAMissingParentIsRefusedInOneLine() throws {
@@ -250,7 +250,7 @@ import VoiceJournalTestSupport
         let orphan = try crafted(archive, "entry") { rows in rows[0]["journalId"] = 999 }
         let refused = try fresh.run(["import", orphan.path])
         expectOneLineRefusal(refused, naming: "refers to a journal the export does not hold")
-        #expect((try fresh.expectSuccess(["entry", "list", "--json"]).json() as? [Any])?.count == 0)
+        #expect((try fresh.succeed(["entry", "list", "--json"]).json() as? [Any])?.count == 0)
     }
 
     /// Damage made directly in the database, as sqlite3 could.

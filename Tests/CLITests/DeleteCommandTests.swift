@@ -40,7 +40,7 @@ import VoiceJournalTestSupport
     }
 
     @Test func withoutATerminalOrYesADeleteRefusesWithExit2AndSaysWhatWouldGo() throws {
-        let entry = try cli.expectSuccess(["entry", "add", "--text", "a walk to the lighthouse", "--json"]).jsonID()
+        let entry = try cli.succeed(["entry", "add", "--text", "a walk to the lighthouse", "--json"]).jsonID()
         let refused = try cli.run(["entry", "delete", String(entry)])
         #expect(refused.status == 2)
         #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
@@ -49,22 +49,22 @@ import VoiceJournalTestSupport
         #expect(refused.stdout.isEmpty)
         #expect(try count("entry") == 1, "nothing was deleted")
 
-        let dryRun = try cli.expectSuccess(["entry", "delete", String(entry), "--dry-run"])
+        let dryRun = try cli.succeed(["entry", "delete", String(entry), "--dry-run"])
         #expect(dryRun.stdout.contains("Deleting entry #\(entry) removes:\n  1 entry"))
         #expect(try count("entry") == 1)
-        let json = try #require(try cli.expectSuccess(["entry", "delete", String(entry), "--dry-run", "--json"]).json() as? [String: Any])
+        let json = try #require(try cli.succeed(["entry", "delete", String(entry), "--dry-run", "--json"]).json() as? [String: Any])
         #expect(json["entries"] as? Int == 1)
 
-        #expect(try cli.expectSuccess(["entry", "delete", String(entry), "--yes"]).stdout == "Deleted entry #\(entry).\n")
+        #expect(try cli.succeed(["entry", "delete", String(entry), "--yes"]).stdout == "Deleted entry #\(entry).\n")
         #expect(try count("entry") == 0)
         #expect(try count("search_index") == 0)
         #expect(try cli.run(["entry", "delete", String(entry), "--yes"]).status == 2, "it is gone")
     }
 
     @Test func onATerminalADeleteAsksAndOnlyYesDeletes() throws {
-        try cli.expectSuccess(["journal", "create", "Travel"])
-        try cli.expectSuccess(["entry", "add", "--journal", "Travel", "--text", "Lisbon trams"])
-        try cli.expectSuccess(["question", "add", "--journal", "Travel", "Where next?"])
+        try cli.succeed(["journal", "create", "Travel"])
+        try cli.succeed(["entry", "add", "--journal", "Travel", "--text", "Lisbon trams"])
+        try cli.succeed(["question", "add", "--journal", "Travel", "Where next?"])
 
         let declined = try runOnTerminal(["journal", "delete", "Travel"], typing: "n\n")
         #expect(declined.status == 0, "\(declined.output)")
@@ -82,21 +82,21 @@ import VoiceJournalTestSupport
     }
 
     @Test func deletingAPersonRemovesTheirAnswersAudioAndQueuedJobsButNotAnotherPersons() throws {
-        try cli.expectSuccess(["journal", "create", "Family"])
-        let question = try cli.expectSuccess(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]).jsonID()
-        try cli.expectSuccess(["person", "add", "Grandma Rose"])
-        try cli.expectSuccess(["person", "add", "Uncle Sam"])
+        try cli.succeed(["journal", "create", "Family"])
+        let question = try cli.succeed(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]).jsonID()
+        try cli.succeed(["person", "add", "Grandma Rose"])
+        try cli.succeed(["person", "add", "Uncle Sam"])
         var copies: [String: String] = [:]
         for (index, name) in ["Grandma Rose", "Uncle Sam"].enumerated() {
-            let assignment = try cli.expectSuccess(["assign", String(question), "--person", name, "--json"]).jsonID()
+            let assignment = try cli.succeed(["assign", String(question), "--person", name, "--json"]).jsonID()
             let source = try makeTone(at: folder.path("answer\(index).wav"), seconds: 0.3, frequency: 300 + 100 * index)
-            let answered = try #require(try cli.expectSuccess(["answer", String(assignment), "--file", source.path, "--json"]).json()
+            let answered = try #require(try cli.succeed(["answer", String(assignment), "--file", source.path, "--json"]).json()
                                         as? [String: Any])
             copies[name] = try #require(answered["path"] as? String)
         }
         #expect(try count("job") == 2)
 
-        let deleted = try cli.expectSuccess(["person", "delete", "Grandma Rose", "--yes", "--json"])
+        let deleted = try cli.succeed(["person", "delete", "Grandma Rose", "--yes", "--json"])
         let report = try #require(try deleted.json() as? [String: Any])
         let plan = try #require(report["deleted"] as? [String: Any])
         #expect(plan["assignments"] as? Int == 1 && plan["recordings"] as? Int == 1 && plan["unfinishedJobs"] as? Int == 1)
@@ -110,7 +110,7 @@ import VoiceJournalTestSupport
         let myself = try cli.run(["person", "delete", "me", "--yes"])
         #expect(myself.status == 2)
         #expect(myself.stderr == "voicejournal: \"Myself\" is you and cannot be deleted\n")
-        try cli.expectSuccess(["question", "delete", String(question), "--yes"])
+        try cli.succeed(["question", "delete", String(question), "--yes"])
         #expect(try count("question") == 0 && count("assignment") == 0 && count("recording") == 0)
         #expect(!FileManager.default.fileExists(atPath: copies["Uncle Sam"]!))
     }

@@ -101,7 +101,7 @@ import VoiceJournalTestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let loud = folder.appendingPathComponent("loud.wav")
         let quiet = folder.appendingPathComponent("whisper.wav")
-        try runTool("espeak-ng", ["-v", "en-us", "-s", "150", "-w", loud.path, "This is said very quietly into the microphone."])
+        try CaptureFixtures.speak("This is said very quietly into the microphone.", to: loud)
         try runTool("sox", [loud.path, "-r", "16000", "-c", "1", "-b", "16", quiet.path, "norm", "-45"])
         try FileManager.default.removeItem(at: loud)
 

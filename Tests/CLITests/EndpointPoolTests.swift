@@ -70,7 +70,7 @@ import VoiceJournalTestSupport
     // Near the ideal time (files over the pool's capacity) is said by the servers, not by a
     // stopwatch in the test (a busy machine slows the binary, not the pool's sharing): every
     // endpoint took work in proportion to its capacity, had all its workers in flight at once
-    // and never more, and was busy for nearly all of the batch. scripts/bench-pool times it.
+    // and never more, and was busy for nearly all of the batch. scripts/bench/bench-pool times it.
     @Test func threeEndpointsShareABatchByCapacityAndEachIsBusyThroughout() throws {
         let harness = try TranscribeHarness()
         let members = [

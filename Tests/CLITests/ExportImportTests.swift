@@ -16,13 +16,13 @@ import VoiceJournalTestSupport
     /// transcript with segments), a pending one, and entries over three days. Returns the
     /// answer's recording.
     func keepAJournal() throws -> (id: Int, path: String) {
-        try cli.expectSuccess(["journal", "create", "Family", "--description", "Stories for the kids"])
-        try cli.expectSuccess(["person", "add", "Grandma Rose", "--relationship", "grandmother"])
-        let question = try cli.expectSuccess(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]).jsonID()
-        let assignment = try cli.expectSuccess(["assign", String(question), "--person", "Grandma Rose", "--json"]).jsonID()
-        try cli.expectSuccess(["assign", String(question), "--person", "me"])
+        try cli.succeed(["journal", "create", "Family", "--description", "Stories for the kids"])
+        try cli.succeed(["person", "add", "Grandma Rose", "--relationship", "grandmother"])
+        let question = try cli.succeed(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]).jsonID()
+        let assignment = try cli.succeed(["assign", String(question), "--person", "Grandma Rose", "--json"]).jsonID()
+        try cli.succeed(["assign", String(question), "--person", "me"])
         let source = try makeTone(at: folder.path("rose's answer.wav"), seconds: 0.4, frequency: 330)
-        let answered = try #require(try cli.expectSuccess(["answer", String(assignment), "--file", source.path, "--json"]).json()
+        let answered = try #require(try cli.succeed(["answer", String(assignment), "--file", source.path, "--json"]).json()
                                     as? [String: Any])
         let recording = try #require(answered["recordingId"] as? Int)
         _ = try CaptureDatabase.rows(home: cli.home, """
@@ -32,10 +32,10 @@ import VoiceJournalTestSupport
                     '2026-11-02 10:00:00.000')
             """, [String(recording)])
         _ = try CaptureDatabase.rows(home: cli.home, "UPDATE job SET state = 'done' WHERE recordingId = ?", [String(recording)])
-        try cli.expectSuccess(["entry", "add", "--journal", "Family", "--text", "Baked bread with Rose", "--mood", "happy",
+        try cli.succeed(["entry", "add", "--journal", "Family", "--text", "Baked bread with Rose", "--mood", "happy",
                            "--theme", "family", "--date", "2026-11-01T09:00"])
-        try cli.expectSuccess(["entry", "add", "--text", "Ran in the rain", "--mood", "excited", "--date", "2026-11-02T07:30"])
-        try cli.expectSuccess(["entry", "add", "--text", "Quiet day", "--date", "2026-11-03T20:00"])
+        try cli.succeed(["entry", "add", "--text", "Ran in the rain", "--mood", "excited", "--date", "2026-11-02T07:30"])
+        try cli.succeed(["entry", "add", "--text", "Quiet day", "--date", "2026-11-03T20:00"])
         return (recording, try #require(answered["path"] as? String))
     }
 
@@ -65,14 +65,14 @@ import VoiceJournalTestSupport
     @Test func exportAsJSONThenImportIntoAFreshHomeReproducesEveryTable() throws {
         _ = try keepAJournal()
         let out = folder.path("backup")
-        #expect(try cli.expectSuccess(["export", "--format", "json", "--out", out.path]).stdout
+        #expect(try cli.succeed(["export", "--format", "json", "--out", out.path]).stdout
                 == out.appendingPathComponent("voicejournal.json").path + "\n")
         let fresh = VoicejournalBinary(home: folder.path("fresh"), environment: ["TZ": "UTC"])
-        let imported = try fresh.expectSuccess(["import", out.appendingPathComponent("voicejournal.json").path])
+        let imported = try fresh.succeed(["import", out.appendingPathComponent("voicejournal.json").path])
         #expect(imported.stdout.contains("journal 2, person 2, question 1, assignment 2, entry 3, recording 1, transcript 1"))
         #expect(try differingTables(cli.home, fresh.home) == [])
-        #expect((try fresh.expectSuccess(["search", "harbour", "--json"]).json() as? [Any])?.count == 1)
-        #expect(try fresh.expectSuccess(["search", "bread"]).stdout.contains("[bread]"))
+        #expect((try fresh.succeed(["search", "harbour", "--json"]).json() as? [Any])?.count == 1)
+        #expect(try fresh.succeed(["search", "bread"]).stdout.contains("[bread]"))
 
         let again = try fresh.run(["import", out.appendingPathComponent("voicejournal.json").path])
         #expect(again.status == 2)
@@ -84,7 +84,7 @@ import VoiceJournalTestSupport
         #expect(refused.stderr == "voicejournal: \(notAnExport.path) is not a voicejournal export (made by: voicejournal export --format json)\n")
 
         // One journal: its rows and what they refer to, importable on its own.
-        let family = try #require(try cli.expectSuccess(["export", "--format", "json", "--journal", "family"]).json() as? [String: Any])
+        let family = try #require(try cli.succeed(["export", "--format", "json", "--journal", "family"]).json() as? [String: Any])
         let tables = try #require(family["tables"] as? [[String: Any]])
         let rows = { (name: String) in (tables.first { $0["name"] as? String == name }?["rows"] as? [[String: Any]]) ?? [] }
         #expect(rows("journal").compactMap { $0["name"] as? String } == ["Family"])
@@ -97,7 +97,7 @@ import VoiceJournalTestSupport
     @Test func markdownHasDatesMoodsThemesTextAndRelativeAudioLinksCopiedWithWithAudio() throws {
         let answer = try keepAJournal()
         let out = folder.path("md")
-        try cli.expectSuccess(["export", "--out", out.path, "--since", "2026-11-01", "--until", "2026-11-02"])
+        try cli.succeed(["export", "--out", out.path, "--since", "2026-11-01", "--until", "2026-11-02"])
         let filtered = try String(contentsOf: out.appendingPathComponent("Family.md"), encoding: .utf8)
         #expect(filtered.contains("## 2026-11-01 09:00 (text, happy, family)\n\nBaked bread with Rose\n"))
         let personal = try String(contentsOf: out.appendingPathComponent("Personal.md"), encoding: .utf8)
@@ -105,7 +105,7 @@ import VoiceJournalTestSupport
         #expect(!filtered.contains("Answered questions"), "answered today, after --until")
 
         // The answer is linked where it is, relative to the export folder.
-        try cli.expectSuccess(["export", "--out", out.path, "--force", "--journal", "Family"])
+        try cli.succeed(["export", "--out", out.path, "--force", "--journal", "Family"])
         let family = try String(contentsOf: out.appendingPathComponent("Family.md"), encoding: .utf8)
         let relative = try #require(family.split(separator: "\n").first { $0.hasPrefix("Audio: ") })
         let link = String(try #require(relative.split(separator: "(").dropFirst().first?.split(separator: ")").first))
@@ -115,7 +115,7 @@ import VoiceJournalTestSupport
         #expect(family.contains("By the harbour, in a blue house."))
 
         let copied = folder.path("md-audio")
-        let withAudio = try cli.expectSuccess(["export", "--out", copied.path, "--with-audio", "--journal", "Family"])
+        let withAudio = try cli.succeed(["export", "--out", copied.path, "--with-audio", "--journal", "Family"])
         #expect(withAudio.stdout.contains("1 audio file copied"))
         let text = try String(contentsOf: copied.appendingPathComponent("Family.md"), encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Audio: ") })
@@ -129,12 +129,12 @@ import VoiceJournalTestSupport
 
     @Test func oneRecordingsTranscriptAsSRTAndVTT() throws {
         let answer = try keepAJournal()
-        let srt = try cli.expectSuccess(["export", "--format", "srt", "--recording", String(answer.id)]).stdout
+        let srt = try cli.succeed(["export", "--format", "srt", "--recording", String(answer.id)]).stdout
         #expect(srt == "1\n00:00:00,000 --> 00:00:01,500\nBy the harbour,\n\n2\n00:00:01,500 --> 00:00:03,250\nin a blue house.\n")
-        let vtt = try cli.expectSuccess(["export", "--format", "vtt", "--recording", String(answer.id)]).stdout
+        let vtt = try cli.succeed(["export", "--format", "vtt", "--recording", String(answer.id)]).stdout
         #expect(vtt.hasPrefix("WEBVTT\n\n00:00:00.000 --> 00:00:01.500\nBy the harbour,\n"))
         let out = folder.path("subs")
-        try cli.expectSuccess(["export", "--format", "vtt", "--recording", String(answer.id), "--out", out.path])
+        try cli.succeed(["export", "--format", "vtt", "--recording", String(answer.id), "--out", out.path])
         let name = URL(fileURLWithPath: answer.path).deletingPathExtension().lastPathComponent + ".vtt"
         #expect(try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8) == vtt)
         #expect(try cli.run(["export", "--format", "srt"]).status == 2)

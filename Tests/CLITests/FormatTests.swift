@@ -183,11 +183,11 @@ struct InputFormat: Sendable {
     @discardableResult
     static func spokenM4A(at url: URL, seconds: Int, in folder: TemporaryFolder) throws -> URL {
         let spoken = folder.path("sentences.wav"), block = folder.path("sentences.m4a")
-        try runTool("espeak-ng", ["-m", "-v", "en-us", "-s", "150", "-w", spoken.path, """
+        try CaptureFixtures.speak("""
             <speak>The garden was quiet this morning, and the tomatoes are finally turning red.<break time='800ms'/>\
             I called my sister after lunch to talk about the trip in August.<break time='1200ms'/>\
             Tomorrow I want to finish the report and go for a long walk.<break time='2s'/></speak>
-            """])
+            """, to: spoken, ssml: true)
         try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", spoken.path, "-ar", "16000", "-c:a", "aac", "-b:a", "48k", block.path])
         try runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-stream_loop", "-1", "-i", block.path,
                                "-t", String(seconds), "-c", "copy", url.path])

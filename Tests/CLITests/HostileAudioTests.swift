@@ -81,7 +81,7 @@ import VoiceJournalTestSupport
     /// Speech (espeak-ng) as `name` in `dir`, encoded by ffmpeg with `arguments` (or by sox for AIFF).
     private func speech(_ harness: TranscribeHarness, _ dir: URL, _ name: String, _ arguments: [String], text: String) throws -> URL {
         let wav = harness.folder.path("speech-\(UUID().uuidString).wav"), out = dir.appendingPathComponent(name)
-        try runTool("espeak-ng", ["-v", "en-us", "-w", wav.path, text])
+        try CaptureFixtures.speak(text, to: wav, wordsPerMinute: nil)
         try runTool("ffmpeg", ["-loglevel", "error", "-y", "-i", wav.path] + arguments + [out.path])
         return out
     }

@@ -22,23 +22,16 @@ import VoiceJournalTestSupport
         return String(format: "%04d-%02d-%02dT12:00", parts.year!, parts.month!, parts.day!)
     }
 
-    @discardableResult
-    func expectSuccess(_ arguments: [String]) throws -> CommandResult {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result
-    }
-
     func id(of result: CommandResult) throws -> Int {
         try #require((try result.json() as? [String: Any])?["id"] as? Int)
     }
 
     @Test func journalPeopleQuestionsAssignmentsEntriesSearchAndStreaks() throws {
-        try expectSuccess(["journal", "create", "Family", "--description", "Stories for the kids"])
-        let rose = try id(of: expectSuccess(["person", "add", "Grandma Rose", "--relationship", "grandmother", "--json"]))
-        let question = try id(of: expectSuccess(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]))
-        let assignment = try id(of: expectSuccess(["assign", String(question), "--person", "Grandma Rose", "--json"]))
-        try expectSuccess(["assign", String(question), "--person", "me"])
+        try cli.succeed(["journal", "create", "Family", "--description", "Stories for the kids"])
+        let rose = try id(of: cli.succeed(["person", "add", "Grandma Rose", "--relationship", "grandmother", "--json"]))
+        let question = try id(of: cli.succeed(["question", "add", "--journal", "Family", "Where did you grow up?", "--json"]))
+        let assignment = try id(of: cli.succeed(["assign", String(question), "--person", "Grandma Rose", "--json"]))
+        try cli.succeed(["assign", String(question), "--person", "me"])
 
         // A run of three days ending today, and an older run of four.
         let days: [(Int, String, String)] = [
@@ -51,43 +44,43 @@ import VoiceJournalTestSupport
             (-17, "Waiting for the stain to dry", "anxious"),
         ]
         for (offset, text, mood) in days {
-            try expectSuccess(["entry", "add", "--text", text, "--mood", mood, "--date", day(offset)])
+            try cli.succeed(["entry", "add", "--text", text, "--mood", mood, "--date", day(offset)])
         }
-        try expectSuccess(["entry", "add", "--journal", "Family", "--kind", "gratitude", "--theme", "family",
+        try cli.succeed(["entry", "add", "--journal", "Family", "--kind", "gratitude", "--theme", "family",
                            "--text", "Rose told the story of the ferry", "--date", day(-30)])
 
-        let list = try #require(try expectSuccess(["entry", "list", "--json"]).json() as? [[String: Any]])
+        let list = try #require(try cli.succeed(["entry", "list", "--json"]).json() as? [[String: Any]])
         #expect(list.count == 8)
         #expect(list.first?["content"] as? String == "Finished the bookshelf at last", "newest first")
         #expect(list.first?["journal"] as? String == "Personal", "the default journal is made on first use")
         #expect(list.last?["kind"] as? String == "gratitude")
-        let family = try #require(try expectSuccess(["entry", "list", "--journal", "family", "--json"]).json() as? [[String: Any]])
+        let family = try #require(try cli.succeed(["entry", "list", "--journal", "family", "--json"]).json() as? [[String: Any]])
         #expect(family.map { $0["theme"] as? String } == ["family"])
-        let lastWeek = try #require(try expectSuccess(["entry", "list", "--since", String(day(-6).prefix(10)), "--json"]).json() as? [Any])
+        let lastWeek = try #require(try cli.succeed(["entry", "list", "--since", String(day(-6).prefix(10)), "--json"]).json() as? [Any])
         #expect(lastWeek.count == 3)
 
-        let search = try expectSuccess(["search", "bookshelf"])
+        let search = try cli.succeed(["search", "bookshelf"])
         #expect(search.stdout.contains("[bookshelf]"), "snippets mark the match: \(search.stdout)")
-        let hits = try #require(try expectSuccess(["search", "bookshelf", "--json"]).json() as? [[String: Any]])
+        let hits = try #require(try cli.succeed(["search", "bookshelf", "--json"]).json() as? [[String: Any]])
         #expect(hits.count == 3)
         #expect(Set(hits.compactMap { $0["snippet"] as? String }).allSatisfy { $0.contains("[bookshelf]") })
-        let moody = try #require(try expectSuccess(["search", "bookshelf", "--mood", "stressed", "--json"]).json() as? [[String: Any]])
+        let moody = try #require(try cli.succeed(["search", "bookshelf", "--mood", "stressed", "--json"]).json() as? [[String: Any]])
         #expect(moody.count == 1)
 
-        let stats = try #require(try expectSuccess(["stats", "--json"]).json() as? [String: Any])
+        let stats = try #require(try cli.succeed(["stats", "--json"]).json() as? [String: Any])
         #expect(stats["totalEntries"] as? Int == 8)
         #expect(stats["currentStreak"] as? Int == 3)
         #expect(stats["longestStreak"] as? Int == 4)
         #expect((stats["moods"] as? [String: Int])?["happy"] == 2)
         #expect((stats["entriesByKind"] as? [String: Int])?["gratitude"] == 1)
 
-        let assignments = try #require(try expectSuccess(["assignment", "list", "--json"]).json() as? [[String: Any]])
+        let assignments = try #require(try cli.succeed(["assignment", "list", "--json"]).json() as? [[String: Any]])
         #expect(assignments.count == 2)
         let roses = try #require(assignments.first { $0["id"] as? Int == assignment })
         #expect(roses["personId"] as? Int == rose)
         #expect(roses["status"] as? String == "pending")
         #expect(roses["question"] as? String == "Where did you grow up?")
-        #expect(try expectSuccess(["assignment", "list", "--status", "answered"]).stdout.contains("No assignments"))
+        #expect(try cli.succeed(["assignment", "list", "--status", "answered"]).stdout.contains("No assignments"))
     }
 
     @Test func aWrongMoodListsTheValidMoodsAndExits2() throws {
@@ -111,9 +104,9 @@ import VoiceJournalTestSupport
     }
 
     @Test func deleteRemovesTheEntryFromListsAndSearch() throws {
-        let entry = try id(of: expectSuccess(["entry", "add", "--text", "a walk to the lighthouse", "--json"]))
-        try expectSuccess(["entry", "delete", String(entry), "--yes"])
-        #expect(try expectSuccess(["search", "lighthouse"]).stdout.contains("No matches"))
+        let entry = try id(of: cli.succeed(["entry", "add", "--text", "a walk to the lighthouse", "--json"]))
+        try cli.succeed(["entry", "delete", String(entry), "--yes"])
+        #expect(try cli.succeed(["search", "lighthouse"]).stdout.contains("No matches"))
         #expect(try cli.run(["entry", "delete", String(entry), "--yes"]).status == 2)
     }
 
@@ -133,10 +126,10 @@ import VoiceJournalTestSupport
     }
 
     @Test func listingsPrintOnlyJSONOnStdout() throws {
-        try expectSuccess(["entry", "add", "--text", "one"])
+        try cli.succeed(["entry", "add", "--text", "one"])
         for listing in [["journal", "list"], ["entry", "list"], ["person", "list"], ["question", "list"],
                         ["assignment", "list"], ["search", "one"], ["stats"]] {
-            let result = try expectSuccess(listing + ["--json"])
+            let result = try cli.succeed(listing + ["--json"])
             #expect(throws: Never.self, "\(listing)") { try result.json() }
         }
     }

@@ -8,42 +8,37 @@ import VoiceJournalTestSupport
     @Test func journalsAndPeopleKeepALanguageAndTranslationThatListingsAndPagesShow() throws {
         let folder = try TemporaryFolder("vj-language")
         let cli = VoicejournalBinary(home: folder.path("home"))
-        func succeed(_ arguments: [String]) throws -> CommandResult {
-            let result = try cli.run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result
-        }
-        let created = try #require(try succeed(["journal", "create", "Reise", "--language", "DE", "--translate", "--json"]).json()
+        let created = try #require(try cli.succeed(["journal", "create", "Reise", "--language", "DE", "--translate", "--json"]).json()
             as? [String: Any])
         #expect(created["language"] as? String == "de" && created["translate"] as? Bool == true)
-        _ = try succeed(["journal", "create", "Plain"])
-        let table = try succeed(["journal", "list"]).stdout
+        _ = try cli.succeed(["journal", "create", "Plain"])
+        let table = try cli.succeed(["journal", "list"]).stdout
         #expect(table.contains("LANGUAGE"), "\(table)")
         let reiseLine = try #require(table.split(separator: "\n").first { $0.hasPrefix("Reise") })
         let plainLine = try #require(table.split(separator: "\n").first { $0.hasPrefix("Plain") })
         #expect(reiseLine.contains("de +en") && !plainLine.contains("de"), "\(table)")
-        let listed = try #require(try succeed(["journal", "list", "--json"]).json() as? [[String: Any]])
+        let listed = try #require(try cli.succeed(["journal", "list", "--json"]).json() as? [[String: Any]])
         #expect(listed.first { $0["name"] as? String == "Reise" }?["language"] as? String == "de")
         #expect(listed.first { $0["name"] as? String == "Plain" }?["translate"] as? Bool == false)
-        #expect(try succeed(["journal", "show", "Reise"]).stdout.contains("Language: German (de), translated to English"))
-        #expect(!(try succeed(["journal", "show", "Plain"]).stdout.contains("Language:")))
+        #expect(try cli.succeed(["journal", "show", "Reise"]).stdout.contains("Language: German (de), translated to English"))
+        #expect(!(try cli.succeed(["journal", "show", "Plain"]).stdout.contains("Language:")))
 
         // Changing one setting keeps the other.
-        #expect(try succeed(["journal", "set", "Reise", "--no-translate"]).stdout == "Journal \"Reise\": language German (de).\n")
-        #expect(try succeed(["journal", "set", "Reise", "--language", "pl"]).stdout == "Journal \"Reise\": language Polish (pl).\n")
-        let cleared = try #require(try succeed(["journal", "set", "reise", "--no-language", "--json"]).json() as? [String: Any])
+        #expect(try cli.succeed(["journal", "set", "Reise", "--no-translate"]).stdout == "Journal \"Reise\": language German (de).\n")
+        #expect(try cli.succeed(["journal", "set", "Reise", "--language", "pl"]).stdout == "Journal \"Reise\": language Polish (pl).\n")
+        let cleared = try #require(try cli.succeed(["journal", "set", "reise", "--no-language", "--json"]).json() as? [String: Any])
         #expect(cleared["language"] is NSNull && cleared["translate"] as? Bool == false)
-        #expect(try succeed(["journal", "set", "Plain", "--language", "haw"]).stdout.contains("Hawaiian (haw)"))
+        #expect(try cli.succeed(["journal", "set", "Plain", "--language", "haw"]).stdout.contains("Hawaiian (haw)"))
 
-        _ = try succeed(["person", "add", "Babcia", "--relationship", "grandmother", "--language", "pl"])
-        #expect(try succeed(["person", "set", "Babcia", "--translate"]).stdout == "Babcia: language Polish (pl), translated to English.\n")
-        #expect(try succeed(["person", "set", "me", "--language", "yue"]).stdout == "Myself: language Cantonese (yue).\n")
-        let people = try succeed(["person", "list"]).stdout
+        _ = try cli.succeed(["person", "add", "Babcia", "--relationship", "grandmother", "--language", "pl"])
+        #expect(try cli.succeed(["person", "set", "Babcia", "--translate"]).stdout == "Babcia: language Polish (pl), translated to English.\n")
+        #expect(try cli.succeed(["person", "set", "me", "--language", "yue"]).stdout == "Myself: language Cantonese (yue).\n")
+        let people = try cli.succeed(["person", "list"]).stdout
         let babcia = try #require(people.split(separator: "\n").first { $0.contains("Babcia") })
         #expect(babcia.contains("pl +en"), "\(people)")
-        let peopleJSON = try #require(try succeed(["person", "list", "--json"]).json() as? [[String: Any]])
+        let peopleJSON = try #require(try cli.succeed(["person", "list", "--json"]).json() as? [[String: Any]])
         #expect(peopleJSON.map { $0["language"] as? String } == ["yue", "pl"])
-        #expect(try succeed(["person", "set", "2", "--no-language", "--no-translate"]).stdout == "Babcia: language detected.\n")
+        #expect(try cli.succeed(["person", "set", "2", "--no-language", "--no-translate"]).stdout == "Babcia: language detected.\n")
     }
 
     @Test(arguments: [

@@ -12,7 +12,7 @@ import VoiceJournalTestSupport
         folder = try TemporaryFolder("vj-search-bounds")
         cli = VoicejournalBinary(home: folder.path("home"))
         for text in ["Harbour walk with the dog at dawn", "The ferry left the harbour late", "Garden rain, then harbour lights"] {
-            try cli.expectSuccess(["entry", "add", "--text", text])
+            try cli.succeed(["entry", "add", "--text", text])
         }
     }
 

@@ -7,36 +7,31 @@ import VoiceJournalTestSupport
     @Test func aFilteredSearchListsTheFilteredEntriesBestMatchesWhenOthersMatchBetter() throws {
         let folder = try TemporaryFolder("vj-search")
         let cli = VoicejournalBinary(home: folder.path("home"))
-        func succeed(_ arguments: [String]) throws -> CommandResult {
-            let result = try cli.run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result
-        }
-        _ = try succeed(["journal", "create", "Trips"])
+        _ = try cli.succeed(["journal", "create", "Trips"])
         // Twenty entries that match better than any in Trips fill the first rows ranked.
         for i in 0..<20 {
-            _ = try succeed(["entry", "add", "--text", "harbour harbour at dawn \(i)"])
+            _ = try cli.succeed(["entry", "add", "--text", "harbour harbour at dawn \(i)"])
         }
         // In Trips, fewer other words make a better match.
         let trips = ["harbour and the long ferry ride over",
                      "harbour, then the bus, then the long walk up the hill",
                      "the harbour, a market, two museums and a very late dinner by the water"]
         for text in trips.reversed() {
-            _ = try succeed(["entry", "add", "--journal", "Trips", "--text", text])
+            _ = try cli.succeed(["entry", "add", "--journal", "Trips", "--text", text])
         }
 
-        let top = try #require(try succeed(["search", "harbour", "--limit", "2", "--json"]).json() as? [[String: Any]])
+        let top = try #require(try cli.succeed(["search", "harbour", "--limit", "2", "--json"]).json() as? [[String: Any]])
         #expect(top.allSatisfy { $0["journal"] as? String == "Personal" })
-        let filtered = try #require(try succeed(["search", "harbour", "--journal", "trips", "--limit", "2", "--json"])
+        let filtered = try #require(try cli.succeed(["search", "harbour", "--journal", "trips", "--limit", "2", "--json"])
             .json() as? [[String: Any]])
         #expect(filtered.compactMap { $0["snippet"] as? String } == [
             "[harbour] and the long ferry ride over",
             "[harbour], then the bus, then the long walk up the hill",
         ])
-        let all = try #require(try succeed(["search", "harbour", "--journal", "Trips", "--limit", String(Int.max), "--json"])
+        let all = try #require(try cli.succeed(["search", "harbour", "--journal", "Trips", "--limit", String(Int.max), "--json"])
             .json() as? [Any])
         #expect(all.count == 3, "any --limit, however large")
-        let table = try succeed(["search", "harbour", "--journal", "Trips", "--limit", "2"]).stdout
+        let table = try cli.succeed(["search", "harbour", "--journal", "Trips", "--limit", "2"]).stdout
         #expect(table.contains("Trips") && table.contains("[harbour] and the long ferry ride over") && !table.contains("Personal"),
                 "\(table)")
     }

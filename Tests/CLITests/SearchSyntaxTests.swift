@@ -16,7 +16,7 @@ import VoiceJournalTestSupport
     init() throws {
         folder = try TemporaryFolder("vj-search-syntax")
         cli = VoicejournalBinary(home: folder.path("home"), environment: ["TZ": "UTC", "VOICEJOURNAL_NOW": Self.now])
-        try succeed(["journal", "create", "Work"])
+        try cli.succeed(["journal", "create", "Work"])
         let made: [(String, String, [String])] = [
             ("walk", "Harbour walk with the dog at dawn", ["--date", "2026-08-10T08:00"]),
             ("software", "We deployed the new harbour software", ["--date", "2026-10-01T10:00", "--journal", "Work"]),
@@ -26,21 +26,14 @@ import VoiceJournalTestSupport
             ("deploy", "Deploy day: everything shipped", ["--date", "2026-11-23T09:00", "--journal", "Work"]),
         ]
         for (name, text, options) in made {
-            let added = try succeed(["entry", "add", "--text", text, "--json"] + options)
+            let added = try cli.succeed(["entry", "add", "--text", text, "--json"] + options)
             entries[name] = try #require((try added.json() as? [String: Any])?["id"] as? Int)
         }
     }
 
-    @discardableResult
-    func succeed(_ arguments: [String]) throws -> CommandResult {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result
-    }
-
     /// The names of the entries a search finds, best first.
     func found(_ arguments: [String]) throws -> [String] {
-        let hits = try #require(try succeed(["search", "--json"] + arguments).json() as? [[String: Any]])
+        let hits = try #require(try cli.succeed(["search", "--json"] + arguments).json() as? [[String: Any]])
         return hits.map { hit in entries.first { $0.value == hit["entryId"] as? Int }?.key ?? "?" }
     }
 
@@ -77,12 +70,12 @@ import VoiceJournalTestSupport
 
     @Test func todayMeansTheCommandsDayAndTheBestMatchComesFirstWithItsWordsMarked() throws {
         #expect(try found(["deploy", "--since", "today"]) == ["deploy"])
-        try succeed(["entry", "add", "--text", "harbour harbour harbour", "--date", "2026-11-23T10:00"])
-        let table = try succeed(["search", "harbour"]).stdout
+        try cli.succeed(["entry", "add", "--text", "harbour harbour harbour", "--date", "2026-11-23T10:00"])
+        let table = try cli.succeed(["search", "harbour"]).stdout
         let lines = table.split(separator: "\n")
         #expect(lines.count == 6 && lines[1].hasSuffix("[harbour] [harbour] [harbour]"), "\(table)")
         #expect(table.contains("Rain in the garden again, then [harbour lights]") || table.contains("[harbour] lights"), "\(table)")
-        let phrase = try succeed(["search", "\"harbour lights\""]).stdout
+        let phrase = try cli.succeed(["search", "\"harbour lights\""]).stdout
         #expect(phrase.contains("[harbour lights]") || phrase.contains("[harbour] [lights]"), "\(phrase)")
     }
 

@@ -20,7 +20,7 @@ import VoiceJournalTestSupport
     /// sad, angry; two more entries on 2 November; and entries on 3 November in 2025 and 2024.
     func keepAJournal() throws {
         for day in 1...14 {
-            try cli.expectSuccess(["entry", "add", "--text", "September \(day)", "--date", String(format: "2026-09-%02dT20:00", day)])
+            try cli.succeed(["entry", "add", "--text", "September \(day)", "--date", String(format: "2026-09-%02dT20:00", day)])
         }
         let moods = ["happy", "neutral", "sad", "angry"]
         var calendar = Calendar(identifier: .gregorian)
@@ -30,18 +30,18 @@ import VoiceJournalTestSupport
             let date = try #require(calendar.date(byAdding: .day, value: offset, to: start))
             let parts = calendar.dateComponents([.year, .month, .day], from: date)
             let day = String(format: "%04d-%02d-%02dT00:30", parts.year!, parts.month!, parts.day!)
-            try cli.expectSuccess(["entry", "add", "--text", "walked the dog on \(day)", "--mood", moods[offset % 4], "--date", day])
+            try cli.succeed(["entry", "add", "--text", "walked the dog on \(day)", "--mood", moods[offset % 4], "--date", day])
         }
-        try cli.expectSuccess(["entry", "add", "--text", "a second note", "--date", "2026-11-02T18:00"])
-        try cli.expectSuccess(["entry", "add", "--kind", "gratitude", "--text", "thankful for soup", "--date", "2026-11-02T19:00"])
-        try cli.expectSuccess(["entry", "add", "--text", "first snow last year", "--mood", "excited", "--date", "2025-11-03T09:00"])
-        try cli.expectSuccess(["entry", "add", "--text", "moved into the flat", "--date", "2024-11-03T15:00"])
-        try cli.expectSuccess(["entry", "add", "--text", "not quite the day", "--date", "2025-11-04T09:00"])
+        try cli.succeed(["entry", "add", "--text", "a second note", "--date", "2026-11-02T18:00"])
+        try cli.succeed(["entry", "add", "--kind", "gratitude", "--text", "thankful for soup", "--date", "2026-11-02T19:00"])
+        try cli.succeed(["entry", "add", "--text", "first snow last year", "--mood", "excited", "--date", "2025-11-03T09:00"])
+        try cli.succeed(["entry", "add", "--text", "moved into the flat", "--date", "2024-11-03T15:00"])
+        try cli.succeed(["entry", "add", "--text", "not quite the day", "--date", "2025-11-04T09:00"])
     }
 
     @Test func streaksHeatmapAndMoodTrendForAKnownJournal() throws {
         try keepAJournal()
-        let stats = try #require(try cli.expectSuccess(["stats", "--json"]).json() as? [String: Any])
+        let stats = try #require(try cli.succeed(["stats", "--json"]).json() as? [String: Any])
         #expect(stats["totalEntries"] as? Int == 32)
         #expect(stats["currentStreak"] as? Int == 13, "across the DST change and the month boundary")
         #expect(stats["longestStreak"] as? Int == 14)
@@ -53,7 +53,7 @@ import VoiceJournalTestSupport
         #expect((stats["entriesByJournal"] as? [String: Int]) == ["Personal": 32])
         #expect((stats["entriesByKind"] as? [String: Int])?["gratitude"] == 1)
 
-        let unicode = try cli.expectSuccess(["stats"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_CTYPE": ""]).stdout
+        let unicode = try cli.succeed(["stats"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_CTYPE": ""]).stdout
         #expect(unicode.contains("""
             November 2026
             Mo Tu We Th Fr Sa Su
@@ -65,7 +65,7 @@ import VoiceJournalTestSupport
                                  + String(repeating: " ", count: 17) + "█▅▃▁█▅▃▁█▅▃▁█\n"))
         #expect(unicode.contains("Current streak: 13 days") && unicode.contains("Longest streak: 14 days"))
 
-        let ascii = try cli.expectSuccess(["stats"], environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": ""]).stdout
+        let ascii = try cli.succeed(["stats"], environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": ""]).stdout
         #expect(ascii.contains("                  ++\n## ++\nless .:+*# more"), "\(ascii)")
         #expect(ascii.contains(String(repeating: " ", count: 17) + "#-._#-._#-._#\n"))
         let allASCII = ascii.unicodeScalars.allSatisfy { $0.isASCII }
@@ -74,16 +74,16 @@ import VoiceJournalTestSupport
 
     @Test func onThisDayShowsTheSameDateInEarlierYears() throws {
         try keepAJournal()
-        let shown = try cli.expectSuccess(["stats", "--on-this-day"]).stdout
+        let shown = try cli.succeed(["stats", "--on-this-day"]).stdout
         #expect(shown.hasPrefix("On this day:\n"))
         let lines = shown.split(separator: "\n").dropFirst()
         #expect(lines.count == 2, "\(shown)")
         #expect(lines.first?.contains("2025-11-03 09:00  1 year ago") == true)
         #expect(lines.first?.contains("first snow last year") == true)
         #expect(lines.last?.contains("2024-11-03 15:00  2 years ago") == true)
-        let json = try #require(try cli.expectSuccess(["stats", "--on-this-day", "--json"]).json() as? [[String: Any]])
+        let json = try #require(try cli.succeed(["stats", "--on-this-day", "--json"]).json() as? [[String: Any]])
         #expect(json.compactMap { $0["content"] as? String } == ["first snow last year", "moved into the flat"])
-        let later = try cli.expectSuccess(["stats", "--on-this-day"], environment: ["VOICEJOURNAL_NOW": "2026-11-05T11:00:00Z"])
+        let later = try cli.succeed(["stats", "--on-this-day"], environment: ["VOICEJOURNAL_NOW": "2026-11-05T11:00:00Z"])
         #expect(later.stdout == "Nothing on this day in earlier years.\n")
     }
 }

@@ -20,14 +20,6 @@ struct TranscribeHarness {
 
     var database: URL { folder.path("home/voicejournal.sqlite") }
 
-    /// Runs the binary and expects it to succeed (the arguments and stderr are shown if not).
-    @discardableResult
-    func succeed(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        let result = try binary.run(arguments, environment: environment)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result
-    }
-
     /// A folder `name` (created) holding one short tone per file name.
     @discardableResult
     func tones(_ names: [String], in name: String, seconds: Double = 0.5) throws -> URL {

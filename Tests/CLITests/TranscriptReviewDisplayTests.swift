@@ -25,7 +25,7 @@ import VoiceJournalTestSupport
     /// for watching!" left out over silence, 12.5 s sent (for 3 s of audio) with one re-send.
     func keepAReviewedEntry() throws {
         let audio = try makeTone(at: folder.path("take.wav"), seconds: 3)
-        try cli.expectSuccess(["transcribe", "--no-wait", "--journal", "Personal", audio.path])
+        try cli.succeed(["transcribe", "--no-wait", "--journal", "Personal", audio.path])
         _ = try CaptureDatabase.rows(home: cli.home, """
             INSERT INTO transcript (recordingId, text, language, model, segments, createdAt, unheard, leftOut, audioSentSeconds, resends)
             VALUES (1, 'I went down to the harbour. The ferry was late again.', 'english', 'whisper-1', ?,
@@ -37,28 +37,28 @@ import VoiceJournalTestSupport
 
     @Test func entryShowMarksTheUnheardStretchInItsPlaceAndTheUnsureSegment() throws {
         try keepAReviewedEntry()
-        let page = try cli.expectSuccess(["entry", "show", "1"]).stdout
+        let page = try cli.succeed(["entry", "show", "1"]).stdout
         #expect(page.contains("""
             [00:02] I went down to the harbour.
             [unheard 02:14–02:18]
             [02:20] The ferry was late again. (?)
             """), "\(page)")
         #expect(!page.contains("watching") && !page.contains("Audio sent"), "the audit is for --raw")
-        let raw = try cli.expectSuccess(["entry", "show", "1", "--raw"]).stdout
+        let raw = try cli.succeed(["entry", "show", "1", "--raw"]).stdout
         #expect(raw.contains("[unheard 02:14–02:18]"))
         #expect(raw.contains("[01:00–01:03] silence: \"Thanks for watching!\""), "\(raw)")
         #expect(raw.contains("Audio sent: 12.5 s (1 re-send)"))
-        let help = try cli.expectSuccess(["entry", "show", "--help"]).stdout
+        let help = try cli.succeed(["entry", "show", "--help"]).stdout
         #expect(help.contains("(?)") && help.contains("START-END]") && help.contains("--raw"))
     }
 
     @Test func entryShowAndListJSONCarryConfidenceWordsAndTheAudit() throws {
         try keepAReviewedEntry()
-        let shown = try #require(try cli.expectSuccess(["entry", "show", "1", "--json"]).json() as? [String: Any])
+        let shown = try #require(try cli.succeed(["entry", "show", "1", "--json"]).json() as? [String: Any])
         // A listing leaves the words' times out unless asked for them (--words).
-        let listed = try #require((try cli.expectSuccess(["entry", "list", "--json", "--words"]).json() as? [[String: Any]])?.first)
+        let listed = try #require((try cli.succeed(["entry", "list", "--json", "--words"]).json() as? [[String: Any]])?.first)
         let nested = try #require((shown["recording"] as? [String: Any])?["transcript"] as? [String: Any])
-        let plain = try #require((try cli.expectSuccess(["entry", "list", "--json"]).json() as? [[String: Any]])?.first)
+        let plain = try #require((try cli.succeed(["entry", "list", "--json"]).json() as? [[String: Any]])?.first)
         #expect((plain["segments"] as? [[String: Any]])?.allSatisfy { $0["words"] is NSNull } == true)
         #expect((plain["segments"] as? [[String: Any]])?.first?["avgLogprob"] as? Double == -0.3)
         for document in [shown, listed, nested] {
@@ -81,72 +81,72 @@ import VoiceJournalTestSupport
 
     @Test func aTranscriptWithoutAReviewHasEveryKeyEmpty() throws {
         let audio = try makeTone(at: folder.path("old.wav"), seconds: 1)
-        try cli.expectSuccess(["transcribe", "--no-wait", "--journal", "Personal", audio.path])
+        try cli.succeed(["transcribe", "--no-wait", "--journal", "Personal", audio.path])
         _ = try CaptureDatabase.rows(home: cli.home, """
             INSERT INTO transcript (recordingId, text, model, segments, createdAt)
             VALUES (1, 'Before the review.', 'whisper-1', '[{"start":0,"end":1,"text":" Before the review."}]', '2026-11-02 10:00:00.000')
             """)
-        let shown = try #require(try cli.expectSuccess(["entry", "show", "1", "--json"]).json() as? [String: Any])
+        let shown = try #require(try cli.succeed(["entry", "show", "1", "--json"]).json() as? [String: Any])
         let nested = try #require((shown["recording"] as? [String: Any])?["transcript"] as? [String: Any])
         #expect((nested["unheard"] as? [Any])?.isEmpty == true && (nested["leftOut"] as? [Any])?.isEmpty == true)
         #expect(nested["audioSentSeconds"] is NSNull && nested["resends"] as? Int == 0)
         #expect((nested["segments"] as? [[String: Any]])?.first?["lowConfidence"] as? Bool == false)
-        let raw = try cli.expectSuccess(["entry", "show", "1", "--raw"]).stdout
+        let raw = try cli.succeed(["entry", "show", "1", "--raw"]).stdout
         #expect(raw.contains("Left out: nothing") && raw.contains("Audio sent: not counted"))
-        #expect(!(try cli.expectSuccess(["stats"]).stdout.contains("Audio sent")))
+        #expect(!(try cli.succeed(["stats"]).stdout.contains("Audio sent")))
     }
 
     @Test func statsCountAudioSentAndNeverLeaveOutLessThanNothing() throws {
         try keepAReviewedEntry()
-        let stats = try #require(try cli.expectSuccess(["stats", "--json"]).json() as? [String: Any])
+        let stats = try #require(try cli.succeed(["stats", "--json"]).json() as? [String: Any])
         #expect(stats["audioSentSeconds"] as? Double == 12.5)
         #expect(stats["audioLeftOutSeconds"] as? Double == 0, "12.5 s sent for 3 s of audio (re-sends): nothing left out, not -9.5")
         #expect(stats["resends"] as? Int == 1)
         _ = try CaptureDatabase.rows(home: cli.home, "UPDATE transcript SET audioSentSeconds = 1.25")
-        let again = try #require(try cli.expectSuccess(["stats", "--json"]).json() as? [String: Any])
+        let again = try #require(try cli.succeed(["stats", "--json"]).json() as? [String: Any])
         #expect(again["audioLeftOutSeconds"] as? Double == 1.75)
-        #expect(try cli.expectSuccess(["stats"]).stdout.contains("Audio sent:     1.2 s (1.8 s of pauses and silence left out; 1 re-send)"))
+        #expect(try cli.succeed(["stats"]).stdout.contains("Audio sent:     1.2 s (1.8 s of pauses and silence left out; 1 re-send)"))
     }
 
     @Test func leftOutTextIsNeverFound() throws {
         try keepAReviewedEntry()
-        let hits = try #require(try cli.expectSuccess(["search", "watching", "--json"]).json() as? [Any])
+        let hits = try #require(try cli.succeed(["search", "watching", "--json"]).json() as? [Any])
         #expect(hits.isEmpty)
-        let ferry = try #require(try cli.expectSuccess(["search", "ferry", "--json"]).json() as? [Any])
+        let ferry = try #require(try cli.succeed(["search", "ferry", "--json"]).json() as? [Any])
         #expect(ferry.count == 1, "the transcript itself is searchable")
     }
 
     @Test func exportsMarkTheUnheardStretchInTheTextAndAsACue() throws {
         try keepAReviewedEntry()
-        let markdown = try cli.expectSuccess(["export"]).stdout
+        let markdown = try cli.succeed(["export"]).stdout
         #expect(markdown.contains("I went down to the harbour. [unheard 02:14–02:18] The ferry was late again."), "\(markdown)")
         #expect(!markdown.contains("watching"))
-        let srt = try cli.expectSuccess(["export", "--format", "srt", "--recording", "1"]).stdout
+        let srt = try cli.succeed(["export", "--format", "srt", "--recording", "1"]).stdout
         #expect(srt.contains("2\n00:02:14,200 --> 00:02:17,100\n[unheard 02:14–02:18]\n"), "\(srt)")
         #expect(srt.contains("3\n00:02:20,000 --> 00:02:23,000\nThe ferry was late again.\n"))
-        let vtt = try cli.expectSuccess(["export", "--format", "vtt", "--recording", "1"]).stdout
+        let vtt = try cli.succeed(["export", "--format", "vtt", "--recording", "1"]).stdout
         #expect(vtt.contains("00:02:14.200 --> 00:02:17.100\n[unheard 02:14–02:18]\n"))
     }
 
     @Test func theJSONExportRoundTripsTheReview() throws {
         try keepAReviewedEntry()
         let exported = folder.path("export")
-        try cli.expectSuccess(["export", "--format", "json", "--out", exported.path])
+        try cli.succeed(["export", "--format", "json", "--out", exported.path])
         let fresh = VoicejournalBinary(home: folder.path("fresh"), environment: ["TZ": "UTC"])
-        try fresh.expectSuccess(["import", exported.appendingPathComponent("voicejournal.json").path])
-        let before = try #require(try cli.expectSuccess(["entry", "show", "1", "--json"]).json() as? [String: Any])
-        let after = try #require(try fresh.expectSuccess(["entry", "show", "1", "--json"]).json() as? [String: Any])
+        try fresh.succeed(["import", exported.appendingPathComponent("voicejournal.json").path])
+        let before = try #require(try cli.succeed(["entry", "show", "1", "--json"]).json() as? [String: Any])
+        let after = try #require(try fresh.succeed(["entry", "show", "1", "--json"]).json() as? [String: Any])
         for key in ["segments", "unheard", "leftOut", "audioSentSeconds", "resends"] {
             #expect(NSDictionary(dictionary: before).value(forKey: key) as? NSObject
                     == NSDictionary(dictionary: after).value(forKey: key) as? NSObject, "\(key)")
         }
-        #expect(try fresh.expectSuccess(["entry", "show", "1"]).stdout.contains("[unheard 02:14–02:18]"))
-        #expect(try fresh.expectSuccess(["entry", "show", "1", "--raw"]).stdout.contains("Thanks for watching!"))
+        #expect(try fresh.succeed(["entry", "show", "1"]).stdout.contains("[unheard 02:14–02:18]"))
+        #expect(try fresh.succeed(["entry", "show", "1", "--raw"]).stdout.contains("Thanks for watching!"))
     }
 
     /// A transcript row of the journal's JSON export with `column` set to `value`.
     func archive(settingTranscript column: String, to value: Any) throws -> URL {
-        let archive = try #require(try cli.expectSuccess(["export", "--format", "json"]).json() as? [String: Any])
+        let archive = try #require(try cli.succeed(["export", "--format", "json"]).json() as? [String: Any])
         var tables = try #require(archive["tables"] as? [[String: Any]])
         let index = try #require(tables.firstIndex { $0["name"] as? String == "transcript" })
         var rows = try #require(tables[index]["rows"] as? [[String: Any]])
@@ -183,7 +183,7 @@ import VoiceJournalTestSupport
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("voicejournal: ") && result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("transcript #1 \(column)") && result.stderr.contains(problem), "\(result.stderr)")
-        #expect((try fresh.expectSuccess(["entry", "list", "--json"]).json() as? [Any])?.isEmpty == true, "nothing was imported")
+        #expect((try fresh.succeed(["entry", "list", "--json"]).json() as? [Any])?.isEmpty == true, "nothing was imported")
     }
 
     @Test(arguments: [("audioSentSeconds", -1.0), ("audioSentSeconds", 1e12), ("resends", -2.0), ("resends", 1e9)])

@@ -4,7 +4,7 @@ import VoiceJournalTestSupport
 
 /// Offline in other languages: espeak-ng German, Spanish and French through the built
 /// `voicejournal` and the real local Whisper with the multilingual base model
-/// (`scripts/whisper-server --model base`), in journals with the language set and unset.
+/// (`whisper-server/whisper-server --model base`), in journals with the language set and unset.
 ///
 /// espeak-ng's voices are far from human speech, and base hears some of its sentences badly
 /// (0.08 to 0.7 word error rate by sentence when measured): these are sentences it hears

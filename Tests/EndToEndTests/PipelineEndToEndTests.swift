@@ -4,7 +4,7 @@ import VoiceJournalTestSupport
 
 /// The whole pipeline on real speech recognition: espeak-ng speech through ALSA (the `file`
 /// plugin as a microphone) or from samples/, the built `voicejournal`, and a real Whisper
-/// (scripts/whisper-server, tiny.en) reached only through `OPENAI_BASE_URL`.
+/// (whisper-server/whisper-server, tiny.en) reached only through `OPENAI_BASE_URL`.
 @Suite struct PipelineEndToEndTests {
     static let maximumRate = 0.15
 

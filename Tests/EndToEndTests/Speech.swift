@@ -8,7 +8,7 @@ enum Speech {
     static func wav(_ text: String, voice: String = "en-us", speed: Int = 150, in folder: TemporaryFolder,
                     name: String) throws -> URL {
         let spoken = folder.path("\(name)-espeak.wav"), wav = folder.path("\(name).wav")
-        try runTool("espeak-ng", ["-v", voice, "-s", "\(speed)", "-w", spoken.path, text])
+        try CaptureFixtures.speak(text, to: spoken, voice: voice, wordsPerMinute: speed)
         try runTool("sox", ["-R", "-D", spoken.path, "-r", "16000", "-c", "1", "-b", "16", wav.path])
         return wav
     }

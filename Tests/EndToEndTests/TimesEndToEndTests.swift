@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VoiceJournalTestSupport
 
-/// Times you can jump to, on a real Whisper (tiny.en through scripts/whisper-server): espeak-ng
+/// Times you can jump to, on a real Whisper (tiny.en through whisper-server/whisper-server): espeak-ng
 /// utterances 8–10 s apart over quiet noise, sent with their pauses shortened. Whatever
 /// segments the model makes of the shortened pauses, each utterance has a stored segment
 /// starting where it is spoken, no word is stretched over a pause, and a search for the last

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VoiceJournalTestSupport
 
-/// scripts/whisper-server speaks OpenAI's transcription API: every response format carries
+/// whisper-server/whisper-server speaks OpenAI's transcription API: every response format carries
 /// what was said, errors come in OpenAI's shape with OpenAI's status codes, concurrent
 /// uploads are all answered, the multilingual model names languages and translates, and a
 /// kept-alive connection is answered without waiting for delayed ACKs. Driven over real HTTP

@@ -5,7 +5,7 @@ import VoiceJournalTestSupport
 /// The answer page in a real browser: Debian's headless Chromium with a fake microphone
 /// playing espeak-ng speech, driven by Selenium (Tests/Browser/answer_page.py, with the python
 /// of scripts/browser-setup), against `serve --transcribe` and the local Whisper
-/// (scripts/whisper-server). Saves a screenshot of the page (the README's docs/serve-page.png with VOICEJOURNAL_UPDATE_SCREENSHOT=1).
+/// (whisper-server/whisper-server). Saves a screenshot of the page (the README's docs/serve-page.png with VOICEJOURNAL_UPDATE_SCREENSHOT=1).
 @Suite(.serialized) struct BrowserTests {
     static let sentence = "I grew up in a small village near the sea, in a white house with a red door and a garden full of apples."
 
@@ -34,7 +34,7 @@ import VoiceJournalTestSupport
 
         // The speech at 48 kHz, then silence: the fake microphone plays it once.
         let spoken = serve.folder.path("spoken.wav"), speech = serve.folder.path("speech.wav")
-        try runTool("espeak-ng", ["-v", "en+m3", "-s", "150", "-w", spoken.path, Self.sentence])
+        try CaptureFixtures.speak(Self.sentence, to: spoken, voice: "en+m3")
         try runTool("sox", [spoken.path, "-r", "48000", "-c", "1", "-b", "16", speech.path, "pad", "0", "2"])
         let speechSeconds = Double(try runTool("soxi", ["-D", speech.path]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         // The README's screenshot is replaced only when asked (VOICEJOURNAL_UPDATE_SCREENSHOT=1),

@@ -118,7 +118,7 @@ final class ServeHarness: @unchecked Sendable {
     /// Speech (espeak-ng) as WebM/Opus at 48 kHz, as Chromium records it.
     func speechWebM(_ text: String = "I grew up in a small house by the sea.", name: String = "speech") throws -> URL {
         let wav = folder.path("\(name).wav"), webm = folder.path("\(name).webm")
-        try runTool("espeak-ng", ["-v", "en-us", "-s", "150", "-w", wav.path, text])
+        try CaptureFixtures.speak(text, to: wav)
         try runTool("ffmpeg", ["-loglevel", "error", "-y", "-i", wav.path, "-ar", "48000", "-c:a", "libopus", webm.path])
         return webm
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An OpenAI-compatible transcription endpoint for tests and benchmarks (standard library only).
+"""An OpenAI-compatible transcription endpoint for the tests (standard library only).
 
 POST /v1/audio/transcriptions parses the multipart body as it streams in (the file part is
 hashed and counted, never held in memory), checks every field, the file part's filename and

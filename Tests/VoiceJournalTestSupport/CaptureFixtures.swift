@@ -23,11 +23,23 @@ public enum CaptureFixtures {
         Array(repeating: 0, count: Int((seconds * Double(sampleRate)).rounded()) * channels)
     }
 
+    /// espeak-ng saying `text` into the WAV file `wav`, as espeak-ng writes it (22,050 Hz mono
+    /// 16-bit): in `voice`, at `wordsPerMinute` (nil: espeak-ng's own default, 175), and with
+    /// `ssml` the text is SSML (`<speak>…<break time='800ms'/>…</speak>`). Every test that needs
+    /// spoken words makes them here; what they need next (sox, ffmpeg) they do themselves.
+    public static func speak(_ text: String, to wav: URL, voice: String = "en-us", wordsPerMinute: Int? = 150,
+                             ssml: Bool = false) throws {
+        var arguments = ["-v", voice]
+        if let wordsPerMinute { arguments += ["-s", "\(wordsPerMinute)"] }
+        if ssml { arguments.append("-m") }
+        try runTool("espeak-ng", arguments + ["-w", wav.path, text])
+    }
+
     /// espeak-ng saying `text` (150 words a minute), resampled by sox to `sampleRate`, mono, 16-bit.
     public static func speech(_ text: String, sampleRate: Int, voice: String = "en-us") throws -> [Int16] {
         let folder = try TemporaryFolder("vj-speech")
         let wav = folder.path("speech.wav"), raw = folder.path("speech.raw")
-        try runTool("espeak-ng", ["-v", voice, "-s", "150", "-w", wav.path, text])
+        try speak(text, to: wav, voice: voice)
         try runTool("sox", [wav.path, "-r", "\(sampleRate)", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw", raw.path])
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }

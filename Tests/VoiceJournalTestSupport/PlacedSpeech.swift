@@ -28,7 +28,7 @@ public struct PlacedSpeech: Sendable {
             let spoken = work.appendingPathComponent("spoken\(index).wav")
             let trimmed = work.appendingPathComponent("trimmed\(index).wav")
             let placed = work.appendingPathComponent("placed\(index).wav")
-            try runTool("espeak-ng", ["-v", voice, "-s", "150", "-w", spoken.path, sentence])
+            try CaptureFixtures.speak(sentence, to: spoken, voice: voice)
             try runTool("sox", [spoken.path, "-r", "16000", "-c", "1", "-b", "16", trimmed.path,
                                 "silence", "1", "0.02", "1%", "reverse", "silence", "1", "0.02", "1%", "reverse"])
             let said = try runTool("soxi", ["-D", trimmed.path]).trimmingCharacters(in: .whitespacesAndNewlines)

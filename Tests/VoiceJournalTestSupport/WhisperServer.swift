@@ -1,6 +1,6 @@
 import Foundation
 
-/// A real Whisper, offline: `scripts/whisper-server` (faster-whisper) on 127.0.0.1 at a port the
+/// A real Whisper, offline: `whisper-server/whisper-server` (faster-whisper) on 127.0.0.1 at a port the
 /// system picks, for tests that need true speech recognition.
 ///
 /// Prefer `WhisperServer.shared()` (tiny.en, the fastest) or `WhisperServer.shared(model: .base)`
@@ -25,7 +25,7 @@ public final class WhisperServer: @unchecked Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
 
     /// The python of the whisper virtual environment: `$VOICEJOURNAL_WHISPER_PYTHON`, else
-    /// `.venv-whisper/bin/python` in the package (made by scripts/whisper-setup).
+    /// `.venv-whisper/bin/python` in the package (made by whisper-server/whisper-setup).
     public static var python: URL {
         if let path = ProcessInfo.processInfo.environment["VOICEJOURNAL_WHISPER_PYTHON"], !path.isEmpty {
             return URL(fileURLWithPath: path)
@@ -33,7 +33,7 @@ public final class WhisperServer: @unchecked Sendable {
         return PackagePaths.root.appendingPathComponent(".venv-whisper/bin/python")
     }
 
-    /// A model scripts/whisper-setup installs.
+    /// A model whisper-server/whisper-setup installs.
     public enum Model: String, Sendable, CaseIterable {
         /// English only, the fastest: what most tests use.
         case tinyEn = "tiny.en"
@@ -51,7 +51,7 @@ public final class WhisperServer: @unchecked Sendable {
     public init(model: Model = .tinyEn, extraArguments: [String] = []) throws {
         self.model = model
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-            throw WhisperServerFailure("no python at \(Self.python.path): run scripts/whisper-setup "
+            throw WhisperServerFailure("no python at \(Self.python.path): run whisper-server/whisper-setup "
                 + "(or set VOICEJOURNAL_WHISPER_PYTHON)")
         }
         logURL = FileManager.default.temporaryDirectory
@@ -59,7 +59,7 @@ public final class WhisperServer: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process = Process()
         process.executableURL = Self.python
-        process.arguments = [PackagePaths.root.appendingPathComponent("scripts/whisper-server").path,
+        process.arguments = [PackagePaths.root.appendingPathComponent("whisper-server/whisper-server").path,
                              "--port", "0", "--model", model.rawValue, "--exit-with-stdin"] + extraArguments
         stdin = Pipe()
         let stdout = Pipe()

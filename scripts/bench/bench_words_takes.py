@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Journal-style takes for scripts/bench-words: speech separated by long pauses of room noise,
+"""Journal-style takes for scripts/bench/bench-words: speech separated by long pauses of room noise,
 with clicks, coughs and hummed chords in the pauses, and takes with no speech at all.
 
-    python3 scripts/bench_words_takes.py FOLDER [--seed N]
+    python3 scripts/bench/bench_words_takes.py FOLDER [--seed N]
 
 writes FOLDER/take01.wav ... (16 kHz mono 16-bit) and FOLDER/truth.json:
 
@@ -72,7 +72,7 @@ TAKES = [
 ]
 SPEECHLESS_SECONDS = (38.0, 48.0)
 
-# Human speech in Debian packages: kind -> (package, folder, file suffix). scripts/bench-offline's
+# Human speech in Debian packages: kind -> (package, folder, file suffix). scripts/bench/bench-offline's
 # corpus uses the same sources, plus Asterisk's English prompts (recorded by Allison Smith).
 DEBIAN_SPEECH = {
     "alsa": ("alsa-utils", "/usr/share/sounds/alsa", ".wav"),

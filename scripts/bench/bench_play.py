@@ -1,4 +1,4 @@
-"""The measuring half of scripts/bench-play, run by that script (which makes the WAV, the ALSA
+"""The measuring half of scripts/bench/bench-play, run by that script (which makes the WAV, the ALSA
 configuration with the `benchfile` and `benchfifo` PCMs, and sets the BENCH_* environment)."""
 import hashlib, os, resource, statistics, subprocess, sys, threading, time, wave
 

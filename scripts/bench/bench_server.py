@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""An OpenAI-compatible transcription endpoint for the benchmarks (standard library only): it
+answers every good request with the same two-segment transcript after a fixed time, so that
+what a benchmark measures is the client.
+
+    python3 scripts/bench/bench_server.py [--port 0] [--delay SEC] [--per-audio-second SEC]
+                                          [--key-env NAME] [--log FILE]
+
+POST /v1/audio/transcriptions streams the multipart body (the file part is hashed and counted,
+never held in memory), checks the fields a client must send (a file part with a filename and a
+content type, a model, a known response_format, the Authorization header when a key is set)
+and answers `json`, `verbose_json` (segments, and words when asked), `text`, `srt` or `vtt`.
+A request that breaks the contract gets a 400 naming each problem. A good answer waits
+--delay seconds, plus --per-audio-second for each second of audio the WAV or FLAC header
+says the upload holds (a real server takes time in proportion to the audio).
+
+Every request is appended to --log as one JSON line (received_at, body_done_at, responded_at,
+fields, file: filename, content_type, bytes, sha256, audio_seconds; problems; answer: "ok" or
+the status) just before its answer is sent. The port is printed on stdout first thing (--port 0
+lets the OS choose). GET .../health answers {"status":"ok"}.
+"""
+import argparse
+import hashlib
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+KNOWN_FIELDS = {"file", "model", "language", "prompt", "response_format", "temperature",
+                "timestamp_granularities[]"}
+RESPONSE_FORMATS = {"json", "text", "srt", "verbose_json", "vtt"}
+HEAD_BYTES = 1 << 16  # enough of a file's start to read a WAV or FLAC header for its length
+
+
+def audio_seconds(head):
+    """The length of the audio in a WAV (RIFF with its data size) or FLAC (STREAMINFO) file,
+    read from its first bytes; None for other containers or a header it cannot read."""
+    try:
+        if head[:4] == b"fLaC" and len(head) >= 26:
+            info = head[8:26]
+            rate = (info[10] << 12) | (info[11] << 4) | (info[12] >> 4)
+            samples = ((info[13] & 0x0F) << 32) | int.from_bytes(info[14:18], "big")
+            return samples / rate if rate and samples else None
+        if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
+            at, byte_rate = 12, None
+            while at + 8 <= len(head):
+                chunk_id, size = head[at:at + 4], int.from_bytes(head[at + 4:at + 8], "little")
+                if chunk_id == b"fmt ":
+                    byte_rate = int.from_bytes(head[at + 16:at + 20], "little")
+                elif chunk_id == b"data":
+                    return size / byte_rate if byte_rate else None
+                at += 8 + size + (size & 1)
+    except (IndexError, ValueError):
+        return None
+    return None
+
+
+class Part:
+    """One multipart part as it streams in: a file part is hashed and counted, a field kept."""
+
+    def __init__(self, name, filename, content_type):
+        self.name, self.filename, self.content_type = name, filename, content_type
+        self.size, self.sha, self.head, self.data = 0, hashlib.sha256(), b"", bytearray()
+
+    def write(self, chunk):
+        if not chunk:
+            return
+        self.size += len(chunk)
+        if self.filename is None:
+            self.data += chunk
+            return
+        self.sha.update(chunk)
+        if len(self.head) < HEAD_BYTES:
+            self.head += chunk[:HEAD_BYTES - len(self.head)]
+
+
+def parse_multipart(rfile, length, boundary):
+    """Streams the body; returns its parts."""
+    remaining, buffer = length, b""
+
+    def fill():
+        nonlocal remaining, buffer
+        if remaining <= 0:
+            return False
+        chunk = rfile.read(min(1 << 20, remaining))
+        if not chunk:
+            remaining = 0
+            return False
+        remaining -= len(chunk)
+        buffer += chunk
+        return True
+
+    first = b"--" + boundary + b"\r\n"
+    while first not in buffer:
+        if not fill():
+            raise ValueError("no opening boundary")
+    buffer = buffer[buffer.index(first) + len(first):]
+    separator = b"\r\n--" + boundary
+    parts = []
+    while True:
+        while b"\r\n\r\n" not in buffer:
+            if not fill():
+                raise ValueError("part headers cut short")
+        end = buffer.index(b"\r\n\r\n")
+        headers, params = {}, {}
+        for line in buffer[:end].decode("utf-8", "replace").split("\r\n"):
+            name, colon, value = line.partition(":")
+            if colon:
+                headers[name.strip().lower()] = value.strip()
+        for piece in headers.get("content-disposition", "").split(";")[1:]:
+            key, equals, value = piece.strip().partition("=")
+            if equals:
+                params[key.lower()] = value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
+        buffer = buffer[end + 4:]
+        part = Part(params.get("name"), params.get("filename"), headers.get("content-type"))
+        while True:
+            at = buffer.find(separator)
+            if at >= 0:
+                part.write(buffer[:at])
+                buffer = buffer[at + len(separator):]
+                break
+            keep = len(separator) - 1
+            if len(buffer) > keep:
+                part.write(buffer[:-keep])
+                buffer = buffer[-keep:]
+            if not fill():
+                raise ValueError("part body cut short")
+        parts.append(part)
+        while len(buffer) < 2:
+            if not fill():
+                raise ValueError("body ends inside a boundary")
+        if buffer[:2] == b"--":
+            break
+        buffer = buffer[2:]
+    while fill():  # drain the epilogue so the connection can be reused
+        buffer = b""
+    return parts
+
+
+def check(parts, authorization, expected_authorization):
+    """The contract of POST /audio/transcriptions; returns (fields, file_info, problems)."""
+    problems, fields, file_info = [], {}, None
+    for part in parts:
+        if part.name not in KNOWN_FIELDS:
+            problems.append(f"unknown field {part.name!r}")
+        elif part.name == "file":
+            if file_info is not None:
+                problems.append("more than one file part")
+            if not part.filename:
+                problems.append("file part without a filename")
+            if not part.content_type:
+                problems.append("file part without a content type")
+            if part.size == 0:
+                problems.append("empty file part")
+            file_info = {"filename": part.filename, "content_type": part.content_type, "bytes": part.size,
+                         "sha256": part.sha.hexdigest(), "audio_seconds": audio_seconds(part.head)}
+        elif part.filename is not None:
+            problems.append(f"field {part.name!r} sent as a file")
+        else:
+            fields.setdefault(part.name, []).append(bytes(part.data).decode("utf-8", "replace"))
+    if file_info is None:
+        problems.append("no file part")
+    if not fields.get("model", [""])[0]:
+        problems.append("no model")
+    response_format = fields.get("response_format", ["json"])[0]
+    if response_format not in RESPONSE_FORMATS:
+        problems.append(f"bad response_format {response_format!r}")
+    for value in fields.get("timestamp_granularities[]", []):
+        if value not in ("word", "segment") or response_format != "verbose_json":
+            problems.append(f"bad timestamp_granularities[] {value!r} with {response_format}")
+    if expected_authorization is not None and authorization != expected_authorization:
+        problems.append("missing or wrong Authorization header")
+    return fields, file_info, problems
+
+
+def timestamp(seconds, separator):
+    ms = int(round(seconds * 1000))
+    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d}{separator}{ms % 1000:03d}"
+
+
+def transcript(filename, seconds):
+    """(text, segments, words) for an upload: two segments, 0-1.5 and 1.5-3.25 s, fitted to the
+    audio's length when it is known, each segment's words spread over its time."""
+    stem = (filename or "audio").rsplit(".", 1)[0]
+    segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " Transcript of", "tokens": [1, 2],
+                 "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01},
+                {"id": 1, "seek": 0, "start": 1.5, "end": 3.25, "text": f" {stem}.", "tokens": [3],
+                 "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01}]
+    if seconds and seconds < segments[-1]["end"]:
+        scale = seconds / segments[-1]["end"]
+        for segment in segments:
+            segment["start"], segment["end"] = round(segment["start"] * scale, 3), round(segment["end"] * scale, 3)
+    elif seconds:
+        segments[-1]["end"] = round(seconds, 3)
+    words = []
+    for segment in segments:
+        said = segment["text"].split()
+        step = (segment["end"] - segment["start"]) / max(len(said), 1)
+        words += [{"word": word, "start": round(segment["start"] + i * step, 3),
+                   "end": round(segment["start"] + (i + 1) * step, 3)} for i, word in enumerate(said)]
+    return f"Transcript of {stem}.", segments, words
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "bench-server/1"
+
+    def setup(self):
+        super().setup()
+        # Headers and body go out as separate writes; without NODELAY, Nagle holds the body
+        # until the client's delayed ACK (~40 ms) and every client looks slow.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_body(self, status, body, content_type="application/json"):
+        data = body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def send_error_json(self, status, message):
+        self.send_body(status, json.dumps({"error": {"message": message, "type": "invalid_request_error",
+                                                     "param": None, "code": None}}))
+
+    def do_GET(self):
+        if self.path.rstrip("/").endswith("/health"):
+            self.send_body(200, '{"status":"ok"}')
+        else:
+            self.send_error_json(404, f"no route {self.path}")
+
+    def do_POST(self):
+        record = {"received_at": time.time(), "path": self.path}
+        length = self.headers.get("Content-Length")
+        if length is None:
+            self.close_connection = True
+            self.send_error_json(411, "Content-Length required")
+            return
+        if not self.path.rstrip("/").endswith("/audio/transcriptions"):
+            self.rfile.read(int(length))
+            self.send_error_json(404, f"no route {self.path}")
+            return
+        content_type = self.headers.get("Content-Type", "")
+        boundary = next((value.strip('"').encode() for key, _, value in
+                         (piece.strip().partition("=") for piece in content_type.split(";")[1:])
+                         if key.lower() == "boundary"), None)
+        try:
+            if not content_type.startswith("multipart/form-data") or not boundary:
+                raise ValueError(f"Content-Type {content_type!r} is not multipart/form-data with a boundary")
+            parts = parse_multipart(self.rfile, int(length), boundary)
+        except ValueError as error:
+            self.close_connection = True
+            record.update(problems=[f"unparseable body: {error}"], answer="400")
+            self.server.log(record)
+            self.send_error_json(400, f"could not parse multipart body: {error}")
+            return
+        fields, file_info, problems = check(parts, self.headers.get("Authorization"), self.server.expected_authorization)
+        record.update(body_done_at=time.time(), fields=fields, file=file_info, problems=problems,
+                      answer="400" if problems else "ok")
+        if not problems:
+            seconds = (file_info or {}).get("audio_seconds")
+            delay = self.server.delay + self.server.per_audio_second * (seconds or 0)
+            if delay > 0:
+                time.sleep(delay)
+        # Logged before the answer goes out: a client holding its answer finds its request in the log.
+        record["responded_at"] = time.time()
+        self.server.log(record)
+        try:
+            if problems:
+                self.send_error_json(400, "; ".join(problems))
+            else:
+                self.answer(fields, file_info)
+        except OSError:
+            pass
+
+    def answer(self, fields, file_info):
+        seconds = file_info.get("audio_seconds")
+        text, segments, words = transcript(file_info.get("filename"), seconds)
+        duration = round(seconds or 3.25, 3)
+        response_format = fields.get("response_format", ["json"])[0]
+        if response_format == "json":
+            self.send_body(200, json.dumps({"text": text, "usage": {"type": "duration", "seconds": 3}}))
+        elif response_format == "verbose_json":
+            body = {"task": "transcribe", "language": "english", "duration": duration, "text": text,
+                    "segments": segments}
+            if "word" in fields.get("timestamp_granularities[]", []):
+                body["words"] = words
+            self.send_body(200, json.dumps(body))
+        elif response_format == "text":
+            self.send_body(200, text + "\n", "text/plain; charset=utf-8")
+        else:
+            separator = "," if response_format == "srt" else "."
+            cues = [f"{timestamp(s['start'], separator)} --> {timestamp(s['end'], separator)}\n{s['text'].strip()}\n"
+                    for s in segments]
+            body = "\n".join(f"{i + 1}\n{cue}" for i, cue in enumerate(cues)) if response_format == "srt" \
+                else "WEBVTT\n\n" + "\n".join(cues)
+            self.send_body(200, body, "text/plain; charset=utf-8")
+
+
+class BenchServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    # The default backlog of 5 drops the SYNs of an 8-worker client's first connects, which
+    # then retry a second later.
+    request_queue_size = 128
+
+    def __init__(self, address, delay, per_audio_second, expected_authorization, log_path):
+        super().__init__(address, Handler)
+        self.delay, self.per_audio_second = delay, per_audio_second
+        self.expected_authorization, self.log_path = expected_authorization, log_path
+        self.lock = threading.Lock()
+
+    def log(self, record):
+        if self.log_path:
+            with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
+                log.write(json.dumps(record) + "\n")
+
+
+def main():
+    # Started from a thread that blocks signals, a child inherits the mask: unblock the ones
+    # that must stop us, or terminate() would go unheard.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0, help="seconds before every good answer")
+    parser.add_argument("--per-audio-second", type=float, default=0,
+                        help="seconds added to every good answer per second of audio received (WAV and FLAC)")
+    parser.add_argument("--key-env", help="require the bearer key in this environment variable (default: none)")
+    parser.add_argument("--log", help="append one JSON line per request here")
+    args = parser.parse_args()
+    key = os.environ.get(args.key_env) if args.key_env else None
+    server = BenchServer((args.host, args.port), args.delay, args.per_audio_second,
+                         f"Bearer {key}" if key is not None else None, args.log)
+    print(server.server_address[1], flush=True)
+    try:
+        server.serve_forever(poll_interval=0.1)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
