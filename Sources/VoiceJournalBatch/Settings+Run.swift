@@ -8,7 +8,7 @@ import VoiceJournalTranscription
 
 extension SettingRules {
     /// voicejournal's own: the defaults, codecs, limits and checks of its modules.
-    public static let voiceJournal = SettingRules(
+    package static let voiceJournal = SettingRules(
         defaultJournal: Journal.defaultName, defaultModel: TranscriptionOptions.defaultModel,
         defaultBaseURL: WhisperClient.Configuration.openAIBaseURL, uploadCodecs: UploadCodec.allCases.map(\.rawValue),
         defaultUploadCodec: UploadCodec.flac.rawValue, defaultMaxChunkSeconds: UploadPlan.defaultMaxChunkSeconds,
@@ -24,7 +24,7 @@ extension Settings {
     /// The settings as the command resolves them, by voicejournal's rules: the config file read
     /// as a control file (`flags.config`, else the default place), the home `flags.home` names,
     /// and, unless `followingServe` is false (`serve` itself), the record of a serve running on it.
-    public static func load(flags: Flags, environment: [String: String], followingServe: Bool = true) throws(ConfigError) -> Settings {
+    package static func load(flags: Flags, environment: [String: String], followingServe: Bool = true) throws(ConfigError) -> Settings {
         let home = DataHome.resolve(flag: flags.home, environment: environment)
         // A --public-url given wins anyway: no need to look.
         var serve: RunningServe?, notices: [String] = []
@@ -76,7 +76,7 @@ extension Settings {
 
 extension EndpointConfig {
     /// The config file's table as the client takes it.
-    public init(_ table: EndpointTable) {
+    package init(_ table: EndpointTable) {
         self.init(baseURL: table.baseURL, model: table.model, apiKeyVariable: table.apiKeyVariable, concurrency: table.concurrency,
                   priority: table.priority, line: table.line)
     }

@@ -17,16 +17,16 @@ import TOMLKit
 /// ```
 package struct ConfigFile: Sendable, Equatable {
     /// The values of the `[defaults]` table; nil for each key the file leaves out.
-    public struct Defaults: Sendable, Equatable {
-        public var journal: String?
-        public var device: String?
-        public var rate: Int?
-        public var model: String?
-        public var language: String?
+    package struct Defaults: Sendable, Equatable {
+        package var journal: String?
+        package var device: String?
+        package var rate: Int?
+        package var model: String?
+        package var language: String?
         /// An upload codec's name, one of `SettingRules.uploadCodecs`.
-        public var uploadCodec: String?
-        public var maxChunkSeconds: Double?
-        public var maxRequestBytes: Int64?
+        package var uploadCodec: String?
+        package var maxChunkSeconds: Double?
+        package var maxRequestBytes: Int64?
         /// Where `serve` is reached from outside, e.g. "https://journal.example.org".
         package var publicURL: String?
         /// The name the answer page shows as the one asking.
@@ -41,9 +41,9 @@ package struct ConfigFile: Sendable, Equatable {
     package let path: String
     package var defaults: Defaults
     /// The `[[endpoint]]` tables in file order.
-    public var endpoints: [EndpointTable]
+    package var endpoints: [EndpointTable]
 
-    public init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointTable] = []) {
+    package init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointTable] = []) {
         self.path = path
         self.defaults = defaults
         self.endpoints = endpoints
@@ -61,7 +61,7 @@ package struct ConfigFile: Sendable, Equatable {
 
     /// What reading the file's path found: its bytes (at most `largestBytes`), nothing, or
     /// something that cannot be used, in words that follow its path ("is a FIFO, not a regular file").
-    public enum Contents: Sendable {
+    package enum Contents: Sendable {
         case data(Data)
         case missing
         case unusable(String)
@@ -71,7 +71,7 @@ package struct ConfigFile: Sendable, Equatable {
     /// device in its place is refused, not waited on or read without end, and a file past
     /// `largestBytes` is refused before it is parsed. A missing file is nil unless `required`
     /// (a file named with `--config`), when it is an error like any other.
-    public static func load(_ contents: Contents, path: String, required: Bool, rules: SettingRules) throws(ConfigError) -> ConfigFile? {
+    package static func load(_ contents: Contents, path: String, required: Bool, rules: SettingRules) throws(ConfigError) -> ConfigFile? {
         let data: Data
         switch contents {
         case .data(let read): data = read
@@ -92,7 +92,7 @@ package struct ConfigFile: Sendable, Equatable {
     package static let largestBytes = 1 << 20
 
     /// Parses and checks a config file's text against `rules`; `path` is only for messages.
-    public static func parse(_ text: String, path: String, rules: SettingRules) throws(ConfigError) -> ConfigFile {
+    package static func parse(_ text: String, path: String, rules: SettingRules) throws(ConfigError) -> ConfigFile {
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

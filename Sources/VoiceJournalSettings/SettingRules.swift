@@ -3,28 +3,28 @@ import Foundation
 /// What settings are checked against and fall back on that the rest of the program owns: its
 /// defaults, the upload codecs and limits, which languages and URLs it takes. The program gives
 /// them, so settings are resolved here without knowing how a run, a capture or a server uses them.
-public struct SettingRules: Sendable {
+package struct SettingRules: Sendable {
     /// The journal a command uses when none is named.
-    public var defaultJournal: String
+    package var defaultJournal: String
     /// The model asked for when none is named.
-    public var defaultModel: String
+    package var defaultModel: String
     /// The transcription server when none is named.
-    public var defaultBaseURL: String
+    package var defaultBaseURL: String
     /// The upload codecs' names, in the order messages list them.
-    public var uploadCodecs: [String]
-    public var defaultUploadCodec: String
-    public var defaultMaxChunkSeconds: Double
-    public var defaultMaxRequestBytes: Int64
-    public var maxChunkSecondsRange: ClosedRange<Double>
-    public var maxRequestBytesRange: ClosedRange<Int64>
+    package var uploadCodecs: [String]
+    package var defaultUploadCodec: String
+    package var defaultMaxChunkSeconds: Double
+    package var defaultMaxRequestBytes: Int64
+    package var maxChunkSecondsRange: ClosedRange<Double>
+    package var maxRequestBytesRange: ClosedRange<Int64>
     /// Whether a text is an http(s) URL with a host.
-    public var isHTTPURL: @Sendable (String) -> Bool
+    package var isHTTPURL: @Sendable (String) -> Bool
     /// Whether a text is a language code the transcription server knows.
-    public var isLanguageCode: @Sendable (String) -> Bool
+    package var isLanguageCode: @Sendable (String) -> Bool
     /// The code and name of the language a text names, for a message saying which code was meant.
-    public var languageMeant: @Sendable (String) -> (code: String, name: String)?
+    package var languageMeant: @Sendable (String) -> (code: String, name: String)?
 
-    public init(defaultJournal: String, defaultModel: String, defaultBaseURL: String, uploadCodecs: [String],
+    package init(defaultJournal: String, defaultModel: String, defaultBaseURL: String, uploadCodecs: [String],
                 defaultUploadCodec: String, defaultMaxChunkSeconds: Double, defaultMaxRequestBytes: Int64,
                 maxChunkSecondsRange: ClosedRange<Double>, maxRequestBytesRange: ClosedRange<Int64>,
                 isHTTPURL: @escaping @Sendable (String) -> Bool, isLanguageCode: @escaping @Sendable (String) -> Bool,
@@ -45,7 +45,7 @@ public struct SettingRules: Sendable {
 
     /// Whether `text` can be the base of answer links: an http(s) URL with a host, of at most
     /// `Settings.longestPublicURL` bytes, without spaces or control characters.
-    public func isPublicURL(_ text: String) -> Bool {
+    package func isPublicURL(_ text: String) -> Bool {
         text.utf8.count <= Settings.longestPublicURL
             && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
             && isHTTPURL(text)

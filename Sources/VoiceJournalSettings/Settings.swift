@@ -40,22 +40,22 @@ package struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
 /// and each knowing where its value came from (for `config show`).
 package struct Settings: Sendable {
     /// The values given on the command line; nil for each option not given.
-    public struct Flags: Sendable {
-        public var home: String?
-        public var config: String?
-        public var journal: String?
-        public var device: String?
-        public var rate: Int?
-        public var model: String?
-        public var language: String?
-        public var baseURL: String?
+    package struct Flags: Sendable {
+        package var home: String?
+        package var config: String?
+        package var journal: String?
+        package var device: String?
+        package var rate: Int?
+        package var model: String?
+        package var language: String?
+        package var baseURL: String?
         /// An upload codec's name.
-        public var uploadCodec: String?
-        public var maxChunkSeconds: Double?
-        public var maxRequestBytes: Int64?
-        public var jobs: Int?
-        public var publicURL: String?
-        public var askedBy: String?
+        package var uploadCodec: String?
+        package var maxChunkSeconds: Double?
+        package var maxRequestBytes: Int64?
+        package var jobs: Int?
+        package var publicURL: String?
+        package var askedBy: String?
         /// `--translate` given (nil: not given; the flag only ever turns translation on).
         package var translate: Bool?
 
@@ -68,7 +68,7 @@ package struct Settings: Sendable {
         /// The environment variable the key is read from; nil: no key.
         package let keyVariable: String?
         /// The config file's table, when the endpoint is the file's.
-        public let fromFile: EndpointTable?
+        package let fromFile: EndpointTable?
     }
 
     /// The config file that was read, if one was found.
@@ -81,12 +81,12 @@ package struct Settings: Sendable {
     package let rate: Setting<Int>
     package let model: Setting<String>
     /// nil: the server detects the language.
-    public let language: Setting<String?>
+    package let language: Setting<String?>
     /// An upload codec's name, one of `SettingRules.uploadCodecs`.
-    public let uploadCodec: Setting<String>
-    public let maxChunkSeconds: Setting<Double>
-    public let maxRequestBytes: Setting<Int64>
-    public let endpoint: Endpoint
+    package let uploadCodec: Setting<String>
+    package let maxChunkSeconds: Setting<Double>
+    package let maxRequestBytes: Setting<Int64>
+    package let endpoint: Endpoint
     /// Uploads at a time: `--jobs`, else (a pool of the config file's endpoints) their
     /// concurrencies added up, else 4.
     package let jobs: Setting<Int>
@@ -105,7 +105,7 @@ package struct Settings: Sendable {
     package let notices: [String]
 
     /// The file's `[[endpoint]]` tables (empty without a file), for the pool.
-    public var endpoints: [EndpointTable] { file?.endpoints ?? [] }
+    package var endpoints: [EndpointTable] { file?.endpoints ?? [] }
 
     /// Built-in defaults.
     package static let defaultDevice = "default"
@@ -118,11 +118,11 @@ package struct Settings: Sendable {
 
     /// A `serve` running on the data home, as its record names it: its process and where its
     /// links point.
-    public struct RunningServe: Sendable, Equatable {
-        public let pid: Int32
-        public let links: String
+    package struct RunningServe: Sendable, Equatable {
+        package let pid: Int32
+        package let links: String
 
-        public init(pid: Int32, links: String) {
+        package init(pid: Int32, links: String) {
             self.pid = pid
             self.links = links
         }
@@ -132,7 +132,7 @@ package struct Settings: Sendable {
     /// is no error) with `read` (the path and the most bytes to take) and resolves every
     /// setting; `home` is the data home's path, `runningServe` the serve running on it, if
     /// any, and `notices` what was set aside finding it.
-    public static func load(flags: Flags, environment: [String: String], rules: SettingRules, home: String,
+    package static func load(flags: Flags, environment: [String: String], rules: SettingRules, home: String,
                             runningServe: RunningServe? = nil, notices: [String] = [],
                             read: (_ path: String, _ limit: Int) -> ConfigFile.Contents) throws(ConfigError) -> Settings {
         let configPath: Setting<String>
@@ -151,7 +151,7 @@ package struct Settings: Sendable {
 
     /// Resolves every setting from what was given; `home` is the data home's path (its rule is
     /// the home's own), `runningServe` the serve running on the home, if any.
-    public init(flags: Flags, environment: [String: String], rules: SettingRules, home: String, file: ConfigFile?,
+    package init(flags: Flags, environment: [String: String], rules: SettingRules, home: String, file: ConfigFile?,
                 configPath: Setting<String>, runningServe: RunningServe? = nil, notices: [String] = []) {
         self.file = file
         var notices = notices
@@ -223,7 +223,7 @@ package struct Settings: Sendable {
 
     /// What set the public URL, as a line about links names it; nil for the default and a
     /// running serve's.
-    public var publicURLOrigin: String? {
+    package var publicURLOrigin: String? {
         switch publicURL.source {
         case .flag(let name), .environment(let name): name
         case .configFile(let path): "public_url in \(path)"
@@ -234,7 +234,7 @@ package struct Settings: Sendable {
     /// The language every upload of a run asks for: only one given for the run (`--language`,
     /// nil: none); the config file's comes after a recording's person's or journal's
     /// (`fallbackLanguage`).
-    public var runLanguage: String? { fallbackLanguage == nil ? language.value : nil }
+    package var runLanguage: String? { fallbackLanguage == nil ? language.value : nil }
 
     /// The config file's language, used for a recording whose person and journal name none.
     package var fallbackLanguage: String? {
@@ -244,7 +244,7 @@ package struct Settings: Sendable {
 
     /// Whether the model was named for the run (a flag or the environment): then it is every
     /// endpoint's; otherwise each endpoint of the file asks for its own.
-    public var modelNamedForRun: Bool {
+    package var modelNamedForRun: Bool {
         switch model.source {
         case .flag, .environment: true
         case .configFile, .runningServe, .builtIn: false

@@ -49,7 +49,7 @@ package enum Clock {
 
     /// A clock with the fraction of a second when there is one ("00:05.81", "00:05"): two times a
     /// whole-second clock would show alike ("--at 00:05 is past the end (00:05 long)") stay apart.
-    public static func precise(_ seconds: Double) -> String {
+    package static func precise(_ seconds: Double) -> String {
         let whole = text(seconds, .position)
         let millis = Int((seconds.isFinite ? (seconds - seconds.rounded(.down)) * 1000 : 0).rounded())
         guard millis > 0, millis < 1000 else { return whole }

@@ -55,7 +55,7 @@ extension JournalStore {
     /// `entry edit`: replaces the entry's typed text, or its transcript, with `text`, or
     /// without it with what `edit` makes of the current one (see `correctableText`,
     /// `correctEntry(id:text:now:)`). The database is read and written on GRDB's own queues.
-    public func correctEntry(id: Int64, text: String?, now: Date,
+    package func correctEntry(id: Int64, text: String?, now: Date,
                              edit: (String) async throws -> String) async throws -> EntryCorrection {
         let current = try await pool.read { db in try Self.correctableText(db, ofEntry: id) }
         let edited: String
