@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import VoiceJournalSystem
 
 /// Why playback ended.
 public enum PlaybackEnd: Sendable, Equatable {
@@ -143,10 +144,7 @@ public final class PlaybackSession: Sendable {
             return !state.started
         }
         guard first else { return }
-        let thread = Thread { [self] in playLoop() }
-        thread.name = "voicejournal playback"
-        thread.qualityOfService = .userInteractive
-        thread.start()
+        DedicatedThread.start(name: "voicejournal playback", qualityOfService: .userInteractive) { [self] in playLoop() }
     }
 
     /// Stops writing after the write in progress; the device keeps what it buffered.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// The run's writer for finished uploads: on a thread of its own it stores their
 /// transcripts and claims jobs ahead for the workers, so a worker sends its next file the
@@ -41,9 +42,7 @@ final class Bookkeeper: Sendable {
 
     /// Starts the bookkeeper's thread, which works for `run` until `close()`.
     func start(for run: Run) {
-        let thread = Thread { [self] in work(for: run) }
-        thread.name = "voicejournal-bookkeeper"
-        thread.start()
+        DedicatedThread.start(name: "voicejournal-bookkeeper") { [self] in work(for: run) }
     }
 
     /// Hands over an upload's result to be stored; returns at once.

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOFileSystem
 import VoiceJournalRecording
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// The two routes of a link: the page (`GET /a/<token>`) and its upload
 /// (`POST /a/<token>/answer`). The token is the only credential and opens only its own

@@ -4,6 +4,7 @@ import Logging
 import VoiceJournalQueue
 import VoiceJournalRecording
 import VoiceJournalServer
+import VoiceJournalSystem
 
 /// `voicejournal serve` — the other end of the links `assign` prints.
 struct Serve: AsyncParsableCommand {
