@@ -31,7 +31,7 @@ import VoiceJournalTestSupport
             }
             try Data(lines.joined().utf8).write(to: config)
             let codes = serve.folder.path("codes-\(half).txt")
-            FileManager.default.createFile(atPath: codes.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: codes.path, contents: nil)
             let curl = Process()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             curl.arguments = ["curl", "-s", "--no-progress-meter", "--parallel", "--parallel-max", "50",
@@ -68,7 +68,7 @@ import VoiceJournalTestSupport
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         func field(_ name: String) -> Int? {
             text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-                .flatMap { Int($0.dropFirst(name.count + 1).split(separator: " ").first ?? "") }
+                .flatMap { Int($0.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).first ?? "") }
         }
         guard let threads = field("Threads"), let rss = field("VmRSS") else { return nil }
         return (threads, rss)
