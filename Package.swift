@@ -58,7 +58,9 @@ let package = Package(
             "VoiceJournalCALSA", "VoiceJournalCSndFile", "VoiceJournalCFFmpeg", "VoiceJournalCSampleRate", "VoiceJournalCMappedFile", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // dlopen on first use, for the C libraries only some commands need.
+        // The system edge every other module stands on: dlopen on first use (for the C libraries
+        // only some commands need), blocking work on a bounded set of threads and a thread of
+        // its own per long-lived loop, errno's text, EINTR retries, file locks, signal and key watches.
         .target(name: "VoiceJournalSystem"),
         // Whisper's languages: codes, names, the table both uploads and stored transcripts use.
         .target(name: "VoiceJournalLanguages"),
@@ -73,26 +75,26 @@ let package = Package(
         ]),
         // The queue engine: runners, workers, the bookkeeper, the endpoint pool.
         .target(name: "VoiceJournalQueue", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore",
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Batch intake: walking folders, checking files are audio, queueing them, running the
         // queue over them, the wrap-up; a run's endpoint pool and options from the settings.
         .target(name: "VoiceJournalBatch", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal",
-            "VoiceJournalSettings",
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
         .target(name: "VoiceJournalRecording", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalTerminal",
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalTerminal", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Listening back: what to play (an entry, an answer, a search hit, a file) and the
         // player on a terminal (status line, the words being spoken, keys).
-        // Recording for its signal watch (Ctrl-C and SIGTERM stop playback as they stop a take).
+        // System for the signal watch (Ctrl-C and SIGTERM stop playback as they stop a take) and
+        // the key watch.
         .target(name: "VoiceJournalPlayback", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalRecording",
+            "VoiceJournalAudio", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Flags, environment, the config file and defaults, resolved once, as plain values: the
@@ -101,16 +103,14 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The journal as text: its pages and listings, the stats, deletion plans, exports, `config show`.
-        .target(name: "VoiceJournalPages", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSettings", "VoiceJournalTranscription",
-        ]),
+        // The journal as text: its pages and listings, the stats, deletion plans, exports.
+        .target(name: "VoiceJournalPages", dependencies: ["VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSystem"]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "VoiceJournalTerminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "VoiceJournalServer", dependencies: [
-            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalTerminal",
+            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalSettings", "VoiceJournalTerminal", "VoiceJournalSystem",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -122,7 +122,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalServer", "VoiceJournalCMalloc",
+            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalServer", "VoiceJournalSystem", "VoiceJournalCMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -142,7 +142,7 @@ let package = Package(
         .target(name: "VoiceJournalTestSupport", dependencies: [
             "VoiceJournalStore", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/VoiceJournalTestSupport"),
-        .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalTestSupport"]),
+        .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
             "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),

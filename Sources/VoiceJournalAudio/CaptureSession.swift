@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import VoiceJournalSystem
 
 /// Why a capture ended.
 public enum StopReason: Sendable, Equatable {
@@ -127,13 +128,8 @@ public final class CaptureSession: Sendable {
             return !state.started
         }
         guard first else { return }
-        let capture = Thread { [self] in captureLoop() }
-        capture.name = "voicejournal capture"
-        capture.qualityOfService = .userInteractive
-        let writing = Thread { [self] in writeLoop() }
-        writing.name = "voicejournal writer"
-        capture.start()
-        writing.start()
+        DedicatedThread.start(name: "voicejournal capture", qualityOfService: .userInteractive) { [self] in captureLoop() }
+        DedicatedThread.start(name: "voicejournal writer") { [self] in writeLoop() }
     }
 
     /// Asks the capture to end; the first reason given wins. Audio already captured is kept.

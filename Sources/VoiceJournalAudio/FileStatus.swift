@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import VoiceJournalSystem
 
 /// The same file however it is reached (through a link, a second hard link, a second path):
 /// its device and inode numbers.
@@ -37,7 +38,7 @@ package struct FileStatus: Sendable, Equatable {
     package struct Failure: Error, Sendable, Equatable {
         package let code: Int32
         /// strerror's text, e.g. "No such file or directory".
-        package var reason: String { String(cString: strerror(code)) }
+        public var reason: String { SystemError.text(code) }
     }
 
     package let kind: Kind

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import VoiceJournalSystem
 
 /// A read-only view of a WAV file a recorder is still writing, for libsndfile's virtual I/O:
 /// the bytes on disk up to the last whole frame, with the two size fields (RIFF and `data`)
@@ -78,8 +79,7 @@ final class GrowingWAV {
         let wanted = Int(min(Int64(count), length - position))
         var done = 0
         while done < wanted {
-            let got = pread(descriptor, buffer + done, wanted - done, off_t(position) + off_t(done))
-            if got < 0, errno == EINTR { continue }
+            let got = retryingOnInterrupt { pread(descriptor, buffer + done, wanted - done, off_t(position) + off_t(done)) }
             guard got > 0 else { break }
             done += got
         }

@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 /// Where the sizes live in a WAV file's header: enough to make a file whose recorder died
 /// cover all the audio that reached the disk, and to play a 16-bit one from its own bytes.

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import VoiceJournalSystem
 
 /// The containers `record` writes, both 16-bit PCM.
 public enum AudioContainer: String, Sendable, CaseIterable, Codable {
@@ -60,7 +61,7 @@ public final class SoundFileWriter: @unchecked Sendable {
             throw SystemError.soundFile("create", path: url.path)
         }
         // Held until close() (or the process dies): see `FileLock`.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard FileLock.take(fd) else {
             let error = SystemError.soundFile("lock", path: url.path)
             Glibc.close(fd)
             throw error
@@ -146,10 +147,8 @@ public final class SoundFileWriter: @unchecked Sendable {
 
     private func put(_ value: UInt32, at offset: Int) throws {
         var littleEndian = value.littleEndian
-        while true {
-            let written = pwrite(descriptor, &littleEndian, 4, off_t(offset))
-            if written == 4 { return }
-            if written < 0, errno == EINTR { continue }
+        let written = retryingOnInterrupt { pwrite(descriptor, &littleEndian, 4, off_t(offset)) }
+        if written != 4 {
             throw written < 0
                 ? SystemError.soundFile("update the header of", path: url.path)
                 : SoundFileError(operation: "update the header of", path: url.path, reason: "short write")
@@ -168,32 +167,5 @@ public final class SoundFileWriter: @unchecked Sendable {
         if status != 0 {
             throw SoundFileError(operation: "close", path: url.path, reason: sndfile.errorNumber(status).map { String(cString: $0) } ?? "error \(status)")
         }
-    }
-}
-
-/// An exclusive `flock` on a file, held until released or deinit. A recorder holds one on its
-/// file; a process that can take it knows no recorder is writing the file any more (the
-/// kernel drops the lock when its holder exits, however it died).
-public final class FileLock: @unchecked Sendable {
-    // @unchecked: the descriptor is immutable and closed once, in deinit.
-    private let descriptor: Int32
-
-    private init(descriptor: Int32) { self.descriptor = descriptor }
-
-    /// Takes the lock without waiting; nil if another process (or descriptor) holds it or the
-    /// file cannot be opened.
-    public static func attempt(_ url: URL) -> FileLock? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            Glibc.close(fd)
-            return nil
-        }
-        return FileLock(descriptor: fd)
-    }
-
-    deinit {
-        flock(descriptor, LOCK_UN)
-        Glibc.close(descriptor)
     }
 }

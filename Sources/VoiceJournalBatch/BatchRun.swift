@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import VoiceJournalQueue
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// A batch to transcribe: which paths, into which journal, and how.
 public struct BatchRequest: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import VoiceJournalStore
+import VoiceJournalSystem
 
 extension JournalExport {
     /// What writing an export into a folder did beyond its documents.
@@ -24,7 +25,7 @@ extension JournalExport {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.storageFailure, "cannot create the folder \(folder.path): \(FileReason.of(error))")
+            throw StoreError(.storageFailure, "cannot create the folder \(folder.path): \(SystemError.reason(of: error))")
         }
         for (document, file) in zip(documents, files) {
             do {
@@ -32,7 +33,7 @@ extension JournalExport {
             } catch let error as StoreError {
                 throw error
             } catch {
-                throw StoreError(.storageFailure, "cannot write \(file.path): \(FileReason.of(error))")
+                throw StoreError(.storageFailure, "cannot write \(file.path): \(SystemError.reason(of: error))")
             }
             wrote(file)
         }
@@ -48,7 +49,7 @@ extension JournalExport {
                     copied += 1
                 }
             } catch {
-                throw StoreError(.storageFailure, "cannot copy \(copy.source) to \(target.path): \(FileReason.of(error))")
+                throw StoreError(.storageFailure, "cannot copy \(copy.source) to \(target.path): \(SystemError.reason(of: error))")
             }
         }
         return Written(copied: copied, audioFolder: folder.appendingPathComponent("audio"), leftOut: leftOut)

@@ -1,7 +1,7 @@
 import Foundation
-import VoiceJournalRecording
 import Synchronization
 import VoiceJournalTerminal
+import VoiceJournalSystem
 
 /// Reads keys from a terminal on a thread of its own and hands each to `pressed`, until
 /// `cancel()` or the end of input.

@@ -1,9 +1,9 @@
 import VoiceJournalAudio
 import Foundation
-import VoiceJournalRecording
 import VoiceJournalStore
 import Synchronization
 import VoiceJournalTerminal
+import VoiceJournalSystem
 
 /// How a player run ended.
 public struct PlayerOutcome: Sendable {
@@ -82,11 +82,7 @@ public enum Player {
                     write: @escaping @Sendable (String) -> Void) async -> PlayerOutcome {
         let running = Running(session, segments: segments, title: title, showing: showing, color: color, width: width,
                               charset: charset, input: input, signals: signals, write: write)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<PlayerOutcome, Never>) in
-            let loop = Thread { continuation.resume(returning: running.loop()) }
-            loop.name = "voicejournal player"
-            loop.start()
-        }
+        return await DedicatedThread.run(name: "voicejournal player") { running.loop() }
     }
 
     /// `play` with what tests replace, as `run`.
@@ -167,10 +163,10 @@ public enum Player {
                     stopAsked = .now
                     // Wakes the loop when the grace is over, clock or not.
                     let events = events
-                    Thread {
+                    DedicatedThread.start(name: "voicejournal player grace") {
                         Thread.sleep(forTimeInterval: Double(stopGrace.components.seconds))
                         events.push(.tick)
-                    }.start()
+                    }
                 }
                 if let asked = stopAsked, ContinuousClock.now - asked >= stopGrace {
                     // What is known of where it got: the device's thread is left to the process's exit.
@@ -248,15 +244,13 @@ private final class Ticker: Sendable {
     init(every interval: Duration, _ tick: @escaping @Sendable () -> Void) {
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         let stop = stop
-        let thread = Thread {
+        DedicatedThread.start(name: "voicejournal player clock") {
             while !stop.isRequested {
                 Thread.sleep(forTimeInterval: seconds)
                 if stop.isRequested { return }
                 tick()
             }
         }
-        thread.name = "voicejournal player clock"
-        thread.start()
     }
 
     func cancel() { stop.requested.withLock { $0 = true } }

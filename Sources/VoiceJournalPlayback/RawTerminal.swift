@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VoiceJournalSystem
 
 /// A terminal's input in raw mode while the player reads keys: no line editing (a key
 /// arrives as it is pressed) and no echo (keys do not scribble over the status line).
@@ -113,7 +114,7 @@ private final class RawModes: Sendable {
 
     private static func apply(_ saved: Saved) {
         var mode = saved.mode
-        while tcsetattr(saved.input, TCSANOW, &mode) != 0, errno == EINTR {}
+        _ = retryingOnInterrupt { tcsetattr(saved.input, TCSANOW, &mode) }
         saved.whenRestored()
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import Synchronization
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// The run's writer for finished uploads: on a thread of its own it stores their
 /// transcripts and claims jobs ahead for the workers, so a worker sends its next file the
@@ -25,60 +27,77 @@ final class Bookkeeper: Sendable {
     /// whose answer comes in finds its next job waiting even when they all answer at once.
     /// Each job is claimed for its server (`queue status` shows where it goes).
     private let reserveSizes: [Int]
+
+    private struct State {
+        var answers: [Answer] = []
+        var reserves: [[JobQueue.ClaimedJob]]
+        var storing = false
+        var closing = false
+        var closed = false
+    }
+    private let state: Mutex<State>
+    /// Only for waiting (the thread for answers, `close()` for the end): the state is under
+    /// `state`'s lock. A change a waiter waits for is announced under this lock after it is
+    /// made, and a waiter looks at the state under it, so no announcement falls between.
     private let condition = NSCondition()
-    // Guarded by `condition`'s lock.
-    nonisolated(unsafe) private var answers: [Answer] = []
-    nonisolated(unsafe) private var reserves: [[JobQueue.ClaimedJob]]
-    nonisolated(unsafe) private var storing = false
-    nonisolated(unsafe) private var closing = false
-    nonisolated(unsafe) private var closed = false
 
     /// A bookkeeper for servers with these numbers of workers.
     init(reserveSizes: [Int]) {
         self.reserveSizes = reserveSizes
-        reserves = reserveSizes.map { _ in [] }
+        state = Mutex(State(reserves: reserveSizes.map { _ in [] }))
+    }
+
+    /// Makes `change` and wakes the waiters.
+    private func announce(_ change: (inout State) -> Void) {
+        state.withLock { change(&$0) }
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until `ready` holds, then gives back `take` of the state, under one lock.
+    private func wait<Taken>(until ready: (State) -> Bool, _ take: (inout State) -> Taken) -> Taken {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let taken: Taken? = state.withLock { state in ready(state) ? take(&state) : nil }
+            if let taken { return taken }
+            condition.wait()
+        }
     }
 
     /// Starts the bookkeeper's thread, which works for `run` until `close()`.
     func start(for run: Run) {
-        let thread = Thread { [self] in work(for: run) }
-        thread.name = "voicejournal-bookkeeper"
-        thread.start()
+        DedicatedThread.start(name: "voicejournal-bookkeeper") { [self] in work(for: run) }
     }
 
     /// Hands over an upload's result to be stored; returns at once.
     func store(_ answer: Answer) {
-        condition.lock()
-        answers.append(answer)
-        condition.signal()
-        condition.unlock()
+        announce { $0.answers.append(answer) }
     }
 
     /// A job claimed ahead for `server`, with its recording and vocabulary, if one is waiting.
     func take(for server: Int) -> JobQueue.ClaimedJob? {
-        condition.lock()
-        defer { condition.unlock() }
-        return reserves[server].isEmpty ? nil : reserves[server].removeFirst()
+        state.withLock { $0.reserves[server].isEmpty ? nil : $0.reserves[server].removeFirst() }
     }
 
     /// Whether nothing is waiting to be stored, being stored or claimed ahead: a run whose
     /// queue looks empty is finished only then (the reserve's jobs are running, not queued).
     var isIdle: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return answers.isEmpty && reserves.allSatisfy(\.isEmpty) && !storing
+        state.withLock { $0.answers.isEmpty && $0.reserves.allSatisfy(\.isEmpty) && !$0.storing }
     }
 
     /// Gives the jobs claimed ahead for `server` (nil: for every server) back to the queue
     /// (the server is out: the other servers, and other runners, may take them meanwhile).
     func handBackReserve(of server: Int?, to runner: QueueRunner) throws {
-        condition.lock()
-        var held: [JobQueue.ClaimedJob] = []
-        for index in reserves.indices where server == nil || server == index {
-            held += reserves[index]
-            reserves[index] = []
+        let held = state.withLock { state in
+            var held: [JobQueue.ClaimedJob] = []
+            for index in state.reserves.indices where server == nil || server == index {
+                held += state.reserves[index]
+                state.reserves[index] = []
+            }
+            return held
         }
-        condition.unlock()
         for (job, _, _) in held {
             if let id = job.id { try runner.queue.releaseJob(id: id, owner: runner.owner.description) }
         }
@@ -87,11 +106,8 @@ final class Bookkeeper: Sendable {
     /// Stores the answers still waiting, hands the reserve back and ends the thread; returns
     /// when that is done. Called once, when the workers have ended.
     func close() {
-        condition.lock()
-        closing = true
-        condition.signal()
-        while !closed { condition.wait() }
-        condition.unlock()
+        announce { $0.closing = true }
+        wait(until: \.closed) { _ in }
     }
 
     /// Claims every worker's first job in one transaction, before the workers start: each
@@ -100,9 +116,9 @@ final class Bookkeeper: Sendable {
         let claims = self.claims(room: reserveSizes, for: run)
         guard !claims.isEmpty else { return }
         let claimed = storeAndClaim([], claims: claims, for: run)
-        condition.lock()
-        for (server, jobs) in zip(claims.map(\.server), claimed) { reserves[server] += jobs }
-        condition.unlock()
+        state.withLock { state in
+            for (server, jobs) in zip(claims.map(\.server), claimed) { state.reserves[server] += jobs }
+        }
     }
 
     /// Stores `answers` and makes `claims` in one transaction; the jobs each claim got. A
@@ -129,11 +145,11 @@ final class Bookkeeper: Sendable {
         while let (answers, room) = nextAnswers() {
             let claims = self.claims(room: room, for: run)
             let claimed = storeAndClaim(answers, claims: claims, for: run)
-            condition.lock()
-            for (server, jobs) in zip(claims.map(\.server), claimed) { reserves[server] += jobs }
-            storing = false
-            let nothingAhead = reserves.allSatisfy(\.isEmpty) && self.answers.isEmpty
-            condition.unlock()
+            let nothingAhead = state.withLock { state in
+                for (server, jobs) in zip(claims.map(\.server), claimed) { state.reserves[server] += jobs }
+                state.storing = false
+                return state.reserves.allSatisfy(\.isEmpty) && state.answers.isEmpty
+            }
             // With nothing claimed ahead the batch may be done: found here once, the idle
             // workers end on the doorbell instead of each asking the database.
             if nothingAhead && runner.stopReason == nil { _ = try? run.batchIsFinished() }
@@ -144,22 +160,18 @@ final class Bookkeeper: Sendable {
         } catch {
             runner.logger.warning("could not hand back jobs claimed ahead", metadata: ["error": "\(error)"])
         }
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        announce { $0.closed = true }
     }
 
     /// The answers waiting (at least one) and how many jobs each server's reserve lacks, or
     /// nil when closing with no answer left.
     private func nextAnswers() -> (answers: [Answer], room: [Int])? {
-        condition.lock()
-        defer { condition.unlock() }
-        while answers.isEmpty && !closing { condition.wait() }
-        if answers.isEmpty { return nil }
-        storing = true
-        defer { answers = [] }
-        return (answers, zip(reserveSizes, reserves).map { max(0, $0 - $1.count) })
+        wait(until: { !$0.answers.isEmpty || $0.closing }) { state in
+            if state.answers.isEmpty { return nil }
+            state.storing = true
+            defer { state.answers = [] }
+            return (state.answers, zip(reserveSizes, state.reserves).map { max(0, $0 - $1.count) })
+        }
     }
 
     /// What to claim ahead: only while the run goes on, and only for servers that take

@@ -2,6 +2,7 @@ import Foundation
 import VoiceJournalStore
 import Synchronization
 import VoiceJournalTranscription
+import VoiceJournalSystem
 
 /// Transcribes inside the process that queues the work, rather than leaving it to `queue run`:
 /// either one recording's job while it is being recorded (`record --live`: its pieces as they

@@ -1,5 +1,6 @@
 import Foundation
 import VoiceJournalStore
+import VoiceJournalSystem
 
 extension QueueRunner {
     /// What a run that drained the queue did, for `queue run`'s summary and `--json`.

@@ -4,6 +4,7 @@ import Logging
 import VoiceJournalStore
 import Synchronization
 import VoiceJournalTranscription
+import VoiceJournalSystem
 
 /// Works through the transcription queue with workers, each on a thread of its own with
 /// its own connection (libcurl blocks). The workers belong to endpoints: one server, or a
@@ -240,17 +241,16 @@ final class Run: Sendable {
         keepLeases() // takes back jobs of dead runners before the first claim
         ChunkFiles(home: runner.queue.home, owner: runner.owner).sweep(queue: runner.queue, logger: runner.logger)
         bookkeeper.claimFirstJobs(for: self)
-        let keeper = Thread { [self] in
+        DedicatedThread.start(name: "voicejournal-leases") { [self] in
             while keeperWake.lock(whenCondition: 1, before: Date().addingTimeInterval(runner.options.lease / 3)) == false {
                 keepLeases()
             }
             keeperWake.unlock()
         }
-        keeper.start()
         bookkeeper.start(for: self)
         let assignments = servers.indices.flatMap { server in Array(repeating: server, count: servers[server].workers) }
         for (index, server) in assignments.enumerated() {
-            let thread = Thread { [self] in
+            DedicatedThread.start(name: "voicejournal-worker-\(index)") { [self] in
                 Worker(run: self, index: index, server: server).work()
                 servers[server].workerEnded()
                 let last = remainingWorkers.withLock { count -> Bool in
@@ -263,8 +263,6 @@ final class Run: Sendable {
                 keeperWake.unlock(withCondition: 1)
                 finished(outcome())
             }
-            thread.name = "voicejournal-worker-\(index)"
-            thread.start()
         }
     }
 

@@ -2,6 +2,7 @@ import VoiceJournalAudio
 import Foundation
 import VoiceJournalQueue
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// An existing audio file given as the answer to an assignment (`answer --file`): probed,
 /// hashed, copied (0600) into `<home>/audio/YYYY/MM/` and recorded as the answer in one

@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 /// Calls back once when Enter is pressed on standard input (to press a take's `StopButton`),
 /// from a thread of its own. End of input is not Enter: with stdin at /dev/null or a closed

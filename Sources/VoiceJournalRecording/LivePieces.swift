@@ -5,6 +5,7 @@ import VoiceJournalQueue
 import VoiceJournalStore
 import Synchronization
 import VoiceJournalTranscription
+import VoiceJournalSystem
 
 /// Cuts a recording in progress into pieces at its pauses and queues each as a chunk job of
 /// the recording, so they are transcribed while the speaker goes on.
@@ -71,12 +72,10 @@ final class LivePieces: Sendable {
             : try SpeechResampler(from: format.sampleRate, to: ChunkFiles.sampleRate))
         cutting = Mutex(Cutting())
         try files.createFolder()
-        let thread = Thread { [self] in
+        DedicatedThread.start(name: "voicejournal live pieces") { [self] in
             run()
             ended.signal()
         }
-        thread.name = "voicejournal live pieces"
-        thread.start()
     }
 
     /// Takes a captured block (interleaved 16-bit) as 16 kHz mono: called on the writer thread.

@@ -4,6 +4,7 @@ import Logging
 import VoiceJournalQueue
 import VoiceJournalStore
 import VoiceJournalTerminal
+import VoiceJournalSystem
 
 /// What a take shows while it runs, for the command to draw.
 package enum TakeProgress: Sendable {

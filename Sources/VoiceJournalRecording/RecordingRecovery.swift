@@ -2,6 +2,7 @@ import VoiceJournalAudio
 import Foundation
 import Logging
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// Completes recordings whose recorder died (SIGKILL, power loss, a crash): their rows are
 /// still `recording` and nobody holds their file's lock. The file's header is repaired to

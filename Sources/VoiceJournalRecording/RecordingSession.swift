@@ -4,6 +4,7 @@ import Logging
 import VoiceJournalQueue
 import VoiceJournalStore
 import VoiceJournalTranscription
+import VoiceJournalSystem
 
 /// What to record and where it belongs.
 public struct RecordingRequest: Sendable {

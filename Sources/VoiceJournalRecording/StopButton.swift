@@ -3,6 +3,7 @@ import Foundation
 import VoiceJournalQueue
 import Synchronization
 import VoiceJournalTerminal
+import VoiceJournalSystem
 
 /// What ends a take early, pressed from Enter or a signal handler. While the take is captured
 /// it stops the capture for that reason (what was captured is kept); while its live transcript

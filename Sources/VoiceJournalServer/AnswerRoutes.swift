@@ -4,6 +4,7 @@ import Hummingbird
 import NIOFileSystem
 import VoiceJournalRecording
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// The two routes of a link: the page (`GET /a/<token>`) and its upload
 /// (`POST /a/<token>/answer`). The token is the only credential and opens only its own
@@ -23,6 +24,8 @@ struct AnswerRoutes: Sendable {
     let uploadsPerLink: RateLimiter
     /// One turn at a time per link and Idempotency-Key.
     let turns = KeyedTurns()
+    /// One lookup at a time per client over its allowance of `misses`.
+    let missTurns = KeyedTurns()
     /// The bytes each link's uploads hold in `incoming/` together: two uploads' worth, so a
     /// resend while a dropped first send is still timing out is taken.
     let budget: LinkBudget
@@ -45,7 +48,7 @@ struct AnswerRoutes: Sendable {
     /// The answer page, the thank-you page once answered, or the one 404 page.
     func page(_ request: Request, context: ServeContext) async -> Response {
         let client = self.client(request, context)
-        guard let linked = await link(context) else {
+        guard let linked = await link(context, for: client) else {
             if let refusal = misses.check(client.limitKey) {
                 return limited(client, refusal, what: "requests for links that do not work", json: false)
             }
@@ -64,7 +67,7 @@ struct AnswerRoutes: Sendable {
     /// answer by `AnswerAttachment` (as `answer --file` does), in one transaction.
     func answer(_ request: Request, context: ServeContext) async -> Response {
         let client = self.client(request, context)
-        guard let linked = await link(context) else {
+        guard let linked = await link(context, for: client) else {
             if let refusal = misses.check(client.limitKey) {
                 return limited(client, refusal, what: "uploads to links that do not work", json: true)
             }
@@ -168,9 +171,21 @@ struct AnswerRoutes: Sendable {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")
 
     /// The assignment of the path's token, compared in constant time with the stored one.
-    private func link(_ context: ServeContext) async -> LinkedAssignment? {
+    ///
+    /// The miss limiter is asked before the store: a client already over its allowance for
+    /// links that do not work gets its lookups one at a time, so a flood of guesses waits in
+    /// its own line instead of filling the blocking threads every client's lookups share. It is
+    /// still looked up: a real link opens from a limited address, and every token, well-formed
+    /// or not, costs the same store read (a miss must not tell a malformed token by its time).
+    private func link(_ context: ServeContext, for client: ClientAddress) async -> LinkedAssignment? {
         // Tokens are 32 hex digits; anything much longer is looked up cut short (it cannot match).
         let token = String((context.parameters.get("token") ?? "").prefix(64))
+        guard misses.isRefusing(client.limitKey) else { return await lookUp(token) }
+        return await missTurns.one(client.limitKey) { await lookUp(token) }
+    }
+
+    private func lookUp(_ token: String) async -> LinkedAssignment? {
+        let store = self.store
         let found = try? await onThread { try store.linkedAssignment(token: token) }
         guard let found, ConstantTime.equal(found.linkToken, token) else { return nil }
         return found

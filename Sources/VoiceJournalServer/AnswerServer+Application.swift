@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 import VoiceJournalStore
+import VoiceJournalSystem
 
 extension AnswerServer {
     /// The application `serve` runs: the routes, HTTP/1 with the request deadline and the idle

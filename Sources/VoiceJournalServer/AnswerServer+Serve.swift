@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import VoiceJournalStore
+import VoiceJournalSystem
 
 extension AnswerServer {
     /// Transcription in the server's process (`serve --transcribe`): `run` transcribes until its
@@ -49,7 +50,7 @@ extension AnswerServer {
                         do {
                             try hold.record(RunningServe(pid: getpid(), address: listening.address, links: listening.links))
                         } catch {
-                            onEvent(.warning("cannot write \(RunningServe.recordURL(in: store.home).path) (\(FileReason.of(error))): "
+                            onEvent(.warning("cannot write \(RunningServe.recordURL(in: store.home).path) (\(SystemError.reason(of: error))): "
                                 + "assign and assignment link will not print this server's links"))
                         }
                     }

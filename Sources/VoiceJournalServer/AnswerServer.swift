@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import VoiceJournalStore
+import VoiceJournalSystem
 
 /// `voicejournal serve`: the other end of an assignment's link. It serves the answer page
 /// for a link token, takes the recording the page uploads, and stores it as the answer with
@@ -100,7 +101,7 @@ package struct AnswerServer: Sendable {
             try await ServiceGroup(configuration: group).run()
         } catch let error as IOError {
             throw ServeError(.cannotListen, "cannot listen on \(host):\(configuration.port): "
-                + String(cString: strerror(error.errnoCode)).lowercased())
+                + SystemError.text(error.errnoCode).lowercased())
         } catch is SocketAddressError.UnknownHost {
             throw ServeError(.unknownHost, "cannot listen on \(host): no such address or host name (give an IP address of this machine, e.g. 127.0.0.1)")
         } catch is SocketAddressError {

@@ -55,6 +55,14 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// Whether `key`'s next request would be refused, without taking one from its bucket.
+    func isRefusing(_ key: String, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Bool {
+        buckets.withLock { buckets in
+            guard let bucket = buckets[key] else { return false }
+            return min(burst, bucket.tokens + max(0, now - bucket.updated) * perSecond) < 1
+        }
+    }
+
     /// The number of keys held (for tests).
     var count: Int { buckets.withLock { $0.count } }
 

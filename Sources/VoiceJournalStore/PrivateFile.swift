@@ -25,17 +25,3 @@ package enum PrivateFile {
         }
     }
 }
-
-/// The system's reason for a failed file operation ("No such file or directory"), not
-/// Foundation's error dump: errno's text when the error carries one.
-package enum FileReason {
-    package static func of(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
-           (underlying as NSError).domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32((underlying as NSError).code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
-    }
-}

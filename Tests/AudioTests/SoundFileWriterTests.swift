@@ -1,6 +1,7 @@
 @testable import VoiceJournalAudio
 import Foundation
 import Testing
+import VoiceJournalSystem
 import VoiceJournalTestSupport
 
 @Suite(.onTestThreads) struct SoundFileWriterTests {

@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 extension JournalArchive {
     /// The archive in the file at `url` (what `export --format json` wrote). A file that
@@ -9,7 +10,7 @@ extension JournalArchive {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw StoreError.invalidInput("cannot read \(url.path): \(FileReason.of(error))")
+            throw StoreError.invalidInput("cannot read \(url.path): \(SystemError.reason(of: error))")
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 /// The data home's small control files (`serve.lock`, `serve.json`) opened as data: never
 /// through a symbolic link, never blocking on a FIFO or a device someone put in their place,
@@ -17,7 +18,7 @@ package enum ControlFile {
             if code == ELOOP { return .failure(.unusable(followingLinks ? "is a loop of symbolic links" : "is a symbolic link")) }
             if code == EACCES { return .failure(.unusable("cannot be read (check its permissions)")) }
             if code == EISDIR { return .failure(.unusable("is a folder, not a file")) }
-            return .failure(.unusable("cannot be opened (\(String(cString: strerror(code))))"))
+            return .failure(.unusable("cannot be opened (\(SystemError.text(code)))"))
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -42,9 +43,8 @@ package enum ControlFile {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return .failure(.unusable("cannot be read (\(String(cString: strerror(errno))))")) }
+            let count = buffer.withUnsafeMutableBytes { bytes in retryingOnInterrupt { Glibc.read(descriptor, bytes.baseAddress, bytes.count) } }
+            guard count >= 0 else { return .failure(.unusable("cannot be read (\(SystemError.text()))")) }
             if count == 0 { return .success(data) }
             data.append(contentsOf: buffer[0..<count])
             if data.count > limit { return .failure(.unusable("is larger than \(limit / 1024) KB")) }

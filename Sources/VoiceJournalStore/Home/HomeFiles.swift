@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 /// Which files of the data home are the journal's own, judged by where a path really lies
 /// (symbolic links resolved), never by how it is spelled.
@@ -88,9 +89,9 @@ package struct HomeFiles: Sendable {
             return .refused("not a file voicejournal made in its \(place == .temporary ? "tmp" : "audio") folder")
         }
         var status = stat()
-        guard lstat(path, &status) == 0 else { return errno == ENOENT ? .missing : .failed(String(cString: strerror(errno))) }
+        guard lstat(path, &status) == 0 else { return errno == ENOENT ? .missing : .failed(SystemError.text()) }
         guard Self.isRegular(status) else { return .refused("not a regular file; voicejournal removes only files it made") }
-        guard unlink(path) == 0 else { return errno == ENOENT ? .missing : .failed(String(cString: strerror(errno))) }
+        guard unlink(path) == 0 else { return errno == ENOENT ? .missing : .failed(SystemError.text()) }
         return .removed
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VoiceJournalSystem
 
 /// The `serve` running on a data home now, as the record it leaves there (`serve.json`): its
 /// process, where it listens and where its links point. Commands that print an answer link
@@ -65,9 +66,9 @@ package struct RunningServe: Codable, Sendable, Equatable {
         }
         defer { close(descriptor) }
         // A shared lock, so that two readers at once do not take each other for a serve.
-        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+        if FileLock.take(descriptor, shared: true) {
             unlink(recordURL(in: home).path)
-            flock(descriptor, LOCK_UN)
+            FileLock.release(descriptor)
             return .none
         }
         guard errno == EWOULDBLOCK else { return .none }
@@ -103,17 +104,17 @@ extension RunningServe {
         let descriptor: Int32
         switch ControlFile.open(lockURL(in: home).path, O_RDWR | O_CREAT) {
         case .success(let opened): descriptor = opened
-        case .failure(.missing): return .failed(String(cString: strerror(ENOENT)))
+        case .failure(.missing): return .failed(SystemError.text(ENOENT))
         case .failure(.unusable(let why)): return .failed("it \(why)")
         }
         for attempt in 0..<50 {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+            if FileLock.take(descriptor) {
                 // What a killed serve left is no longer true from here on.
                 unlink(recordURL(in: home).path)
                 return .held(Hold(descriptor: descriptor, home: home))
             }
             guard errno == EWOULDBLOCK else {
-                let reason = String(cString: strerror(errno))
+                let reason = SystemError.text()
                 close(descriptor)
                 return .failed(reason)
             }
@@ -158,7 +159,7 @@ extension RunningServe {
                 guard !state.released else { return }
                 state.released = true
                 if state.recorded { unlink(RunningServe.recordURL(in: home).path) }
-                flock(descriptor, LOCK_UN)
+                FileLock.release(descriptor)
                 close(descriptor)
             }
         }

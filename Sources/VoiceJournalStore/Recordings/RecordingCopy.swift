@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 /// A recording's audio copied out of the journal (`export --with-audio`), only while the file
 /// at its path still is that recording: a regular file of the size and SHA-256 its row holds.
@@ -52,11 +53,11 @@ package enum RecordingCopy {
         guard recording.sha256 != nil else { throw Refusal(reason: "it is still being recorded") }
         let descriptor = open(recording.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
-            throw Refusal(reason: errno == ENOENT ? "the file is not there any more" : "it cannot be opened (\(String(cString: strerror(errno))))")
+            throw Refusal(reason: errno == ENOENT ? "the file is not there any more" : "it cannot be opened (\(SystemError.text()))")
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Refusal(reason: "it cannot be read (\(String(cString: strerror(errno))))") }
+        guard fstat(descriptor, &status) == 0 else { throw Refusal(reason: "it cannot be read (\(SystemError.text()))") }
         guard status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else { throw Refusal(reason: "it is not a regular file") }
         guard Int64(status.st_size) == recording.sizeBytes else {
             throw Refusal(reason: "its size is not the recording's any more (\(status.st_size) bytes, not \(recording.sizeBytes))")

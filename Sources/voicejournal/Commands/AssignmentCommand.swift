@@ -3,6 +3,7 @@ import VoiceJournalPages
 import VoiceJournalPlayback
 import VoiceJournalStore
 import VoiceJournalTerminal
+import VoiceJournalSystem
 
 /// `voicejournal assignment list|show|link`.
 struct AssignmentCommand: AsyncParsableCommand {
@@ -52,7 +53,7 @@ struct AssignmentCommand: AsyncParsableCommand {
             }
             guard play else { return }
             let target = try PlayTarget.assignment(id, in: store), device = device
-            try await onThread { try playTarget(target, at: nil, to: nil, device: device, json: false) }
+            try await DedicatedThread.run(name: "voicejournal play") { try playTarget(target, at: nil, to: nil, device: device, json: false) }
         }
     }
 

@@ -81,7 +81,7 @@ private extension Character {
 /// Plays `target` from `at` (else where the target starts) to `to` on `device`: the player on a
 /// terminal, silence but errors elsewhere, the report with `json`. A signal exits 130 after
 /// the report; a device that fails mid-way is failed work. Blocks the calling thread until
-/// the end (from an async command: `onThread`).
+/// the end (from an async command: `DedicatedThread.run`, as long as the listening lasts).
 func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, json: Bool) throws {
     try target.checkContent()
     let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)

@@ -4,6 +4,7 @@ import VoiceJournalPages
 import VoiceJournalPlayback
 import VoiceJournalStore
 import VoiceJournalTerminal
+import VoiceJournalSystem
 
 /// `voicejournal search QUERY`.
 struct Search: AsyncParsableCommand {
@@ -48,6 +49,6 @@ struct Search: AsyncParsableCommand {
                 : "nothing to play: no match for \"\(words)\" lies in a recording")
         }
         let device = device
-        try await onThread { try playTarget(target, at: nil, to: nil, device: device, json: false) }
+        try await DedicatedThread.run(name: "voicejournal play") { try playTarget(target, at: nil, to: nil, device: device, json: false) }
     }
 }

@@ -5,6 +5,7 @@ import VoiceJournalBatch
 import VoiceJournalQueue
 import VoiceJournalRecording
 import VoiceJournalServer
+import VoiceJournalSystem
 
 /// `voicejournal serve` — the other end of the links `assign` prints.
 struct Serve: AsyncParsableCommand {

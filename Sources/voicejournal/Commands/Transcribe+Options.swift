@@ -8,6 +8,7 @@ import VoiceJournalRecording
 import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalTranscription
+import VoiceJournalSystem
 
 /// The flags `transcribe` and `queue run` share: which model and endpoint, and the hints.
 /// Each one not given falls back to the environment, the config file, then the default

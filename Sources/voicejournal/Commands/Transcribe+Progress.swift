@@ -3,6 +3,7 @@ import VoiceJournalBatch
 import VoiceJournalQueue
 import Synchronization
 import VoiceJournalTerminal
+import VoiceJournalSystem
 
 /// Writes what a batch or a queue run reports on stderr: the files passed over, notices, and
 /// the progress (`RunProgress`): on a terminal one bar redrawn in place, twice a second so
@@ -25,12 +26,12 @@ final class BatchProgressDisplay: Sendable {
             let tty = terminal.isTTY
             state.withLock { $0 = State(progress: RunProgress(total: total, endpoints: endpoints, tty: tty), scope: scope, ticking: tty) }
             guard tty else { return }
-            Thread { [self] in
+            DedicatedThread.start(name: "voicejournal progress") { [self] in
                 while state.withLock({ $0.ticking }) {
                     redraw()
                     Thread.sleep(forTimeInterval: 0.5)
                 }
-            }.start()
+            }
             return
         case .notWork(let count):
             state.withLock { $0.progress?.reduceTotal(by: count) }

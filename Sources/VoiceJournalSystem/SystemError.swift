@@ -9,8 +9,8 @@ package enum SystemError {
     }
 
     /// The system's reason for a failed Foundation file operation ("No such file or
-    /// directory"), not Foundation's error dump.
-    package static func reason(of error: any Error) -> String {
+    /// directory"), not Foundation's error dump: errno's text when the error carries one.
+    public static func reason(of error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
            (underlying as NSError).domain == NSPOSIXErrorDomain {
@@ -18,10 +18,5 @@ package enum SystemError {
         }
         if nsError.domain == NSPOSIXErrorDomain { return text(Int32(nsError.code)) }
         return nsError.localizedDescription
-    }
-
-    /// A `SoundFileError` for a failed system call on `path`, with errno's text.
-    static func soundFile(_ operation: String, path: String, code: Int32 = errno) -> SoundFileError {
-        SoundFileError(operation: operation, path: path, reason: text(code))
     }
 }

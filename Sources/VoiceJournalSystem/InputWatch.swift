@@ -15,22 +15,19 @@ package final class InputWatch: Sendable {
         if pipe(&ends) != 0 { ends = [-1, -1] }
         wakeWrite = Mutex(ends[1])
         let wakeRead = ends[0]
-        let reader = Thread {
+        DedicatedThread.start(name: name) {
             var buffer = [UInt8](repeating: 0, count: 256)
             var watched = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             defer { if wakeRead >= 0 { close(wakeRead) } }
             while true {
-                let ready = poll(&watched, nfds_t(watched.count), -1)
-                if ready < 0, errno == EINTR { continue }
+                let ready = retryingOnInterrupt { poll(&watched, nfds_t(watched.count), -1) }
                 guard ready > 0, watched[1].revents == 0 else { return }
-                let count = read(input, &buffer, buffer.count)
-                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                let count = retryingOnInterrupt { read(input, &buffer, buffer.count) }
+                if count < 0, errno == EAGAIN { continue }
                 guard count > 0, received(buffer[0..<count]) else { return }
             }
         }
-        reader.name = name
-        reader.start()
     }
 
     /// Stops watching (the thread ends at its next wake-up, at once if it is waiting).
