@@ -82,6 +82,7 @@ let package = Package(
         // queue over them, the wrap-up; a run's endpoint pool and options from the settings.
         .target(name: "VoiceJournalBatch", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalSystem",
+            "VoiceJournalSettings",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -104,13 +105,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The journal as text: its pages and listings, the stats, deletion plans, exports.
-        .target(name: "VoiceJournalPages", dependencies: ["VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSystem"]),
+        .target(name: "VoiceJournalPages", dependencies: [
+            "VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSystem",
+            "VoiceJournalSettings", "VoiceJournalTranscription",
+        ]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "VoiceJournalTerminal"),
         // `serve`: the page that answers assignments. Its own target, so only it and the
         // executable depend on SwiftNIO.
         .target(name: "VoiceJournalServer", dependencies: [
-            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalSettings", "VoiceJournalTerminal", "VoiceJournalSystem",
+            "VoiceJournalStore", "VoiceJournalRecording", "VoiceJournalTerminal", "VoiceJournalSystem",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -38,7 +38,7 @@ package struct FileStatus: Sendable, Equatable {
     package struct Failure: Error, Sendable, Equatable {
         package let code: Int32
         /// strerror's text, e.g. "No such file or directory".
-        public var reason: String { SystemError.text(code) }
+        package var reason: String { SystemError.text(code) }
     }
 
     package let kind: Kind

@@ -47,7 +47,7 @@ extension Settings {
 
     /// The client configuration of the endpoint, its key read from the variable it names;
     /// a missing key for a remote server is an error (exit 3).
-    public func clientConfiguration(environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
+    package func clientConfiguration(environment: [String: String]) throws(TranscriptionError) -> WhisperClient.Configuration {
         if let table = endpoint.fromFile { return try EndpointConfig(table).clientConfiguration(environment: environment) }
         return try WhisperClient.Configuration.resolve(baseURL: endpoint.baseURL.value, keyVariable: endpoint.keyVariable,
                                                        environment: environment, origin: "--base-url / OPENAI_BASE_URL")
@@ -56,7 +56,7 @@ extension Settings {
     /// The servers a run uploads to. With `--base-url` or `$OPENAI_BASE_URL`, or no
     /// `[[endpoint]]` in the config file, that is one server with `jobs` workers (default:
     /// `jobs` of these settings); otherwise every usable endpoint of the file.
-    public func endpointPool(jobs: Int?, environment: [String: String], logger: Logger) throws(TranscriptionError) -> EndpointPool {
+    package func endpointPool(jobs: Int?, environment: [String: String], logger: Logger) throws(TranscriptionError) -> EndpointPool {
         guard endpoint.fromFile != nil else {
             return .single(try clientConfiguration(environment: environment), workers: jobs ?? self.jobs.value,
                            keyVariable: endpoint.keyVariable, logger: logger)
@@ -66,7 +66,7 @@ extension Settings {
     }
 
     /// How a run works (`prompt` has no setting of its own).
-    public func runnerOptions(prompt: String?, trim: Bool, environment: [String: String]) -> QueueRunner.Options {
+    package func runnerOptions(prompt: String?, trim: Bool, environment: [String: String]) -> QueueRunner.Options {
         .run(model: model.value, language: runLanguage, fallbackLanguage: fallbackLanguage, prompt: prompt, translate: translate.value,
              upload: UploadSettings(maxRequestBytes: maxRequestBytes.value, maxChunkSeconds: maxChunkSeconds.value,
                                     codec: UploadCodec(rawValue: uploadCodec.value) ?? .flac, trim: trim),

@@ -2,38 +2,38 @@ import Foundation
 import VoiceJournalAudio
 
 /// What `play --json` prints when playback ends.
-public struct PlayReport: Encodable, Sendable {
-    public var file: String
-    public var entryId: Int64?
-    public var recordingId: Int64?
-    public var assignmentId: Int64?
+package struct PlayReport: Encodable, Sendable {
+    package var file: String
+    package var entryId: Int64?
+    package var recordingId: Int64?
+    package var assignmentId: Int64?
     /// Where playback started and stopped, in seconds on the recording's clock.
-    public var from: Double
-    public var to: Double
-    public var seconds: Double
+    package var from: Double
+    package var to: Double
+    package var seconds: Double
     /// `finished` (played to the end or to --to), `quit` (q), `interrupted` (a signal), `cut short`
     /// (the file lost its end while it played).
-    public var end: String
-    public var underruns: Int
-    public var device: Device
-    public var audio: Audio
-    public var resampled: Bool
+    package var end: String
+    package var underruns: Int
+    package var device: Device
+    package var audio: Audio
+    package var resampled: Bool
 
-    public struct Device: Encodable, Sendable {
-        public var name: String
-        public var sampleRate: Int
-        public var channels: Int
+    package struct Device: Encodable, Sendable {
+        package var name: String
+        package var sampleRate: Int
+        package var channels: Int
     }
 
-    public struct Audio: Encodable, Sendable {
-        public var format: String
-        public var sampleRate: Int
-        public var channels: Int
-        public var durationSeconds: Double?
+    package struct Audio: Encodable, Sendable {
+        package var format: String
+        package var sampleRate: Int
+        package var channels: Int
+        package var durationSeconds: Double?
     }
 
     /// The report of `target` played by `session` on `device` from `start`, ended as `outcome` says.
-    public init(_ target: PlayTarget, session: PlaybackSession, outcome: PlayerOutcome, from start: Double, device: String) {
+    package init(_ target: PlayTarget, session: PlaybackSession, outcome: PlayerOutcome, from start: Double, device: String) {
         let result = outcome.result
         let info = session.fileInfo, format = session.deviceFormat, rate = Double(max(format.sampleRate, 1))
         (file, entryId, recordingId, assignmentId) = (target.url.path, target.entryId, target.recordingId, target.assignmentId)

@@ -5,8 +5,8 @@ import VoiceJournalStore
 extension PlayTarget {
     /// What a stored recording's file held when it was stored: its digest and the size and
     /// time it had then. Playing it under its transcript is right only while it still holds that.
-    public struct StoredContent: Sendable, Equatable {
-        public var sha256: String?
+    package struct StoredContent: Sendable, Equatable {
+        package var sha256: String?
         package var stamp: FileStamp?
 
         package init(sha256: String?, stamp: FileStamp?) {
@@ -20,7 +20,7 @@ extension PlayTarget {
     /// replaced in place (another WAV at the same path) would play under another recording's
     /// transcript and times. A recording still being recorded, a file given by path, and a
     /// path that is no regular file (the player says what it is) are not checked.
-    public func checkContent() throws {
+    package func checkContent() throws {
         guard let content, !isBeingRecorded, let status = try? FileStatus.of(url.path), status.kind == .regular,
               FileStamp.current(path: url.path) != content.stamp, let sha256 = content.sha256 else { return }
         // The stamp differs (touched, copied back, replaced): the bytes decide.

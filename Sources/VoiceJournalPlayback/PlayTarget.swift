@@ -25,7 +25,7 @@ public struct PlayTarget: Sendable, Equatable {
     /// file is read as far as it reaches on disk (see `AudioDecoder`'s `growing`).
     public var isBeingRecorded: Bool
     /// What a stored recording's file held when stored (see `checkContent()`); nil for a file.
-    public var content: StoredContent?
+    package var content: StoredContent?
 
     public init(url: URL, title: String, segments: [Transcript.Segment] = [], entryId: Int64? = nil,
                 recordingId: Int64? = nil, assignmentId: Int64? = nil, startSeconds: Double? = nil, isBeingRecorded: Bool = false) {

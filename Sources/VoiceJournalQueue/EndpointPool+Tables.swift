@@ -5,7 +5,7 @@ import VoiceJournalTranscription
 extension EndpointPool {
     /// One server (named on the command line or in the environment, else OpenAI's) with
     /// `workers` workers.
-    public static func single(_ configuration: WhisperClient.Configuration, workers: Int, keyVariable: String?,
+    package static func single(_ configuration: WhisperClient.Configuration, workers: Int, keyVariable: String?,
                               logger: Logger) -> EndpointPool {
         EndpointPool(endpoints: [PoolEndpoint(client: WhisperClient(configuration: configuration, logger: logger), workers: workers,
                                               keyVariable: keyVariable)])
@@ -16,7 +16,7 @@ extension EndpointPool {
     /// named for the run, else for its own (what that server runs), else `fileModel`.
     /// An endpoint that cannot work at all (no key set, not an http(s) URL) is left out, with
     /// its reason in `leftOut`; when none is left, that is an `invalidConfiguration` error.
-    public static func of(_ endpoints: [EndpointConfig], cappedAt jobs: Int?, modelNamedForRun: Bool, fileModel: String?,
+    package static func of(_ endpoints: [EndpointConfig], cappedAt jobs: Int?, modelNamedForRun: Bool, fileModel: String?,
                           environment: [String: String], logger: Logger) throws(TranscriptionError) -> EndpointPool {
         // The same server named twice is one endpoint: the first table counts.
         let (tables, repeats) = EndpointConfig.distinct(endpoints)

@@ -8,7 +8,7 @@ extension QueueRunner.Options {
     /// too, how uploads are planned, and two tunings from the environment that tests shorten:
     /// `VOICEJOURNAL_RETRY_BASE` (seconds of the first backoff) and `VOICEJOURNAL_LEASE_SECONDS`
     /// (how long a claim holds).
-    public static func run(model: String, language: String?, fallbackLanguage: String?, prompt: String?, translate: Bool,
+    package static func run(model: String, language: String?, fallbackLanguage: String?, prompt: String?, translate: Bool,
                            upload: UploadSettings, environment: [String: String]) -> QueueRunner.Options {
         var options = QueueRunner.Options(transcription: TranscriptionOptions(model: model, language: language, prompt: prompt))
         options.fallbackLanguage = fallbackLanguage

@@ -3,35 +3,35 @@ import VoiceJournalStore
 
 /// `answer`'s flow: the answer to an assignment, recorded or from a file, under a key that
 /// makes sending it again safe (the same key gets the first answer back and stores nothing).
-public struct AnswerSubmission: Sendable {
-    public let assignmentId: Int64
+package struct AnswerSubmission: Sendable {
+    package let assignmentId: Int64
     /// The key stored with the answer: the one given, else a fresh one.
-    public let idempotencyKey: String
+    package let idempotencyKey: String
     /// Only a key the user gave can find an earlier answer: a fresh one is new.
     private let keyGiven: Bool
 
     /// An answer as submitted.
-    public struct Saved: Sendable {
-        public var outcome: RecordingOutcome
+    package struct Saved: Sendable {
+        package var outcome: RecordingOutcome
         /// Said first when the answer was saved before under the same key.
-        public var notice: String?
+        package var notice: String?
     }
 
-    public init(assignmentId: Int64, idempotencyKey: String?) {
+    package init(assignmentId: Int64, idempotencyKey: String?) {
         self.assignmentId = assignmentId
         self.idempotencyKey = idempotencyKey ?? IdempotencyKey.fresh()
         keyGiven = idempotencyKey != nil
     }
 
     /// The answer stored before under the key given (nil: none, or no key was given).
-    public func earlier(in store: JournalStore) throws -> Saved? {
+    package func earlier(in store: JournalStore) throws -> Saved? {
         guard keyGiven, let earlier = try store.earlierAnswer(assignmentId: assignmentId, idempotencyKey: idempotencyKey) else { return nil }
         return try savedBefore(earlier)
     }
 
     /// Attaches an existing audio file as the answer (see `AnswerAttachment`); `notice` is
     /// told, before a copy that may take a while, what is being copied.
-    public func attach(file: URL, store: JournalStore, now: Date,
+    package func attach(file: URL, store: JournalStore, now: Date,
                        notice: @escaping @Sendable (String) -> Void) async throws -> Saved {
         let attachment = try AnswerAttachment(file: file, assignmentId: assignmentId, idempotencyKey: idempotencyKey, store: store)
         let copying = "copying \(attachment.source.path) (\(Self.size(attachment.sizeBytes))) into the journal"
@@ -47,7 +47,7 @@ public struct AnswerSubmission: Sendable {
     }
 
     /// "318.2 MB", "840 KB", "12 bytes".
-    public static func size(_ bytes: Int64) -> String {
+    package static func size(_ bytes: Int64) -> String {
         switch bytes {
         case 1_000_000...: String(format: "%.1f MB", Double(bytes) / 1_000_000)
         case 1000...: "\(bytes / 1000) KB"

@@ -8,9 +8,9 @@ import VoiceJournalSystem
 /// still `recording` and nobody holds their file's lock. The file's header is repaired to
 /// cover every whole frame on disk, the real duration, levels and sha256 are filled in, and
 /// the transcription is queued — so a kill loses nothing that reached the disk.
-public enum RecordingRecovery {
+package enum RecordingRecovery {
     /// What happened to one unfinished row.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Repaired and completed; its transcription is queued.
         case completed(recordingId: Int64, durationSeconds: Double)
         /// The file was missing or held no audio: the row (and its empty entry) was removed.
@@ -22,7 +22,7 @@ public enum RecordingRecovery {
     /// Finds rows left in `recording` whose recorder is gone and completes them. Rows of
     /// recordings still running (their file is locked) are left alone.
     @discardableResult
-    public static func completeInterrupted(store: JournalStore,
+    package static func completeInterrupted(store: JournalStore,
                                            logger: Logger) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         let files = HomeFiles(store.home)

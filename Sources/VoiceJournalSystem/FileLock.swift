@@ -3,7 +3,7 @@ import Foundation
 /// An exclusive `flock` on a file, held until released or deinit. A recorder holds one on its
 /// file; a process that can take it knows no recorder is writing the file any more (the
 /// kernel drops the lock when its holder exits, however it died).
-public final class FileLock: @unchecked Sendable {
+package final class FileLock: @unchecked Sendable {
     // @unchecked: the descriptor is immutable and closed once, in deinit.
     private let descriptor: Int32
 
@@ -11,7 +11,7 @@ public final class FileLock: @unchecked Sendable {
 
     /// Takes the lock without waiting; nil if another process (or descriptor) holds it or the
     /// file cannot be opened.
-    public static func attempt(_ url: URL) -> FileLock? {
+    package static func attempt(_ url: URL) -> FileLock? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         guard take(fd) else {

@@ -10,7 +10,7 @@ package enum SystemError {
 
     /// The system's reason for a failed Foundation file operation ("No such file or
     /// directory"), not Foundation's error dump: errno's text when the error carries one.
-    public static func reason(of error: any Error) -> String {
+    package static func reason(of error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error,
            (underlying as NSError).domain == NSPOSIXErrorDomain {

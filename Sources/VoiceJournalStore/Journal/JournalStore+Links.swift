@@ -3,21 +3,21 @@ import GRDB
 
 /// What an assignment's link may show: the question, who asks it, and whether it is answered.
 /// Nothing else of the journal leaves the store through a link.
-public struct LinkedAssignment: Sendable, Equatable {
-    public var assignmentId: Int64
-    public var question: String
-    public var status: AssignmentStatus
+package struct LinkedAssignment: Sendable, Equatable {
+    package var assignmentId: Int64
+    package var question: String
+    package var status: AssignmentStatus
     /// The token as stored, for the caller's constant-time comparison with the one it was given.
-    public var linkToken: String
+    package var linkToken: String
 
-    public var isAnswered: Bool { status == .answered }
+    package var isAnswered: Bool { status == .answered }
 }
 
 extension JournalStore {
     /// The assignment whose link token is `token`, or nil. Every token, well-formed or not,
     /// costs the same one indexed lookup, so a malformed one cannot be told from an unknown
     /// one by its timing; the caller compares the tokens in constant time.
-    public func linkedAssignment(token: String) throws -> LinkedAssignment? {
+    package func linkedAssignment(token: String) throws -> LinkedAssignment? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT a.id, a.status, a.linkToken, q.text

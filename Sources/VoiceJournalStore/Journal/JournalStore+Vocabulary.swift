@@ -2,17 +2,17 @@ import Foundation
 import GRDB
 
 /// One word or name in a journal's vocabulary.
-public struct VocabularyWord: Codable, Sendable, Equatable, FetchableRecord {
-    public var word: String
-    public var journal: String
-    public var createdAt: Date
+package struct VocabularyWord: Codable, Sendable, Equatable, FetchableRecord {
+    package var word: String
+    package var journal: String
+    package var createdAt: Date
 }
 
 extension JournalStore {
     /// Adds words (names, terms) to a journal's vocabulary ("Personal" when none is named);
     /// a word already there moves to the front, as if added now. Returns the words added.
     @discardableResult
-    public func addVocabulary(_ words: [String], journal name: String?, now: Date = Date()) throws -> [String] {
+    package func addVocabulary(_ words: [String], journal name: String?, now: Date = Date()) throws -> [String] {
         let words = try Self.validWords(words)
         return try pool.write { db in
             let journal = try Self.journalForNewEntry(db, named: name, now: now)
@@ -27,7 +27,7 @@ extension JournalStore {
     }
 
     /// A journal's vocabulary (every journal's when none is named), most recent first.
-    public func vocabulary(journal name: String?) throws -> [VocabularyWord] {
+    package func vocabulary(journal name: String?) throws -> [VocabularyWord] {
         try pool.read { db in
             var condition = "1"
             var arguments: StatementArguments = []
@@ -43,7 +43,7 @@ extension JournalStore {
     }
 
     /// Removes words from a journal's vocabulary; a word that is not there is an error, naming it.
-    public func removeVocabulary(_ words: [String], journal name: String?) throws {
+    package func removeVocabulary(_ words: [String], journal name: String?) throws {
         let words = try Self.validWords(words)
         try pool.write { db in
             let journal = try Self.journal(db, named: name ?? Journal.defaultName)
