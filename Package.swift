@@ -159,7 +159,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The exit-code contract, in-process over the command's one error map.
-        .testTarget(name: "CommandTests", dependencies: ["voicejournal", "VoiceJournalTestSupport"]),
+        .testTarget(name: "CommandTests", dependencies: ["voicejournal", "VoiceJournalPages", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["VoiceJournalTerminal"]),
         .testTarget(name: "PlayerTests", dependencies: ["VoiceJournalPlayback", "VoiceJournalAudio", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalTestSupport"]),
         // Drive the built `voicejournal` binary as a subprocess (it is built before these run).

@@ -1,5 +1,4 @@
 import Foundation
-import VoiceJournalBatch
 import VoiceJournalQueue
 import Synchronization
 import VoiceJournalTerminal
@@ -8,7 +7,7 @@ import VoiceJournalSystem
 /// Writes what a batch or a queue run reports on stderr: the files passed over, notices, and
 /// the progress (`RunProgress`): on a terminal one bar redrawn in place, twice a second so
 /// pace and ETA stay current, otherwise one plain line per file.
-final class BatchProgressDisplay: Sendable {
+package final class BatchProgressDisplay: Sendable {
     private struct State {
         var progress: RunProgress?
         /// Only jobs of the batch move the bar (a live recording taken meanwhile does not).
@@ -19,8 +18,14 @@ final class BatchProgressDisplay: Sendable {
 
     private let state = Mutex(State())
     private let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
+    /// Writes one notice line on stderr (the program's prefix, escaped).
+    private let printNotice: @Sendable (String) -> Void
 
-    func handle(_ event: BatchEvent) {
+    package init(notice: @escaping @Sendable (String) -> Void) {
+        printNotice = notice
+    }
+
+    package func handle(_ event: BatchEvent) {
         switch event {
         case let .runStarting(total, endpoints, scope):
             let tty = terminal.isTTY

@@ -1,5 +1,4 @@
 import Foundation
-import VoiceJournalStore
 
 /// The user's editor as `entry edit` runs it: `$VISUAL`, else `$EDITOR`, else `vi`, given the
 /// entry's text in a private file under the home (the journal's words never go to a shared
@@ -13,11 +12,11 @@ package struct EntryEditor: Sendable, Equatable {
         command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
     }
 
-    /// `text` after the editor has had it. The editor runs in the foreground with the
-    /// process's own terminal; its end is awaited without holding a thread.
-    func edit(_ text: String, entry id: Int64, home: DataHome) async throws -> String {
-        let folder = home.url.appendingPathComponent("tmp")
-        try home.createPrivateFolder(folder)
+    /// `text` after the editor has had it, its file in `folder` (made private, 0700, if it is
+    /// not there). The editor runs in the foreground with the process's own terminal; its end
+    /// is awaited without holding a thread.
+    package func edit(_ text: String, entry id: Int64, folder: URL) async throws -> String {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = folder.appendingPathComponent("entry-\(id)-\(UUID().uuidString).txt")
         guard FileManager.default.createFile(atPath: file.path, contents: Data((text + "\n").utf8),
                                              attributes: [.posixPermissions: 0o600]) else {
@@ -95,14 +94,5 @@ package struct EditorError: Error, CustomStringConvertible, Sendable, Equatable 
     package init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description
-    }
-}
-
-extension JournalStore {
-    /// `entry edit`: replaces the entry's typed text, or its transcript, with `text`, or
-    /// without it with what `editor` leaves of the current one (see
-    /// `correctEntry(id:text:now:edit:)`).
-    package func correctEntry(id: Int64, text: String?, editor: EntryEditor, now: Date) async throws -> EntryCorrection {
-        try await correctEntry(id: id, text: text, now: now, edit: { try await editor.edit($0, entry: id, home: home) })
     }
 }

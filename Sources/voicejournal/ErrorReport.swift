@@ -5,6 +5,7 @@ import VoiceJournalRecording
 import VoiceJournalServer
 import VoiceJournalSettings
 import VoiceJournalStore
+import VoiceJournalSystem
 import VoiceJournalTranscription
 
 /// What the user is told when a command fails, and the exit status: the one place where

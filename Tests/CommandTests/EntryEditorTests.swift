@@ -2,7 +2,8 @@ import Foundation
 import VoiceJournalStore
 import Testing
 import VoiceJournalTestSupport
-@testable import voicejournal
+import VoiceJournalPages
+import VoiceJournalSystem
 
 /// `entry edit`'s round trip through the user's editor, with the store's own correction.
 @Suite struct EntryEditorTests {

@@ -2,6 +2,7 @@ import VoiceJournalAudio
 import Foundation
 import GRDB
 import VoiceJournalStore
+import VoiceJournalSystem
 import Testing
 @testable import voicejournal
 import VoiceJournalRecording

@@ -3,6 +3,7 @@ import Foundation
 import VoiceJournalPages
 import VoiceJournalSettings
 import VoiceJournalStore
+import VoiceJournalSystem
 import VoiceJournalTerminal
 import VoiceJournalTranscription
 

@@ -56,7 +56,7 @@ extension Queue {
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
             let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs)
-            let display = BatchProgressDisplay()
+            let display = BatchProgressDisplay(notice: printNotice)
             let drained = try await untilInterrupted {
                 defer { display.handle(.runEnded) }
                 return try await runner.drainQueue(starting: { display.handle(.runStarting(total: $0, endpoints: runner.endpoints.count, scope: nil)) },

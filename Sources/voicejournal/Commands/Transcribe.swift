@@ -71,7 +71,7 @@ struct Transcribe: AsyncParsableCommand {
             request.pool = try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
             request.options = settings.runnerOptions(prompt: transcription.prompt, trim: !transcription.noTrim, environment: environment)
         }
-        let display = BatchProgressDisplay()
+        let display = BatchProgressDisplay(notice: printNotice)
         let transcribe = {
             try await BatchQueue.transcribe(request, openStore: global.openStore, logger: Logger(label: "voicejournal.batch"),
                                             events: display.handle)
