@@ -6,7 +6,7 @@ public struct PlayTargetError: Error, CustomStringConvertible, Sendable, Equatab
     /// The class of failure.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Code: String, Hashable, Sendable {
-            case noSuchEntry, noSuchRecording, noSuchAssignment, typedEntry, notAnswered, noHitWithRecording, notAFile, changedFile
+            case noSuchEntry, noSuchRecording, noSuchAssignment, typedEntry, notAnswered, noHitWithRecording, notAFile, changedFile, pastEnd, cutShort
         }
         private let code: Code
 
@@ -26,6 +26,10 @@ public struct PlayTargetError: Error, CustomStringConvertible, Sendable, Equatab
         public static let notAFile = Kind(code: .notAFile)
         /// A stored recording's file holds other audio than the one stored.
         public static let changedFile = Kind(code: .changedFile)
+        /// The start asked for (`--at`) is at or past the end of the audio.
+        package static let pastEnd = Kind(code: .pastEnd)
+        /// The file was cut short while it played: it ended before the length it had at the start.
+        package static let cutShort = Kind(code: .cutShort)
 
         public var description: String { code.rawValue }
     }

@@ -73,7 +73,8 @@ struct ErrorReport: Sendable, Equatable {
         case let error as PlayTargetError:
             // An id that names nothing is a mistake in what was asked (as `entry show` has it);
             // an entry or answer with nothing to play is work that cannot be done.
-            let unknown = [.noSuchEntry, .noSuchRecording, .noSuchAssignment].contains(error.kind)
+            // A start past the end (`--at`) is a mistake in what was asked too.
+            let unknown = [.noSuchEntry, .noSuchRecording, .noSuchAssignment, .pastEnd].contains(error.kind)
             return ErrorReport(message: error.description, status: unknown ? .usage : .failure)
         case let error as ResamplerError:
             return ErrorReport(message: error.description, status: .failure)

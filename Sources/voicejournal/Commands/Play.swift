@@ -78,32 +78,11 @@ private extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// Plays `target` from `at` (else where the target starts) to `to` on `device`: the player on a
-/// terminal, silence but errors elsewhere, the report with `json`. A signal exits 130 after
-/// the report; a device that fails mid-way is failed work. Blocks the calling thread until
-/// the end (from an async command: `DedicatedThread.run`, as long as the listening lasts).
+/// Plays `target` (see `PlayTarget.play`), prints the report with `json`; a signal exits 130
+/// after the report, a file cut short while it played is failed work.
 func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, json: Bool) throws {
-    try target.checkContent()
-    let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
-    let start = at ?? target.startSeconds ?? 0
-    let session = try PlaybackSession(file: target.url, deviceName: device, from: start, to: to, measuresLevel: terminal.isTTY,
-                                      growing: target.isBeingRecorded, interactive: terminal.isTTY,
-                                      logger: Logger(label: "voicejournal.play"))
-    let status = session.status()
-    if let total = status.totalSeconds, start > 0, start >= total {
-        throw CLIError.usage("--at \(Clock.precise(start)) is past the end of \(TerminalText.escaped(target.title)) "
-                             + "(\(Clock.precise(total)) long)")
-    }
-    let outcome = Player.play(session, segments: target.segments, title: target.title, showing: terminal.isTTY,
-                              color: terminal.color, width: terminal.width,
-                              write: { FileHandle.standardError.write(Data($0.utf8)) })
-    let result = outcome.result
-    if result.end == .failed, let error = result.error { throw error }
-    if json { try printJSON(PlayReport(target, session: session, outcome: outcome, from: start, device: device)) }
-    if outcome.signal != nil { throw ExitCode(CLIError.interrupted) }
-    if result.cutShort {
-        let rate = Double(max(session.deviceFormat.sampleRate, 1))
-        throw CLIError.failure("\(TerminalText.escaped(target.url.path)) was cut short while it played: it ended at "
-                               + "\(Clock.precise(Double(result.position) / rate)), before the length it had when playback started")
-    }
+    let ending = try target.play(at: at, to: to, device: device)
+    if json { try printJSON(ending.report) }
+    if ending.interrupted { throw ExitCode(CLIError.interrupted) }
+    if let error = ending.cutShort { throw error }
 }
