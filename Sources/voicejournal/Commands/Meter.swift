@@ -1,5 +1,6 @@
 import ArgumentParser
 import VoiceJournalAudio
+import VoiceJournalPages
 import Foundation
 import Logging
 import VoiceJournalRecording
@@ -35,17 +36,13 @@ struct Meter: AsyncParsableCommand {
         guard let file else { return try await live() }
         let url = URL(fileURLWithPath: file), terminal = TerminalInfo.detect(fileDescriptor: STDOUT_FILENO)
         let columns = width ?? terminal.width
-        let summary: WaveformSummary
+        let page: [String]
         do {
-            summary = try WaveformSummary.make(of: url, columns: columns)
+            page = try Waveform.page(of: url, width: columns, height: height ?? 12, color: terminal.color)
         } catch let error as SoundFileError {
             throw CLIError.failure("cannot draw \(url.path): \(error.reason.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
-        let info = summary.info, levels = summary.levels
-        let facts = Waveform.FileFacts(name: url.lastPathComponent, format: info.format, sampleRate: info.sampleRate, channels: info.channels,
-                                       durationSeconds: info.durationSeconds, peakDBFS: levels.peakDBFS, rmsDBFS: levels.rmsDBFS)
-        let envelope = summary.columns.map { Waveform.Column(peak: $0.peak, rms: $0.rms) }
-        for line in Waveform.page(facts, columns: envelope, width: columns, height: height ?? 12, color: terminal.color) { print(line) }
+        for line in page { print(line) }
     }
 
     private func live() async throws {
