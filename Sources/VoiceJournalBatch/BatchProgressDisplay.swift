@@ -68,3 +68,13 @@ package final class BatchProgressDisplay: Sendable {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
+
+extension BatchProgressDisplay {
+    /// `queue run`: drains the queue with its progress shown here, the bar ended however the
+    /// drain ends (see `QueueRunner.drainQueue`).
+    package func drain(_ runner: QueueRunner) async throws -> QueueRunner.Drained {
+        defer { handle(.runEnded) }
+        return try await runner.drainQueue(starting: { handle(.runStarting(total: $0, endpoints: runner.endpoints.count, scope: nil)) },
+                                           onEvent: { [self] in handle(.run($0)) })
+    }
+}

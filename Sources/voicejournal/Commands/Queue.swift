@@ -57,20 +57,9 @@ extension Queue {
             let store = try global.openStore()
             let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs)
             let display = BatchProgressDisplay(notice: printNotice)
-            let drained = try await untilInterrupted {
-                defer { display.handle(.runEnded) }
-                return try await runner.drainQueue(starting: { display.handle(.runStarting(total: $0, endpoints: runner.endpoints.count, scope: nil)) },
-                                                   onEvent: { display.handle(.run($0)) })
-            }
-            let summary = drained.summary
-            if json {
-                try printJSON(RunJSON(drained))
-            } else {
-                print(RunText.queueSummary(transcribed: summary.transcribed, failed: summary.failed, seconds: drained.seconds))
-                if summary.endpoints.count > 1 { print(RunText.endpointTable(summary.endpoints)) }
-                if summary.failed > 0 { print("see `voicejournal queue list --state failed`") }
-            }
-            if summary.failed > 0 { throw ExitCode(CLIError.failure) }
+            let drained = try await untilInterrupted { try await display.drain(runner) }
+            if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines { print(line) } }
+            if drained.summary.failed > 0 { throw ExitCode(CLIError.failure) }
         }
     }
 

@@ -83,12 +83,7 @@ struct Transcribe: AsyncParsableCommand {
             return
         }
         for problem in wrapUp.sidecarProblems { printNotice("cannot write sidecars for \(problem.url.path): \(problem.message)") }
-        if json { try printJSON(RunJSON(outcome)) } else {
-            for failure in wrapUp.failed { print(RunText.failure(path: failure.url.path, message: failure.message)) }
-            print(RunText.batchSummary(files: outcome.files, done: wrapUp.done, failed: wrapUp.failed.count,
-                                       alreadyDone: outcome.alreadyDone, skipped: outcome.skipped, seconds: outcome.seconds))
-            if let endpoints = outcome.run?.endpoints, endpoints.count > 1 { print(RunText.endpointTable(endpoints)) }
-        }
+        if json { try printJSON(RunJSON(outcome)) } else { for line in outcome.reportLines(wrapUp) { print(line) } }
         if !wrapUp.failed.isEmpty || outcome.incomplete { throw ExitCode(CLIError.failure) }
     }
 }
