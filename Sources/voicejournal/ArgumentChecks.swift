@@ -2,28 +2,8 @@ import ArgumentParser
 import Foundation
 import VoiceJournalTerminal
 
-// Checks argument-parser cannot express: words that look like options, --limit and --jobs.
-
-/// Words that start with a dash but are no option. voicejournal has no short options besides
-/// -h, so argument-parser reads `search -hello` as `-h -e -l -l -o` and prints the help with
-/// exit 0; such a word is caught before parsing and told how to pass it.
-enum DashedWords {
-    /// The usage error for the first such word before a `--`, if any.
-    static func check(_ arguments: [String]) -> CLIError? {
-        var command: String?
-        for (index, argument) in arguments.enumerated() {
-            if argument == "--" { return nil }
-            if command == nil, !argument.hasPrefix("-"), index == 0 || arguments[index - 1] != "--home" { command = argument }
-            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2,
-                  Double(argument) == nil else { continue }
-            if command == "search" {
-                return .usage("\(argument) is not an option; to search for it, put it after --: voicejournal search -- \(argument)")
-            }
-            return .usage("\(argument) is not an option; a value that starts with - goes as --option=\(argument), words after --")
-        }
-        return nil
-    }
-}
+// Checks argument-parser cannot express: --limit and --jobs (words that look like options are
+// caught before parsing: DashedWords, in VoiceJournalSettings).
 
 /// `--limit` as every listing takes it: a whole number of at least 1. The option is declared
 /// with `parsing: .unconditional`, so `--limit -1` reaches this check instead of being read

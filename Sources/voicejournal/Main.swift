@@ -3,6 +3,7 @@ import VoiceJournalCMalloc
 import Foundation
 import Logging
 import VoiceJournalAudio
+import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalTerminal
 import VoiceJournalTranscription
@@ -26,7 +27,7 @@ enum Main {
         }
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
-            if let mistake = DashedWords.check(arguments) { throw mistake }
+            if let mistake = DashedWords.mistake(in: arguments) { throw CLIError.usage(mistake) }
             var command = try Voicejournal.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
