@@ -1,6 +1,7 @@
 import Foundation
 import VoiceJournalStore
 import VoiceJournalSystem
+import VoiceJournalTerminal
 
 extension JournalExport {
     /// What writing an export into a folder did beyond its documents.
@@ -10,6 +11,16 @@ extension JournalExport {
         package let audioFolder: URL
         /// Audio left out: found not to be its recording before or while copying.
         package let leftOut: [LeftOut]
+
+        /// The line that says how many audio files were copied, and where; nil when none were.
+        package var copiedLine: String? {
+            copied > 0 ? "\(copied) audio file\(copied == 1 ? "" : "s") copied into \(TerminalText.escaped(audioFolder.path))" : nil
+        }
+
+        /// One notice per audio file left out, with why.
+        package var leftOutNotices: [String] {
+            leftOut.map { "left out the audio of recording #\($0.recordingId) (\($0.path)): \($0.reason)" }
+        }
     }
 
     /// Writes the documents into `folder` (created if need be; each file 0600, written whole

@@ -78,11 +78,8 @@ struct Export: AsyncParsableCommand {
         }
         guard let folder = outFolder else { return try export.print { print($0, terminator: "") } }
         let written = try export.write(into: folder, force: force) { print(TerminalText.escaped($0.path)) }
-        let copied = written.copied
-        if copied > 0 { print("\(copied) audio file\(copied == 1 ? "" : "s") copied into \(TerminalText.escaped(written.audioFolder.path))") }
-        for left in written.leftOut {
-            printNotice("left out the audio of recording #\(left.recordingId) (\(left.path)): \(left.reason)")
-        }
+        if let line = written.copiedLine { print(line) }
+        for notice in written.leftOutNotices { printNotice(notice) }
     }
 
     private var outFolder: URL? { out.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } }
