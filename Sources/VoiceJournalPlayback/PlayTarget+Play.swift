@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import VoiceJournalAudio
+import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// How a `play` of a target ended, for the command to report.
@@ -44,5 +45,18 @@ extension PlayTarget {
         }
         return PlayEnding(report: PlayReport(self, session: session, outcome: outcome, from: start, device: device),
                           interrupted: outcome.signal != nil, cutShort: cutShort)
+    }
+}
+
+extension PlayTarget {
+    /// `search --play`: the best of `hits` that lies in a recording (see `best(of:in:)`), or
+    /// the error that says there is none for `words`.
+    package static func best(of hits: [SearchHit], for words: String, in store: JournalStore) throws -> PlayTarget {
+        guard let target = try best(of: hits, in: store) else {
+            throw PlayTargetError(.noHitWithRecording, hits.isEmpty
+                ? "nothing to play: no match for \"\(words)\""
+                : "nothing to play: no match for \"\(words)\" lies in a recording")
+        }
+        return target
     }
 }

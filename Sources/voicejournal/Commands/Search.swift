@@ -43,12 +43,7 @@ struct Search: AsyncParsableCommand {
                                     timeLimit: SearchTimeLimit.resolve(environment: ProcessInfo.processInfo.environment))
         try output.show(SearchResults.rows(hits)) { SearchResults.text($0.map(\.hit), bold: bold) }
         guard play else { return }
-        guard let target = try PlayTarget.best(of: hits, in: store) else {
-            throw PlayTargetError(.noHitWithRecording, hits.isEmpty
-                ? "nothing to play: no match for \"\(words)\""
-                : "nothing to play: no match for \"\(words)\" lies in a recording")
-        }
-        let device = device
+        let target = try PlayTarget.best(of: hits, for: words, in: store), device = device
         try await DedicatedThread.run(name: "voicejournal play") { try playTarget(target, at: nil, to: nil, device: device, json: false) }
     }
 }
