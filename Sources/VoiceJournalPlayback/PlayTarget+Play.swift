@@ -60,3 +60,19 @@ extension PlayTarget {
         return target
     }
 }
+
+extension PlayTarget {
+    /// `play`'s one target: `argument` (an entry's number, else an audio file), else
+    /// `recording`, `assignment`, or the best hit of `search`; the store is opened only for
+    /// what is in it.
+    package static func named(_ argument: String?, recording: Int64?, assignment: Int64?, search: String?,
+                              openStore: () throws -> JournalStore) throws -> PlayTarget {
+        if let argument, argument.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(argument) {
+            return try entry(id, in: openStore())
+        }
+        if let argument { return try file(argument) }
+        if let recording { return try Self.recording(recording, in: openStore()) }
+        if let assignment { return try Self.assignment(assignment, in: openStore()) }
+        return try Self.search(search ?? "", in: openStore(), timeLimit: SearchTimeLimit.resolve(environment: ProcessInfo.processInfo.environment))
+    }
+}

@@ -57,25 +57,10 @@ struct Play: ParsableCommand {
     // Not async: the player runs on the main thread, and a command that starts no task starts
     // none of Swift's concurrency threads either (a tenth of play's start-up).
     func run() throws {
-        let what: PlayTarget
-        if let target, target.allSatisfy(\.isASCIIDigit), let id = Int64(target) {
-            what = try PlayTarget.entry(id, in: global.openStoreForReading())
-        } else if let target {
-            what = try PlayTarget.file(target)
-        } else if let recording {
-            what = try PlayTarget.recording(recording, in: global.openStoreForReading())
-        } else if let assignment {
-            what = try PlayTarget.assignment(assignment, in: global.openStoreForReading())
-        } else {
-            what = try PlayTarget.search(search ?? "", in: global.openStoreForReading(),
-                                         timeLimit: SearchTimeLimit.resolve(environment: ProcessInfo.processInfo.environment))
-        }
+        let what = try PlayTarget.named(target, recording: recording, assignment: assignment, search: search,
+                                        openStore: global.openStoreForReading)
         try playTarget(what, at: Self.time(at, "--at"), to: Self.time(to, "--to"), device: device, json: json)
     }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// Plays `target` (see `PlayTarget.play`), prints the report with `json`; a signal exits 130
