@@ -130,6 +130,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
+            // libmpg123's notes quieted (see VoiceJournalCFFmpeg's mpg123_quiet.c).
+            .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=mpg123_new"]),
             // The Swift runtime and Foundation linked in, not loaded: no dynamic symbol binding
             // for them at every start, which was most of a search's start-up and of a batch's
             // wait before its first upload (docs/benchmarks.md, start-up costs). `-static-stdlib`

@@ -28,7 +28,7 @@ import VoiceJournalTranscription
                            logger: Logger(label: "test"))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func theEventStreamGivesEachJobsEventsThenTheSummary() async throws {
         let queued = try enqueue(3)
         let server = try StubWhisperServer()
@@ -41,7 +41,7 @@ import VoiceJournalTranscription
         #expect(try await run.summary.transcribed == 3)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aNudgedTranscriberTranscribesWhatWaitsAndSaysSo() async throws {
         let server = try StubWhisperServer()
         let reports = Mutex<[InProcessTranscriber.Report]>([])
@@ -59,7 +59,7 @@ import VoiceJournalTranscription
         await running.value
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aServerThatCannotTranslateIsToldOnceAndTheAnswersAreStored() async throws {
         let server = try StubWhisperServer(translateRules: [.init(responses: [], then: .error(
             status: 400, code: "model_cannot_translate", message: "The model tiny.en is English-only and cannot translate"))],
@@ -90,7 +90,7 @@ import VoiceJournalTranscription
         await running.value
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aRefusedKeyPausesTranscriptionAndSaysWhenItTriesAgain() async throws {
         _ = try enqueue(1)
         let server = try StubWhisperServer(rules: [.init(responses: [], then: .error(status: 401, code: "invalid_api_key"))])
@@ -107,7 +107,7 @@ import VoiceJournalTranscription
         #expect(try store.queue.unfinishedJobCount() == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aRecordingsPiecesAreReportedInOrderAsTheyComeBack() async throws {
         let (recording, _) = try store.beginRecording(owner: .entry(journal: "Personal", title: nil, mood: nil, theme: nil),
                                                       format: "wav", sampleRate: 16000, channels: 1) { id in ("/audio/take\(id).wav", ()) }

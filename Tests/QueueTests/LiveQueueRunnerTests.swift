@@ -13,7 +13,7 @@ import VoiceJournalTranscription
 
     init() throws { journal = try TemporaryJournal() }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func drainingTheQueueTranscribesTheQueuedPiecesAndDoesNotWaitForTheRecordingToEnd() async throws {
         let (recording, _) = try store.beginRecording(owner: .entry(journal: "Personal", title: nil, mood: nil, theme: nil),
                                                       format: "wav", sampleRate: 16000, channels: 1) { id in ("/audio/take\(id).wav", ()) }

@@ -15,7 +15,7 @@ import VoiceJournalTestSupport
 
     init() throws { journal = try TemporaryJournal() }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aTakeIsSavedWithItsMeterDrawnUntilItEnds() async throws {
         let tone = CaptureFixtures.sine(sampleRate: 16000, seconds: 1.2, dbfs: -20, frequency: 440)
         let microphone = try VirtualMicrophone(in: journal.folder.url, samples: tone)
@@ -39,7 +39,7 @@ import VoiceJournalTestSupport
         #expect(try store.queue.jobs(ids: [take.outcome.jobId])[take.outcome.jobId]?.state == .queued)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func listeningMetersTheInputAndSavesNothing() async throws {
         let tone = CaptureFixtures.sine(sampleRate: 16000, seconds: 0.8, dbfs: -6, frequency: 440)
         let microphone = try VirtualMicrophone(in: journal.folder.url, samples: tone)
