@@ -21,6 +21,13 @@ import VoiceJournalTestSupport
         request.file?.filename?.wholeMatch(of: /.*\.part(\d+)\.[a-z0-9]+/).flatMap { Int($0.1) }
     }
 
+    /// How many pieces of the take have their transcript stored; 0 while the journal is not
+    /// there yet (on a busy machine the recorder may not have created it when the test looks).
+    static func storedPieces(home: URL) -> Int {
+        (try? CaptureDatabase.rows(home: home, "SELECT count(*) AS n FROM job_chunk WHERE result IS NOT NULL"))?
+            .first?["n"] as? Int ?? 0
+    }
+
     /// True for a re-send of a stretch of a piece (`…wav.part3.resend1.flac`).
     static func isResend(_ request: StubRequest) -> Bool {
         request.file?.filename?.wholeMatch(of: /.*\.part\d+\.(resend|half)\d+\.flac/) != nil
@@ -44,8 +51,7 @@ import VoiceJournalTestSupport
         // The server has answered; the recorder stores the answer before the server goes (on
         // a busy machine it may read the answer a moment after the server logged it).
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, try CaptureDatabase.rows(home: home, "SELECT count(*) AS n FROM job_chunk WHERE result IS NOT NULL")
-            .first?["n"] as? Int ?? 0 < 1 {
+        while Date() < deadline, Self.storedPieces(home: home) < 1 {
             usleep(20_000)
         }
         stub.stop()
@@ -85,8 +91,7 @@ import VoiceJournalTestSupport
         // is cut 15 s after the last) part of the take is in no piece yet: kill it there.
         let deadline = Date().addingTimeInterval(90)
         while Date() < deadline, running.process.isRunning {
-            let stored = try CaptureDatabase.rows(home: home, "SELECT count(*) AS n FROM job_chunk WHERE result IS NOT NULL")
-                .first?["n"] as? Int ?? 0
+            let stored = Self.storedPieces(home: home)
             if stored >= 2, try stub.requests().count == stored { break }
             usleep(20_000)
         }

@@ -36,28 +36,37 @@ import VoiceJournalTestSupport
     /// would end, nor never), and end with nothing running and nothing uploaded twice.
     @Test(arguments: ["queue run", "transcribe"])
     func theSurvivorOfAKilledRunnerTakesItsJobsBackAtOnce(survivorCommand: String) throws {
-        // The first upload of clip20…clip29 takes 2 s: the victim is killed while it holds one
-        // of those, so it cannot finish the job between the look and the kill.
-        let harness = try TranscribeHarness(rules: [.init(match: "clip2", responses: [.slow(2)])], delay: 0.3)
+        // The victim starts alone, so its four workers claim the first four jobs (claims go in
+        // id order): clip00…clip03, whose first uploads take 30 s. Only once it holds all four
+        // does the survivor start, and the victim is killed while the survivor holds a job of its
+        // own; the last four files (clip28…clip31) take 5 s, so the survivor is still at work
+        // then however slowly a busy machine runs either process. (A `queue run` that finds
+        // nothing to claim but jobs of a live runner ends: they are that runner's.)
+        let slow = (0..<4).map { StubWhisperServer.Rule(match: String(format: "clip%02d", $0), responses: [.slow(30)]) }
+            + (28..<32).map { StubWhisperServer.Rule(match: String(format: "clip%02d", $0), responses: [.slow(5)]) }
+        let harness = try TranscribeHarness(rules: slow, delay: 0.3)
         let dir = try harness.audio(32)
         #expect(try harness.binary.run(["transcribe", dir.path, "--no-wait"]).status == 0)
         let victim = try harness.binary.start(["queue", "run", "--jobs", "4"])
+        // Lease owners are host:pid:nonce.
+        func holds(_ runner: RunningCommand) -> String {
+            "SELECT job.id, recording.path FROM job JOIN recording ON recording.id = job.recordingId "
+                + "WHERE job.state = 'running' AND job.leaseOwner LIKE '%:\(runner.process.processIdentifier):%'"
+        }
+        func waitUntil(_ runner: RunningCommand, holds count: Int) {
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline, ((try? queryDatabase(harness.database, holds(runner))) ?? []).count < count {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        waitUntil(victim, holds: 4)
         let survivor = try harness.binary.start(survivorCommand == "queue run"
             ? ["queue", "run", "--jobs", "4"] : ["transcribe", dir.path, "--jobs", "4"])
-        // Lease owners are host:pid:nonce.
-        let victimHolds = "SELECT job.id, recording.path FROM job JOIN recording ON recording.id = job.recordingId "
-            + "WHERE job.state = 'running' AND job.leaseOwner LIKE '%:\(victim.process.processIdentifier):%'"
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let done = (try? queryDatabase(harness.database, "SELECT count(*) FROM job WHERE state = 'done'"))?.first?.first as? Int ?? 0
-            let held = (try? queryDatabase(harness.database, victimHolds)) ?? []
-            if done >= 4 && held.contains(where: { ($0[1] as? String)?.contains("/clip2") == true }) { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        waitUntil(survivor, holds: 1)
         // Frozen first, so what it holds is read exactly as it dies: once it is dead (and
         // reaped) the survivor may take its jobs back faster than a query can look.
         victim.signal(SIGSTOP)
-        let held = try queryDatabase(harness.database, victimHolds)
+        let held = try queryDatabase(harness.database, holds(victim))
         victim.signal(SIGKILL)
         #expect(victim.wait().status == 128 + SIGKILL)
         let killed = Date()

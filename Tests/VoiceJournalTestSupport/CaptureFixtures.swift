@@ -115,13 +115,13 @@ public struct WAVContents: Sendable {
 }
 
 /// Reads the journal database with Python's sqlite3 module: an independent look at what the
-/// binary stored.
+/// binary stored. A journal not there yet is an error, never an empty file made by the look.
 public enum CaptureDatabase {
     /// Rows of `sql` as dictionaries (column → value).
     public static func rows(home: URL, _ sql: String, _ arguments: [String] = []) throws -> [[String: Any]] {
         let script = """
-            import json, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1], timeout=10)
+            import json, pathlib, sqlite3, sys
+            db = sqlite3.connect(pathlib.Path(sys.argv[1]).absolute().as_uri() + "?mode=rw", uri=True, timeout=10)
             db.row_factory = sqlite3.Row
             rows = [dict(r) for r in db.execute(sys.argv[2], sys.argv[3:])]
             db.commit()
