@@ -1,22 +1,20 @@
 import Foundation
 
-/// One OpenAI-compatible transcription server as the config file's `[[endpoint]]` table
-/// describes it: where it is, which model it runs, how many uploads it takes at once, and
-/// the name of the environment variable that holds its key (never the key itself).
+/// One `[[endpoint]]` table of the config file, its keys as written and checked. Plain values
+/// only (Settings depends on no other module of ours): a run turns it into the transcription
+/// module's `EndpointConfig`, which is where what each value does is said.
 package struct EndpointTable: Sendable, Equatable {
-    /// The API base, e.g. `http://127.0.0.1:8000/v1`. It may hold credentials: never show it
-    /// as it is.
+    /// `base_url`; it may hold credentials, so it is never shown as it is.
     package var baseURL: String
-    /// The model this server is asked for; nil: the run's model.
+    /// `model`; nil when the table names none.
     package var model: String?
-    /// The name of the environment variable holding this endpoint's key; nil: no key (a
-    /// server on this machine needs none).
+    /// `api_key_env`: a variable's name, never the key.
     package var apiKeyVariable: String?
-    /// Uploads this server takes at once.
+    /// `concurrency`.
     package var concurrency: Int
-    /// Higher numbers are used first; an endpoint with a lower number is overflow.
+    /// `priority`: higher first.
     package var priority: Int
-    /// The line of the table's `[[endpoint]]` header in its file, for messages.
+    /// The line of the table's header, for messages.
     package var line: Int?
 
     /// Uploads at once when the table does not say.

@@ -18,9 +18,11 @@ Every request is appended to --log as one JSON line (received_at, body_done_at, 
 fields, file: filename, content_type, bytes, sha256, audio_seconds; problems; answer: "ok" or
 the status) just before its answer is sent. The port is printed on stdout first thing (--port 0
 lets the OS choose). GET .../health answers {"status":"ok"}.
+
+How an upload reads on the wire (the multipart body, the checks of its fields, a WAV or FLAC
+header's length) is scripts/lib/openai_upload.py, shared by the tests' stub and the benchmarks' server.
 """
 import argparse
-import hashlib
 import json
 import os
 import signal
@@ -30,157 +32,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-KNOWN_FIELDS = {"file", "model", "language", "prompt", "response_format", "temperature",
-                "timestamp_granularities[]"}
-RESPONSE_FORMATS = {"json", "text", "srt", "verbose_json", "vtt"}
-HEAD_BYTES = 1 << 16  # enough of a file's start to read a WAV or FLAC header for its length
-
-
-def audio_seconds(head):
-    """The length of the audio in a WAV (RIFF with its data size) or FLAC (STREAMINFO) file,
-    read from its first bytes; None for other containers or a header it cannot read."""
-    try:
-        if head[:4] == b"fLaC" and len(head) >= 26:
-            info = head[8:26]
-            rate = (info[10] << 12) | (info[11] << 4) | (info[12] >> 4)
-            samples = ((info[13] & 0x0F) << 32) | int.from_bytes(info[14:18], "big")
-            return samples / rate if rate and samples else None
-        if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
-            at, byte_rate = 12, None
-            while at + 8 <= len(head):
-                chunk_id, size = head[at:at + 4], int.from_bytes(head[at + 4:at + 8], "little")
-                if chunk_id == b"fmt ":
-                    byte_rate = int.from_bytes(head[at + 16:at + 20], "little")
-                elif chunk_id == b"data":
-                    return size / byte_rate if byte_rate else None
-                at += 8 + size + (size & 1)
-    except (IndexError, ValueError):
-        return None
-    return None
-
-
-class Part:
-    """One multipart part as it streams in: a file part is hashed and counted, a field kept."""
-
-    def __init__(self, name, filename, content_type):
-        self.name, self.filename, self.content_type = name, filename, content_type
-        self.size, self.sha, self.head, self.data = 0, hashlib.sha256(), b"", bytearray()
-
-    def write(self, chunk):
-        if not chunk:
-            return
-        self.size += len(chunk)
-        if self.filename is None:
-            self.data += chunk
-            return
-        self.sha.update(chunk)
-        if len(self.head) < HEAD_BYTES:
-            self.head += chunk[:HEAD_BYTES - len(self.head)]
-
-
-def parse_multipart(rfile, length, boundary):
-    """Streams the body; returns its parts."""
-    remaining, buffer = length, b""
-
-    def fill():
-        nonlocal remaining, buffer
-        if remaining <= 0:
-            return False
-        chunk = rfile.read(min(1 << 20, remaining))
-        if not chunk:
-            remaining = 0
-            return False
-        remaining -= len(chunk)
-        buffer += chunk
-        return True
-
-    first = b"--" + boundary + b"\r\n"
-    while first not in buffer:
-        if not fill():
-            raise ValueError("no opening boundary")
-    buffer = buffer[buffer.index(first) + len(first):]
-    separator = b"\r\n--" + boundary
-    parts = []
-    while True:
-        while b"\r\n\r\n" not in buffer:
-            if not fill():
-                raise ValueError("part headers cut short")
-        end = buffer.index(b"\r\n\r\n")
-        headers, params = {}, {}
-        for line in buffer[:end].decode("utf-8", "replace").split("\r\n"):
-            name, colon, value = line.partition(":")
-            if colon:
-                headers[name.strip().lower()] = value.strip()
-        for piece in headers.get("content-disposition", "").split(";")[1:]:
-            key, equals, value = piece.strip().partition("=")
-            if equals:
-                params[key.lower()] = value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
-        buffer = buffer[end + 4:]
-        part = Part(params.get("name"), params.get("filename"), headers.get("content-type"))
-        while True:
-            at = buffer.find(separator)
-            if at >= 0:
-                part.write(buffer[:at])
-                buffer = buffer[at + len(separator):]
-                break
-            keep = len(separator) - 1
-            if len(buffer) > keep:
-                part.write(buffer[:-keep])
-                buffer = buffer[-keep:]
-            if not fill():
-                raise ValueError("part body cut short")
-        parts.append(part)
-        while len(buffer) < 2:
-            if not fill():
-                raise ValueError("body ends inside a boundary")
-        if buffer[:2] == b"--":
-            break
-        buffer = buffer[2:]
-    while fill():  # drain the epilogue so the connection can be reused
-        buffer = b""
-    return parts
-
-
-def check(parts, authorization, expected_authorization):
-    """The contract of POST /audio/transcriptions; returns (fields, file_info, problems)."""
-    problems, fields, file_info = [], {}, None
-    for part in parts:
-        if part.name not in KNOWN_FIELDS:
-            problems.append(f"unknown field {part.name!r}")
-        elif part.name == "file":
-            if file_info is not None:
-                problems.append("more than one file part")
-            if not part.filename:
-                problems.append("file part without a filename")
-            if not part.content_type:
-                problems.append("file part without a content type")
-            if part.size == 0:
-                problems.append("empty file part")
-            file_info = {"filename": part.filename, "content_type": part.content_type, "bytes": part.size,
-                         "sha256": part.sha.hexdigest(), "audio_seconds": audio_seconds(part.head)}
-        elif part.filename is not None:
-            problems.append(f"field {part.name!r} sent as a file")
-        else:
-            fields.setdefault(part.name, []).append(bytes(part.data).decode("utf-8", "replace"))
-    if file_info is None:
-        problems.append("no file part")
-    if not fields.get("model", [""])[0]:
-        problems.append("no model")
-    response_format = fields.get("response_format", ["json"])[0]
-    if response_format not in RESPONSE_FORMATS:
-        problems.append(f"bad response_format {response_format!r}")
-    for value in fields.get("timestamp_granularities[]", []):
-        if value not in ("word", "segment") or response_format != "verbose_json":
-            problems.append(f"bad timestamp_granularities[] {value!r} with {response_format}")
-    if expected_authorization is not None and authorization != expected_authorization:
-        problems.append("missing or wrong Authorization header")
-    return fields, file_info, problems
-
-
-def timestamp(seconds, separator):
-    ms = int(round(seconds * 1000))
-    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d}{separator}{ms % 1000:03d}"
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from openai_upload import check, parse_multipart, timestamp  # noqa: E402
 
 def transcript(filename, seconds):
     """(text, segments, words) for an upload: two segments, 0-1.5 and 1.5-3.25 s, fitted to the
