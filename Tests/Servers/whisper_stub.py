@@ -81,10 +81,10 @@ import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
-from openai_upload import check, parse_multipart, timestamp  # noqa: E402
+from openai_upload import (UploadHandler, UploadServer, boundary_of, check, fit_to_length,  # noqa: E402
+                           parse_multipart, spread_words, subtitles)
 
 # Kinds that decode the upload and answer where its speech is.
 REGION_KINDS = {"timed", "first_half", "drop_last", "pause_phrase", "loop", "across"}
@@ -187,18 +187,6 @@ def region_answer(kind, regions, seconds, upload, task="transcribe"):
     return " ".join(item["text"].strip() for item in said), said
 
 
-def spread_words(segments):
-    """The segments' words (letters, digits and apostrophes only), spread evenly over each."""
-    words = []
-    for item in segments:
-        parts = ["".join(c for c in part if c.isalnum() or c == "'") for part in item["text"].split()]
-        parts = [part for part in parts if part]
-        step = (item["end"] - item["start"]) / max(len(parts), 1)
-        words += [{"word": part, "start": round(item["start"] + i * step, 3),
-                   "end": round(item["start"] + (i + 1) * step, 3)} for i, part in enumerate(parts)]
-    return words
-
-
 class Plan:
     def __init__(self, rules):
         self.rules = rules
@@ -244,39 +232,11 @@ def transcript_for(filename, task="transcribe"):
     return " ".join(words), segments
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(UploadHandler):
     server_version = "whisper-stub/1"
 
-    def setup(self):
-        super().setup()
-        # Headers and body go out as separate writes; without NODELAY, Nagle holds the body
-        # until the client's delayed ACK (~40 ms) and every client looks slow.
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format, *args):
-        pass
-
-    def send_body(self, status, body, content_type="application/json", headers=None):
-        data = body if isinstance(body, bytes) else body.encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("x-request-id", f"req_{self.server.next_id()}")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def send_error_json(self, status, message, type_="invalid_request_error", code=None, headers=None):
-        body = json.dumps({"error": {"message": message, "type": type_, "param": None, "code": code}})
-        self.send_body(status, body, headers=headers)
-
-    def do_GET(self):
-        if self.path.rstrip("/").endswith("/health"):
-            self.send_body(200, '{"status":"ok"}')
-        else:
-            self.send_error_json(404, f"no route {self.path}")
+    def extra_headers(self):
+        return {"x-request-id": f"req_{self.server.next_id()}"}
 
     def do_POST(self):
         received = time.time()
@@ -288,11 +248,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error_json(411, "Content-Length required")
             return
         content_type = self.headers.get("Content-Type", "")
-        boundary = None
-        for piece in content_type.split(";")[1:]:
-            key, _, value = piece.strip().partition("=")
-            if key.lower() == "boundary":
-                boundary = value.strip('"').encode()
+        boundary = boundary_of(content_type)
         route = self.path.rstrip("/")
         self.task = "translate" if route.endswith("/audio/translations") else "transcribe"
         record["task"] = self.task
@@ -445,20 +401,8 @@ class Handler(BaseHTTPRequestHandler):
         # audio's length is known (WAV, FLAC), the segments are fitted to it (squeezed into a
         # shorter file, the last one running on to the end of a longer one), and each
         # segment's words are spread over its time.
-        seconds = self.audio_seconds
-        if seconds and seconds < segments[-1]["end"]:
-            scale = seconds / segments[-1]["end"]
-            for segment in segments:
-                segment["start"] = round(segment["start"] * scale, 3)
-                segment["end"] = round(segment["end"] * scale, 3)
-        elif seconds:
-            segments[-1]["end"] = round(seconds, 3)
-        words = []
-        for segment in segments:
-            said = segment["text"].split()
-            step = (segment["end"] - segment["start"]) / max(len(said), 1)
-            words += [{"word": word, "start": round(segment["start"] + i * step, 3),
-                       "end": round(segment["start"] + (i + 1) * step, 3)} for i, word in enumerate(said)]
+        fit_to_length(segments, self.audio_seconds)
+        words = spread_words(segments, letters_only=False)
         self.send_transcript(fields, text, segments, words, round(self.audio_seconds or 3.25, 3), billed=3)
 
     def send_transcript(self, fields, text, segments, words, duration, billed=None):
@@ -477,26 +421,13 @@ class Handler(BaseHTTPRequestHandler):
         elif response_format == "text":
             self.send_body(200, text + "\n", "text/plain; charset=utf-8")
         else:
-            separator = "," if response_format == "srt" else "."
-            cues = [f"{timestamp(s['start'], separator)} --> {timestamp(s['end'], separator)}\n{s['text'].strip()}\n"
-                    for s in segments]
-            if response_format == "srt":
-                body = "\n".join(f"{i + 1}\n{cue}" for i, cue in enumerate(cues))
-            else:
-                body = "WEBVTT\n\n" + "\n".join(cues)
-            self.send_body(200, body, "text/plain; charset=utf-8")
+            self.send_body(200, subtitles(segments, response_format), "text/plain; charset=utf-8")
 
 
-class StubServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    # The default backlog of 5 drops the SYNs of an 8-worker client's first connects, which
-    # then retry a second later.
-    request_queue_size = 128
-
+class StubServer(UploadServer):
     def __init__(self, address, plan, delay, expected_authorization, log_path, stall=0, per_audio_second=0,
                  translate_plan=None, language="english"):
-        super().__init__(address, Handler)
+        super().__init__(address, Handler, log_path)
         self.translate_plan = translate_plan or Plan([])
         self.language = language
         self.per_audio_second = per_audio_second
@@ -504,8 +435,6 @@ class StubServer(ThreadingHTTPServer):
         self.plan = plan
         self.delay = delay
         self.expected_authorization = expected_authorization
-        self.log_path = log_path
-        self.lock = threading.Lock()
         self.counter = 0
         self.uploads = 0
 
@@ -519,13 +448,6 @@ class StubServer(ThreadingHTTPServer):
         with self.lock:
             self.uploads += 1
             return self.uploads
-
-    def log(self, record):
-        if not self.log_path:
-            return
-        with self.lock:
-            with open(self.log_path, "a", encoding="utf-8") as log:
-                log.write(json.dumps(record) + "\n")
 
 
 def main():

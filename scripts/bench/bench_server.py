@@ -26,68 +26,27 @@ import argparse
 import json
 import os
 import signal
-import socket
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from openai_upload import check, parse_multipart, timestamp  # noqa: E402
+from openai_upload import (UploadHandler, UploadServer, boundary_of, check, fit_to_length,  # noqa: E402
+                           parse_multipart, spread_words, subtitles)
 
 def transcript(filename, seconds):
     """(text, segments, words) for an upload: two segments, 0-1.5 and 1.5-3.25 s, fitted to the
     audio's length when it is known, each segment's words spread over its time."""
     stem = (filename or "audio").rsplit(".", 1)[0]
-    segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " Transcript of", "tokens": [1, 2],
-                 "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01},
-                {"id": 1, "seek": 0, "start": 1.5, "end": 3.25, "text": f" {stem}.", "tokens": [3],
-                 "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01}]
-    if seconds and seconds < segments[-1]["end"]:
-        scale = seconds / segments[-1]["end"]
-        for segment in segments:
-            segment["start"], segment["end"] = round(segment["start"] * scale, 3), round(segment["end"] * scale, 3)
-    elif seconds:
-        segments[-1]["end"] = round(seconds, 3)
-    words = []
-    for segment in segments:
-        said = segment["text"].split()
-        step = (segment["end"] - segment["start"]) / max(len(said), 1)
-        words += [{"word": word, "start": round(segment["start"] + i * step, 3),
-                   "end": round(segment["start"] + (i + 1) * step, 3)} for i, word in enumerate(said)]
-    return f"Transcript of {stem}.", segments, words
+    segments = fit_to_length([
+        {"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " Transcript of", "tokens": [1, 2],
+         "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01},
+        {"id": 1, "seek": 0, "start": 1.5, "end": 3.25, "text": f" {stem}.", "tokens": [3],
+         "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.0, "no_speech_prob": 0.01}], seconds)
+    return f"Transcript of {stem}.", segments, spread_words(segments, letters_only=False)
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(UploadHandler):
     server_version = "bench-server/1"
-
-    def setup(self):
-        super().setup()
-        # Headers and body go out as separate writes; without NODELAY, Nagle holds the body
-        # until the client's delayed ACK (~40 ms) and every client looks slow.
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format, *args):
-        pass
-
-    def send_body(self, status, body, content_type="application/json"):
-        data = body.encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def send_error_json(self, status, message):
-        self.send_body(status, json.dumps({"error": {"message": message, "type": "invalid_request_error",
-                                                     "param": None, "code": None}}))
-
-    def do_GET(self):
-        if self.path.rstrip("/").endswith("/health"):
-            self.send_body(200, '{"status":"ok"}')
-        else:
-            self.send_error_json(404, f"no route {self.path}")
 
     def do_POST(self):
         record = {"received_at": time.time(), "path": self.path}
@@ -101,9 +60,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error_json(404, f"no route {self.path}")
             return
         content_type = self.headers.get("Content-Type", "")
-        boundary = next((value.strip('"').encode() for key, _, value in
-                         (piece.strip().partition("=") for piece in content_type.split(";")[1:])
-                         if key.lower() == "boundary"), None)
+        boundary = boundary_of(content_type)
         try:
             if not content_type.startswith("multipart/form-data") or not boundary:
                 raise ValueError(f"Content-Type {content_type!r} is not multipart/form-data with a boundary")
@@ -149,31 +106,14 @@ class Handler(BaseHTTPRequestHandler):
         elif response_format == "text":
             self.send_body(200, text + "\n", "text/plain; charset=utf-8")
         else:
-            separator = "," if response_format == "srt" else "."
-            cues = [f"{timestamp(s['start'], separator)} --> {timestamp(s['end'], separator)}\n{s['text'].strip()}\n"
-                    for s in segments]
-            body = "\n".join(f"{i + 1}\n{cue}" for i, cue in enumerate(cues)) if response_format == "srt" \
-                else "WEBVTT\n\n" + "\n".join(cues)
-            self.send_body(200, body, "text/plain; charset=utf-8")
+            self.send_body(200, subtitles(segments, response_format), "text/plain; charset=utf-8")
 
 
-class BenchServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    # The default backlog of 5 drops the SYNs of an 8-worker client's first connects, which
-    # then retry a second later.
-    request_queue_size = 128
-
+class BenchServer(UploadServer):
     def __init__(self, address, delay, per_audio_second, expected_authorization, log_path):
-        super().__init__(address, Handler)
+        super().__init__(address, Handler, log_path)
         self.delay, self.per_audio_second = delay, per_audio_second
-        self.expected_authorization, self.log_path = expected_authorization, log_path
-        self.lock = threading.Lock()
-
-    def log(self, record):
-        if self.log_path:
-            with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
-                log.write(json.dumps(record) + "\n")
+        self.expected_authorization = expected_authorization
 
 
 def main():

@@ -5,9 +5,15 @@ OpenAI: the tests' stub (Tests/Servers/whisper_stub.py) and the benchmarks' serv
 parse_multipart streams a multipart/form-data body (a file part hashed and counted, never held
 in memory unless asked); check holds it to the contract of POST /audio/transcriptions (and
 /audio/translations) and says each problem; audio_seconds reads a WAV or FLAC header for the
-length of the audio; timestamp writes SRT and VTT times.
+length of the audio; fit_to_length, spread_words and subtitles shape an answer; UploadHandler
+and UploadServer are what both servers do alike (no Nagle delay, OpenAI's error shape, /health,
+one JSON line per request in a log).
 """
 import hashlib
+import json
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 KNOWN_FIELDS = {"file", "model", "language", "prompt", "response_format", "temperature",
                 "timestamp_granularities[]"}
@@ -202,6 +208,110 @@ def check(parts, authorization, expected_authorization, task="transcribe"):
     if expected_authorization is None and authorization is not None:
         problems.append("unexpected Authorization header")
     return fields, file_info, problems
+
+
+def boundary_of(content_type):
+    """The boundary a multipart Content-Type names, as bytes; None when it names none."""
+    for piece in content_type.split(";")[1:]:
+        key, _, value = piece.strip().partition("=")
+        if key.lower() == "boundary":
+            return value.strip('"').encode()
+    return None
+
+
+def fit_to_length(segments, seconds):
+    """Fits segments to audio `seconds` long, as a real server's answer lies within the audio:
+    squeezed into a shorter file, the last one running on to the end of a longer one. Unknown
+    length (None): left as they are."""
+    if seconds and seconds < segments[-1]["end"]:
+        scale = seconds / segments[-1]["end"]
+        for segment in segments:
+            segment["start"], segment["end"] = round(segment["start"] * scale, 3), round(segment["end"] * scale, 3)
+    elif seconds:
+        segments[-1]["end"] = round(seconds, 3)
+    return segments
+
+
+def spread_words(segments, letters_only=True):
+    """The segments' words spread evenly over each; `letters_only`: letters, digits and
+    apostrophes only (OpenAI's words carry no punctuation), else the text split at spaces."""
+    words = []
+    for item in segments:
+        parts = item["text"].split()
+        if letters_only:
+            parts = [part for part in ("".join(c for c in part if c.isalnum() or c == "'") for part in parts) if part]
+        step = (item["end"] - item["start"]) / max(len(parts), 1)
+        words += [{"word": part, "start": round(item["start"] + i * step, 3),
+                   "end": round(item["start"] + (i + 1) * step, 3)} for i, part in enumerate(parts)]
+    return words
+
+
+def subtitles(segments, response_format):
+    """The body of an `srt` or `vtt` answer."""
+    separator = "," if response_format == "srt" else "."
+    cues = [f"{timestamp(s['start'], separator)} --> {timestamp(s['end'], separator)}\n{s['text'].strip()}\n"
+            for s in segments]
+    if response_format == "srt":
+        return "\n".join(f"{i + 1}\n{cue}" for i, cue in enumerate(cues))
+    return "WEBVTT\n\n" + "\n".join(cues)
+
+
+class UploadHandler(BaseHTTPRequestHandler):
+    """What both servers' handlers share: HTTP/1.1 keep-alive without Nagle's delay, quiet
+    logging, OpenAI's error shape and GET .../health."""
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        # Headers and body go out as separate writes; without NODELAY, Nagle holds the body
+        # until the client's delayed ACK (~40 ms) and every client looks slow.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format, *args):
+        pass
+
+    def extra_headers(self):
+        """Headers every answer carries besides the content's."""
+        return {}
+
+    def send_body(self, status, body, content_type="application/json", headers=None):
+        data = body if isinstance(body, bytes) else body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in {**self.extra_headers(), **(headers or {})}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def send_error_json(self, status, message, type_="invalid_request_error", code=None, headers=None):
+        body = json.dumps({"error": {"message": message, "type": type_, "param": None, "code": code}})
+        self.send_body(status, body, headers=headers)
+
+    def do_GET(self):
+        if self.path.rstrip("/").endswith("/health"):
+            self.send_body(200, '{"status":"ok"}')
+        else:
+            self.send_error_json(404, f"no route {self.path}")
+
+
+class UploadServer(ThreadingHTTPServer):
+    """A threaded server that appends one JSON line per request to `log_path` (if any)."""
+    daemon_threads = True
+    allow_reuse_address = True
+    # The default backlog of 5 drops the SYNs of an 8-worker client's first connects, which
+    # then retry a second later.
+    request_queue_size = 128
+
+    def __init__(self, address, handler, log_path):
+        super().__init__(address, handler)
+        self.log_path = log_path
+        self.lock = threading.Lock()
+
+    def log(self, record):
+        if self.log_path:
+            with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
+                log.write(json.dumps(record) + "\n")
 
 
 def timestamp(seconds, separator):
