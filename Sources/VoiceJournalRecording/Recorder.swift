@@ -137,7 +137,7 @@ package enum Recorder {
     }
 
     /// The capture, metering and file writing of `record` into `url`, without the store (no
-    /// rows, no sha256): what `scripts/bench-capture` measures against `arecord`.
+    /// rows, no sha256): what `scripts/bench/bench-capture` measures against `arecord`.
     package static func captureOnly(_ request: RecordingRequest, to url: URL, stop: StopButton, logger: Logger,
                                    progress: (TakeProgress) -> Void) async throws -> CaptureResult {
         let (session, writer) = try RecordingSession.captureOnly(request, to: url, logger: logger)

@@ -164,7 +164,7 @@ public final class RecordingSession: Sendable {
     }
 
     /// The same capture, metering and file writing as `start`, into `url`, without the store
-    /// (no rows, no sha256): what `scripts/bench-capture` measures against `arecord`.
+    /// (no rows, no sha256): what `scripts/bench/bench-capture` measures against `arecord`.
     /// The caller closes the writer once the session has finished.
     public static func captureOnly(_ request: RecordingRequest, to url: URL,
                                    logger: Logger) throws -> (CaptureSession, SoundFileWriter) {

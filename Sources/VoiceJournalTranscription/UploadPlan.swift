@@ -42,7 +42,7 @@ public struct UploadPlan: Sendable, Equatable {
     /// The default for `--max-chunk-seconds`. Ten minutes keeps every chunk under the gpt-4o
     /// models' 1400 s cap and within one request even at FLAC's worst case (19.8 MB), and cuts
     /// an hour into about seven chunks (each cut falls in a pause before the limit) that run at
-    /// once with `--jobs 8`. Measured by `scripts/bench-long`: shorter limits are no faster
+    /// once with `--jobs 8`. Measured by `scripts/bench/bench-long`: shorter limits are no faster
     /// there but add seams, where a word can be cut, and requests (450 s leaves an hour's last
     /// two chunks waiting for a worker).
     public static let defaultMaxChunkSeconds: Double = 600
