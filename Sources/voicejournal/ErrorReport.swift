@@ -1,6 +1,5 @@
 import VoiceJournalAudio
 import VoiceJournalPlayback
-import Foundation
 import VoiceJournalRecording
 import VoiceJournalServer
 import VoiceJournalSettings

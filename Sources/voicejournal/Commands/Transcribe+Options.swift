@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import VoiceJournalBatch
 import VoiceJournalQueue
-import VoiceJournalRecording
 import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalTranscription

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import VoiceJournalBatch
-import VoiceJournalSettings
 import VoiceJournalTerminal
 
 /// `transcribe PATH...` — queue audio files and folders and transcribe them.
