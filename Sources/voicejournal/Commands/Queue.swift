@@ -1,10 +1,8 @@
 import ArgumentParser
-import Foundation
 import VoiceJournalBatch
 import VoiceJournalPages
 import VoiceJournalQueue
 import VoiceJournalStore
-import VoiceJournalTerminal
 
 /// `queue status|run|list|retry|cancel` — the transcription queue.
 struct Queue: AsyncParsableCommand {
@@ -25,16 +23,12 @@ extension Queue {
         @Flag(help: "One JSON document on stdout.") var json = false
 
         func run() async throws {
-            let store = try global.openStoreForReading()
-            let counts = try store.queue.queueCounts()
-            let running = counts.running > 0 ? try store.queue.runningJobs() : []
+            let status = try QueueStatusJSON(of: global.openStoreForReading().queue)
             if json {
-                try printJSON(QueueStatusJSON(counts: counts, runningJobs: running))
+                try printJSON(status)
                 return
             }
-            print(QueueText.status(queued: counts.queued, running: counts.running, done: counts.done, failed: counts.failed,
-                                   cancelled: counts.cancelled, runningJobs: running.map { ($0.jobId, $0.path, $0.chunk, $0.endpoint) },
-                                   nextDueIn: counts.nextDue?.timeIntervalSinceNow))
+            print(status.text)
         }
     }
 
