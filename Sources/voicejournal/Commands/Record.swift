@@ -120,36 +120,28 @@ struct CaptureOptions: ParsableArguments {
     }
 }
 
-/// Printing a finished recording, and the exit code its ending calls for.
+/// Printing a finished recording (what `TakeEnding` says of it comes from the take), and the
+/// exit code its ending calls for.
 enum RecordingReport {
-    /// Prints the outcome (human or JSON), and the warning for dropped audio.
-    static func show(_ outcome: RecordingOutcome, json: Bool) throws {
-        print(json ? try outcome.jsonText() : outcome.summaryLines.joined(separator: "\n"))
-        if let warning = outcome.overrunWarning { printNotice(warning) }
+    /// Prints the outcome (human or JSON), and the warning for dropped audio; returns how the take ended.
+    @discardableResult
+    static func show(_ outcome: RecordingOutcome, json: Bool) throws -> TakeEnding {
+        let ending = try outcome.report(json: json, say: { print($0) }, warn: printNotice)
         fflush(nil) // out at once, before any wait: stdout is the stream with lines waiting
+        return ending
     }
 
     /// Prints the outcome; exits 130 after a signal, 1 if the device or disk failed mid-way.
-    static func finish(_ outcome: RecordingOutcome, json: Bool) throws {
-        try show(outcome, json: json)
-        if let error = outcome.captureError { throw CLIError.failure("recording stopped early: \(error) (what was captured is saved)") }
-        if case .interrupted = outcome.stopReason { throw ExitCode(CLIError.interrupted) }
-    }
+    static func finish(_ outcome: RecordingOutcome, json: Bool) throws { try finish(TakeResult(outcome: outcome), json: json) }
 
     /// After a live take (shown already unless `json`): its transcript, or why there is none.
     static func finish(_ take: TakeResult, json: Bool) throws {
-        let outcome = take.outcome, explanation = take.explanation ?? ""
-        switch take.live {
-        case nil: try finish(outcome, json: json)
-        case .transcribed(let transcript)?:
-            print(json ? try outcome.jsonText(transcript: transcript) : "\n" + TerminalText.escapedLines(transcript.text))
-        case .unreachable?:
-            printNotice(explanation)
-            if json { print(try outcome.jsonText()) }
-        case .interrupted?:
-            if json { print(try outcome.jsonText()) }
-            throw CLIError.interrupted(explanation)
-        case .notTranscribed?: throw CLIError.failure(explanation)
+        let ending = take.live == nil ? try show(take.outcome, json: json) : try take.report(json: json, say: { print($0) }, warn: printNotice)
+        switch ending {
+        case .done: break
+        case .failed(let message): throw CLIError.failure(message)
+        case .interrupted(let message?): throw CLIError.interrupted(message)
+        case .interrupted(nil): throw ExitCode(CLIError.interrupted)
         }
     }
 }
