@@ -73,23 +73,13 @@ struct CaptureOptions: ParsableArguments {
     var silenceThreshold: Double = SilenceDetector.defaultThresholdDBFS
     @Flag(help: "Do not show the level meter.") var noMeter = false
 
-    /// The longest `--max-duration`: a week.
-    static let longestTake: Double = 7 * 86_400
-
     func validate() throws {
-        guard AudioContainer(rawValue: format.lowercased()) != nil else {
-            throw ValidationError("--format must be one of: \(AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        // Bounded so that no length or level overflows the frame counts made from it.
-        guard maxDuration >= 0, maxDuration <= Self.longestTake else {
-            throw ValidationError("--max-duration must be 0 (no limit) or up to \(Int(Self.longestTake)) seconds (a week)")
-        }
-        if let stopOnSilence, !(stopOnSilence > 0 && stopOnSilence <= 3600) {
-            throw ValidationError("--stop-on-silence must be more than 0 and at most 3600 seconds")
-        }
-        guard silenceThreshold < 0, silenceThreshold >= -200 else {
-            throw ValidationError("--silence-threshold is in dBFS and must be below 0 and at least -200")
-        }
+        if let problem = limits.problem { throw ValidationError(problem) }
+    }
+
+    /// The file and limits of a take (see `TakeLimits`).
+    private var limits: TakeLimits {
+        TakeLimits(format: format, maxDuration: maxDuration, stopOnSilence: stopOnSilence, silenceThreshold: silenceThreshold)
     }
 
     /// The capture path of `record` without the store, for benchmarks.
@@ -103,11 +93,7 @@ struct CaptureOptions: ParsableArguments {
     }
 
     private func request(owner: RecordingOwner, idempotencyKey: String? = nil) -> RecordingRequest {
-        RecordingRequest(
-            device: input.device, format: input.format,
-            container: AudioContainer(rawValue: format.lowercased()) ?? .wav,
-            maxSeconds: maxDuration > 0 ? maxDuration : nil, stopOnSilenceSeconds: stopOnSilence,
-            silenceThresholdDBFS: silenceThreshold, owner: owner, idempotencyKey: idempotencyKey)
+        limits.request(device: input.device, format: input.format, owner: owner, idempotencyKey: idempotencyKey)
     }
 
     /// One take with the meter drawn and Enter and signals heard (see `Recorder.record`).
