@@ -79,7 +79,7 @@ struct Serve: AsyncParsableCommand {
         let transcriber = pool.map { pool in
             InProcessTranscriber(queue: store.queue, firstPause: AnswerServer.Transcriber.firstPause(environment: environment),
                                  report: { $0.isResult ? printNow($0.text) : printNotice($0.text) }) {
-                try transcription.makeRunner(store: store, settings: settings, pool: pool, warnLeftOut: false)
+                try transcription.makeRunner(store: store, settings: settings, pool: pool)
             }
         }
         SignalWatch.unblockStopSignals()
