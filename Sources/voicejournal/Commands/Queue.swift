@@ -15,7 +15,7 @@ struct Queue: AsyncParsableCommand {
 
 extension Queue {
     /// `queue status` — jobs per state.
-    struct Status: AsyncParsableCommand {
+    struct Status: AsyncParsableCommand, JSONOutput {
         static let configuration = CommandConfiguration(
             commandName: "status", abstract: "How many jobs are queued, running, done, failed; where the running ones are being sent.")
 
@@ -23,12 +23,7 @@ extension Queue {
         @Flag(help: "One JSON document on stdout.") var json = false
 
         func run() async throws {
-            let status = try QueueStatusJSON(of: global.openStoreForReading().queue)
-            if json {
-                try printJSON(status)
-                return
-            }
-            print(status.text)
+            try show(try QueueStatusJSON(of: global.openStoreForReading().queue)) { $0.text }
         }
     }
 
@@ -58,7 +53,7 @@ extension Queue {
     }
 
     /// `queue list` — the jobs with their files and last errors.
-    struct List: AsyncParsableCommand {
+    struct List: AsyncParsableCommand, JSONOutput {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List jobs, newest change first.")
 
         @OptionGroup var global: GlobalOptions
@@ -71,11 +66,7 @@ extension Queue {
 
         func run() async throws {
             let listings = try global.openStoreForReading().queue.listJobs(state: state, limit: limit)
-            if json {
-                try printJSON(listings.map(JobJSON.init))
-                return
-            }
-            print(JobListing.lines(listings, state: state).joined(separator: "\n"))
+            try show(listings.map(JobJSON.init)) { _ in JobListing.lines(listings, state: state).joined(separator: "\n") }
         }
     }
 
