@@ -72,6 +72,21 @@ extension Settings {
                                     codec: UploadCodec(rawValue: uploadCodec.value) ?? .flac, trim: trim),
              environment: environment)
     }
+
+    /// A queue runner over `queue` working as these settings and the run's `prompt` and `trim`
+    /// say: on `pool`, else on the servers for `jobs` (`endpointPool`), each endpoint those
+    /// leave out said to `leftOut`.
+    package func queueRunner(_ queue: JobQueue, jobs: Int?, pool: EndpointPool?, prompt: String?, trim: Bool,
+                             environment: [String: String], logger: Logger, leftOut: (String) -> Void) throws -> QueueRunner {
+        guard let pool else {
+            let made = try endpointPool(jobs: jobs, environment: environment, logger: logger)
+            for line in made.leftOut { leftOut(line) }
+            return try queueRunner(queue, jobs: jobs, pool: made, prompt: prompt, trim: trim, environment: environment, logger: logger,
+                                   leftOut: leftOut)
+        }
+        return QueueRunner(queue: queue, endpoints: pool.endpoints,
+                           options: runnerOptions(prompt: prompt, trim: trim, environment: environment), logger: logger)
+    }
 }
 
 extension EndpointConfig {

@@ -17,4 +17,24 @@ extension JournalExport {
         return JournalExport(documents: [Document(name: fileName(name.isEmpty ? "recording-\(id)" : name) + "." + format.rawValue,
                                                   text: text)])
     }
+
+    /// What `export --format` makes: journals as Markdown, the whole journal as JSON (for
+    /// `import`), or one recording's transcript as subtitles.
+    package enum Format: String, CaseIterable, Sendable { case md, json, srt, vtt }
+
+    /// The export `format` makes of `store`: the journal named (else every one), entries from
+    /// `since` up to `until`, audio linked from `linksFrom` or copied with `copyAudio` (md); the
+    /// archive exported at `now` (json); `recording`'s transcript (srt, vtt).
+    package static func make(_ format: Format, of store: JournalStore, journal: String?, since: Date?, until: Date?,
+                             recording: Int64?, linksFrom: @autoclosure () -> URL, copyAudio: Bool,
+                             now: @autoclosure () -> Date) throws -> JournalExport {
+        switch format {
+        case .md:
+            try markdown(store, journal: journal, since: since, until: until, linksFrom: linksFrom(), copyAudio: copyAudio)
+        case .json:
+            try archive(store, ArchiveSelection(journal: journal, since: since, until: until), now: now())
+        case .srt, .vtt:
+            try subtitles(format == .srt ? .srt : .vtt, recording: recording ?? 0, store: store)
+        }
+    }
 }

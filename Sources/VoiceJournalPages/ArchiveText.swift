@@ -44,3 +44,14 @@ enum ArchiveText {
         try JSONText.encode(value, pretty: false)
     }
 }
+
+/// What `import` says it did.
+package enum ImportText {
+    /// The rows imported per table (`JournalArchiver.importArchive`'s counts), for the home
+    /// they went into.
+    package static func summary(_ imported: [String: Int], into home: DataHome) -> String {
+        let counts = ["journal", "person", "question", "assignment", "entry", "recording", "transcript"]
+            .map { "\($0) \(imported[$0] ?? 0)" }.joined(separator: ", ")
+        return "Imported into \(TerminalText.escaped(home.url.path)): \(counts) (rows per table)."
+    }
+}

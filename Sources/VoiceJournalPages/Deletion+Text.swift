@@ -36,6 +36,12 @@ package enum DeletionText {
             + (files > 0 ? " and \(files) file\(files == 1 ? "" : "s")." : ".")
     }
 
+    /// The notices for files the deletion could not remove (in path order), each saying to
+    /// delete it by hand.
+    package static func leftFileNotices(_ outcome: Deletion.Outcome) -> [String] {
+        outcome.leftFiles.sorted(by: { $0.key < $1.key }).map { path, reason in "could not remove \(path): \(reason); delete it by hand" }
+    }
+
     private static func counts(_ plan: DeletionPlan) -> [(count: Int, noun: String)] {
         [(plan.journals.count, "journal"), (plan.questions, "question"), (plan.assignments, "assignment"),
          (plan.entries, "entry"), (plan.recordings, "recording"), (plan.transcripts, "transcript"),

@@ -20,6 +20,16 @@ package enum JournalTables {
         list.isEmpty ? "No entries." : entries(list)
     }
 
+    /// `entry list --json`: the entries `filter` keeps (each segment's words too with `words`)
+    /// as one JSON document, handed to `write` as the entries are read: the document of any
+    /// number of entries, in the memory of one.
+    package static func writeEntryList(_ store: JournalStore, _ filter: EntryFilter, words: Bool,
+                                       to write: @escaping (String) throws -> Void) throws {
+        var stream = JSONArrayStream(write: write)
+        try store.forEachEntry(filter, review: true, words: words) { try stream.append($0) }
+        try stream.finish()
+    }
+
     /// `journal list`: each journal with its counts, last entry and language (`de`; `-`:
     /// detected; `+en`: translated to English too).
     package static func journals(_ journals: [JournalSummary]) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import VoiceJournalStore
+import VoiceJournalTerminal
 
 /// `queue status --json`: the counts, and each running job with its endpoint.
 package struct QueueStatusJSON: Encodable, Sendable {
@@ -17,6 +18,21 @@ package struct QueueStatusJSON: Encodable, Sendable {
         try counts.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(runningJobs, forKey: .runningJobs)
+    }
+}
+
+extension QueueStatusJSON {
+    /// The status of `queue`: its counts, and its running jobs when any run.
+    package init(of queue: JobQueue) throws {
+        let counts = try queue.queueCounts()
+        self.init(counts: counts, runningJobs: counts.running > 0 ? try queue.runningJobs() : [])
+    }
+
+    /// What `queue status` prints without `--json` (see `QueueText.status`).
+    package var text: String {
+        QueueText.status(queued: counts.queued, running: counts.running, done: counts.done, failed: counts.failed,
+                         cancelled: counts.cancelled, runningJobs: runningJobs.map { ($0.jobId, $0.path, $0.chunk, $0.endpoint) },
+                         nextDueIn: counts.nextDue?.timeIntervalSinceNow)
     }
 }
 

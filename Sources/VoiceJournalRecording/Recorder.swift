@@ -208,6 +208,27 @@ extension TakeProgress {
 }
 
 extension TakeResult {
+    /// Says how a live take ended (the recording said already, unless `json`): its transcript
+    /// to `say`, or why there is none (to `warn`, or as the ending), with the recording as JSON
+    /// when it is still to be said. A take without live transcription is said as its recording
+    /// (`RecordingOutcome.report`).
+    package func report(json: Bool, say: (String) -> Void, warn: (String) -> Void) throws -> TakeEnding {
+        let explanation = self.explanation ?? ""
+        switch live {
+        case nil: return try outcome.report(json: json, say: say, warn: warn)
+        case .transcribed(let transcript)?:
+            say(json ? try outcome.jsonText(transcript: transcript) : "\n" + TerminalText.escapedLines(transcript.text))
+        case .unreachable?:
+            warn(explanation)
+            if json { say(try outcome.jsonText()) }
+        case .interrupted?:
+            if json { say(try outcome.jsonText()) }
+            return .interrupted(explanation)
+        case .notTranscribed?: return .failed(explanation)
+        }
+        return .done
+    }
+
     /// Why the live transcript did not come and what to do (nil: it came, or none was awaited).
     package var explanation: String? {
         let recordingId = outcome.recordingId, jobId = outcome.jobId

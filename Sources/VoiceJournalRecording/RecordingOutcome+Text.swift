@@ -3,7 +3,27 @@ import Foundation
 import VoiceJournalStore
 import VoiceJournalTerminal
 
+/// How `record` and `answer` end once a take is said: done, failed work (exit 1) with the line
+/// saying why, or interrupted (exit 130) with the line saying what stays (nil: a signal stopped
+/// the take, and nothing more is said).
+package enum TakeEnding: Sendable, Equatable {
+    case done
+    case failed(String)
+    case interrupted(String?)
+}
+
 extension RecordingOutcome {
+    /// Says the saved recording as `record` and `answer` print it: the outcome (human or JSON)
+    /// to `say`, then the warning for dropped audio to `warn`. Ends failed if the device or disk
+    /// failed mid-way (what was captured is saved), interrupted after a signal.
+    package func report(json: Bool, say: (String) -> Void, warn: (String) -> Void) throws -> TakeEnding {
+        say(json ? try jsonText() : summaryLines.joined(separator: "\n"))
+        if let overrunWarning { warn(overrunWarning) }
+        if let captureError { return .failed("recording stopped early: \(captureError) (what was captured is saved)") }
+        if case .interrupted = stopReason { return .interrupted(nil) }
+        return .done
+    }
+
     /// What `record` and `answer` say of a saved recording: its length and levels, its file,
     /// what it belongs to and its queued transcription.
     package var summaryLines: [String] {

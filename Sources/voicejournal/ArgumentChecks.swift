@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import VoiceJournalTerminal
 
 // Checks argument-parser cannot express: --limit and --jobs (words that look like options are

@@ -1,6 +1,5 @@
 import VoiceJournalAudio
 import VoiceJournalPlayback
-import Foundation
 import VoiceJournalRecording
 import VoiceJournalServer
 import VoiceJournalSettings
@@ -62,27 +61,17 @@ struct ErrorReport: Sendable, Equatable {
             // one that stops delivering mid-take (or taking mid-play) is failed work.
             let midway = error.kind == .read || error.kind == .write || error.kind == .drain
             return ErrorReport(message: error.description, status: midway ? .failure : .configuration)
-        case let error as SoundFileError:
-            return ErrorReport(message: error.description, status: .failure)
-        case let error as AudioFileProblem:
-            // A file that is not audio voicejournal will read: that piece of work failed.
-            return ErrorReport(message: error.description, status: .failure)
-        case let error as RecordingError:
-            // A take or an attached file that could not be kept: that piece of work failed.
-            return ErrorReport(message: error.description, status: .failure)
+        case is SoundFileError, is AudioFileProblem, is RecordingError, is ResamplerError, is DigestError, is EditorError:
+            // A file that is not audio voicejournal will read, a take or an attached file that
+            // could not be kept, a conversion or digest that failed, an editor that failed or left
+            // nothing to take (that correction was not made): that piece of work failed.
+            return ErrorReport(message: String(describing: error), status: .failure)
         case let error as PlayTargetError:
             // An id that names nothing is a mistake in what was asked (as `entry show` has it);
             // an entry or answer with nothing to play is work that cannot be done.
             // A start past the end (`--at`) is a mistake in what was asked too.
             let unknown = [.noSuchEntry, .noSuchRecording, .noSuchAssignment, .pastEnd].contains(error.kind)
             return ErrorReport(message: error.description, status: unknown ? .usage : .failure)
-        case let error as ResamplerError:
-            return ErrorReport(message: error.description, status: .failure)
-        case let error as DigestError:
-            return ErrorReport(message: error.description, status: .failure)
-        case let error as EditorError:
-            // The editor failed or left nothing to take: that correction was not made.
-            return ErrorReport(message: error.description, status: .failure)
         case let error as ServeError:
             // Every kind (an address taken, no such host) means the machine cannot serve where asked.
             return ErrorReport(message: error.description, status: .configuration)

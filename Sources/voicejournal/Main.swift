@@ -2,11 +2,7 @@ import ArgumentParser
 import VoiceJournalCMalloc
 import Foundation
 import Logging
-import VoiceJournalAudio
 import VoiceJournalSettings
-import VoiceJournalStore
-import VoiceJournalTerminal
-import VoiceJournalTranscription
 
 /// Runs the command and maps every error to the documented exit codes: 0 success, 1 some work
 /// failed, 2 usage error, 3 configuration error, 130 interrupted. argument-parser's own

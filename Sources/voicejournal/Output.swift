@@ -5,8 +5,13 @@ import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalTerminal
 
+/// A command or option group with a `--json` flag, whatever its help says.
+protocol JSONOutput {
+    var json: Bool { get }
+}
+
 /// `--json` for every listing.
-struct OutputOptions: ParsableArguments {
+struct OutputOptions: ParsableArguments, JSONOutput {
     @Flag(name: .long, help: "Print one JSON document on stdout instead of text.")
     var json = false
 }
@@ -16,7 +21,7 @@ func printJSON<Value: Encodable>(_ value: Value) throws {
     print(try JSONText.encode(value))
 }
 
-extension OutputOptions {
+extension JSONOutput {
     /// Prints `value` as one JSON document with `--json`, else as `text` makes it.
     func show<Value: Encodable>(_ value: Value, _ text: (Value) throws -> String) throws {
         if json { return try printJSON(value) }

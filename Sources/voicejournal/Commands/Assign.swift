@@ -1,4 +1,5 @@
 import ArgumentParser
+import VoiceJournalServer
 import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalTerminal
@@ -33,13 +34,9 @@ struct LinkOptions: ParsableArguments {
                                valueName: "url"))
     var publicURL: String?
 
-    func validate() throws { try Self.validate(publicURL) }
-
     /// Refuses a `--public-url` that is no http(s) URL (`serve` checks its own the same way).
-    static func validate(_ publicURL: String?) throws {
-        if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || publicURL.count < 10 {
-            throw ValidationError("--public-url must be an http(s) URL such as https://journal.example.org")
-        }
+    func validate() throws {
+        if let problem = AnswerServer.Configuration.publicURLProblem(publicURL) { throw ValidationError(problem) }
     }
 
     /// The settings with this `--public-url`, for `Settings.answerLink`.

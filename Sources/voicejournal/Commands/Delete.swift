@@ -88,9 +88,7 @@ struct DeleteOptions: ParsableArguments {
         }
         if output.json { return try printJSON(outcome) }
         print(DeletionText.done(outcome))
-        for (path, reason) in outcome.leftFiles.sorted(by: { $0.key < $1.key }) {
-            printNotice("could not remove \(path): \(reason); delete it by hand")
-        }
+        for notice in DeletionText.leftFileNotices(outcome) { printNotice(notice) }
         if !outcome.leftFiles.isEmpty { throw ExitCode(CLIError.failure) }
     }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import VoiceJournalPages
 import VoiceJournalSettings
 import VoiceJournalStore
@@ -60,10 +59,7 @@ struct EntryCommand: AsyncParsableCommand {
             let store = try global.openStoreForReading()
             let filter = filters.filter(kind: kind, limit: limit)
             guard output.json else { return print(JournalTables.entryList(try store.entries(filter))) }
-            // Written as the entries are read: the document of any number of entries, in the memory of one.
-            var stream = JSONArrayStream { print($0, terminator: "") }
-            try store.forEachEntry(filter, review: true, words: words) { try stream.append($0) }
-            try stream.finish()
+            try JournalTables.writeEntryList(store, filter, words: words) { print($0, terminator: "") }
             print()
         }
     }

@@ -3,7 +3,6 @@ import Foundation
 import VoiceJournalBatch
 import VoiceJournalPages
 import VoiceJournalSettings
-import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// `voicejournal export`: journals as Markdown, the whole journal as JSON (for `import`),
@@ -33,10 +32,8 @@ struct Export: AsyncParsableCommand {
             Files already in DIR are left alone unless --force is given.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case md, json, srt, vtt }
-
     @OptionGroup var global: GlobalOptions
-    @Option(help: "md, json, srt or vtt.") var format: Format = .md
+    @Option(help: "md, json, srt or vtt.") var format: JournalExport.Format = .md
     @Option(help: "Only this journal.") var journal: String?
     @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: PointInTime?
     @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: PointInTime?
@@ -63,19 +60,10 @@ struct Export: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try global.openStoreForReading()
-        let export: JournalExport
-        switch format {
-        case .md:
-            export = try JournalExport.markdown(store, journal: journal, since: since?.date, until: until?.endOfPeriod,
-                                                linksFrom: outFolder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                                                copyAudio: withAudio)
-        case .json:
-            export = try JournalExport.archive(store, ArchiveSelection(journal: journal, since: since?.date, until: until?.endOfPeriod),
-                                               now: Now.date())
-        case .srt, .vtt:
-            export = try JournalExport.subtitles(format == .srt ? .srt : .vtt, recording: recording ?? 0, store: store)
-        }
+        let export = try JournalExport.make(format, of: global.openStoreForReading(), journal: journal, since: since?.date,
+                                            until: until?.endOfPeriod, recording: recording,
+                                            linksFrom: outFolder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                                            copyAudio: withAudio, now: Now.date())
         guard let folder = outFolder else { return try export.print { print($0, terminator: "") } }
         let written = try export.write(into: folder, force: force) { print(TerminalText.escaped($0.path)) }
         if let line = written.copiedLine { print(line) }
@@ -84,3 +72,5 @@ struct Export: AsyncParsableCommand {
 
     private var outFolder: URL? { out.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } }
 }
+
+extension JournalExport.Format: ExpressibleByArgument {}

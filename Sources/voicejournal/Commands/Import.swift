@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import VoiceJournalPages
 import VoiceJournalStore
-import VoiceJournalTerminal
 
 /// `voicejournal import FILE`: reads an `export --format json` back into an empty data folder.
 struct Import: AsyncParsableCommand {
@@ -28,10 +28,6 @@ struct Import: AsyncParsableCommand {
     func run() async throws {
         let archive = try JournalArchive.read(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
         let store = try global.openStore()
-        let imported = try store.archiver.importArchive(archive)
-        if output.json { return try printJSON(imported) }
-        let counts = ["journal", "person", "question", "assignment", "entry", "recording", "transcript"]
-            .map { "\($0) \(imported[$0] ?? 0)" }.joined(separator: ", ")
-        print("Imported into \(TerminalText.escaped(store.home.url.path)): \(counts) (rows per table).")
+        try output.show(try store.archiver.importArchive(archive)) { ImportText.summary($0, into: store.home) }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import VoiceJournalPages
 import VoiceJournalStore
 import VoiceJournalTranscription
 

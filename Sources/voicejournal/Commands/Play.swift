@@ -1,9 +1,6 @@
 import ArgumentParser
-import VoiceJournalAudio
 import Foundation
-import Logging
 import VoiceJournalPlayback
-import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// `play` — listen to an entry, an answer, a search hit or any audio file through ALSA.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import VoiceJournalPages
 import VoiceJournalStore
-import VoiceJournalTerminal
 
 /// `voicejournal question add|list`.
 struct QuestionCommand: AsyncParsableCommand {

@@ -1,10 +1,8 @@
 import ArgumentParser
-import Foundation
 import VoiceJournalBatch
 import VoiceJournalPages
 import VoiceJournalQueue
 import VoiceJournalStore
-import VoiceJournalTerminal
 
 /// `queue status|run|list|retry|cancel` — the transcription queue.
 struct Queue: AsyncParsableCommand {
@@ -17,7 +15,7 @@ struct Queue: AsyncParsableCommand {
 
 extension Queue {
     /// `queue status` — jobs per state.
-    struct Status: AsyncParsableCommand {
+    struct Status: AsyncParsableCommand, JSONOutput {
         static let configuration = CommandConfiguration(
             commandName: "status", abstract: "How many jobs are queued, running, done, failed; where the running ones are being sent.")
 
@@ -25,16 +23,7 @@ extension Queue {
         @Flag(help: "One JSON document on stdout.") var json = false
 
         func run() async throws {
-            let store = try global.openStoreForReading()
-            let counts = try store.queue.queueCounts()
-            let running = counts.running > 0 ? try store.queue.runningJobs() : []
-            if json {
-                try printJSON(QueueStatusJSON(counts: counts, runningJobs: running))
-                return
-            }
-            print(QueueText.status(queued: counts.queued, running: counts.running, done: counts.done, failed: counts.failed,
-                                   cancelled: counts.cancelled, runningJobs: running.map { ($0.jobId, $0.path, $0.chunk, $0.endpoint) },
-                                   nextDueIn: counts.nextDue?.timeIntervalSinceNow))
+            try show(try QueueStatusJSON(of: global.openStoreForReading().queue)) { $0.text }
         }
     }
 
@@ -64,7 +53,7 @@ extension Queue {
     }
 
     /// `queue list` — the jobs with their files and last errors.
-    struct List: AsyncParsableCommand {
+    struct List: AsyncParsableCommand, JSONOutput {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List jobs, newest change first.")
 
         @OptionGroup var global: GlobalOptions
@@ -77,11 +66,7 @@ extension Queue {
 
         func run() async throws {
             let listings = try global.openStoreForReading().queue.listJobs(state: state, limit: limit)
-            if json {
-                try printJSON(listings.map(JobJSON.init))
-                return
-            }
-            print(JobListing.lines(listings, state: state).joined(separator: "\n"))
+            try show(listings.map(JobJSON.init)) { _ in JobListing.lines(listings, state: state).joined(separator: "\n") }
         }
     }
 

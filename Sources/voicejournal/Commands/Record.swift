@@ -73,23 +73,13 @@ struct CaptureOptions: ParsableArguments {
     var silenceThreshold: Double = SilenceDetector.defaultThresholdDBFS
     @Flag(help: "Do not show the level meter.") var noMeter = false
 
-    /// The longest `--max-duration`: a week.
-    static let longestTake: Double = 7 * 86_400
-
     func validate() throws {
-        guard AudioContainer(rawValue: format.lowercased()) != nil else {
-            throw ValidationError("--format must be one of: \(AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        // Bounded so that no length or level overflows the frame counts made from it.
-        guard maxDuration >= 0, maxDuration <= Self.longestTake else {
-            throw ValidationError("--max-duration must be 0 (no limit) or up to \(Int(Self.longestTake)) seconds (a week)")
-        }
-        if let stopOnSilence, !(stopOnSilence > 0 && stopOnSilence <= 3600) {
-            throw ValidationError("--stop-on-silence must be more than 0 and at most 3600 seconds")
-        }
-        guard silenceThreshold < 0, silenceThreshold >= -200 else {
-            throw ValidationError("--silence-threshold is in dBFS and must be below 0 and at least -200")
-        }
+        if let problem = limits.problem { throw ValidationError(problem) }
+    }
+
+    /// The file and limits of a take (see `TakeLimits`).
+    private var limits: TakeLimits {
+        TakeLimits(format: format, maxDuration: maxDuration, stopOnSilence: stopOnSilence, silenceThreshold: silenceThreshold)
     }
 
     /// The capture path of `record` without the store, for benchmarks.
@@ -103,11 +93,7 @@ struct CaptureOptions: ParsableArguments {
     }
 
     private func request(owner: RecordingOwner, idempotencyKey: String? = nil) -> RecordingRequest {
-        RecordingRequest(
-            device: input.device, format: input.format,
-            container: AudioContainer(rawValue: format.lowercased()) ?? .wav,
-            maxSeconds: maxDuration > 0 ? maxDuration : nil, stopOnSilenceSeconds: stopOnSilence,
-            silenceThresholdDBFS: silenceThreshold, owner: owner, idempotencyKey: idempotencyKey)
+        limits.request(device: input.device, format: input.format, owner: owner, idempotencyKey: idempotencyKey)
     }
 
     /// One take with the meter drawn and Enter and signals heard (see `Recorder.record`).
@@ -120,36 +106,28 @@ struct CaptureOptions: ParsableArguments {
     }
 }
 
-/// Printing a finished recording, and the exit code its ending calls for.
+/// Printing a finished recording (what `TakeEnding` says of it comes from the take), and the
+/// exit code its ending calls for.
 enum RecordingReport {
-    /// Prints the outcome (human or JSON), and the warning for dropped audio.
-    static func show(_ outcome: RecordingOutcome, json: Bool) throws {
-        print(json ? try outcome.jsonText() : outcome.summaryLines.joined(separator: "\n"))
-        if let warning = outcome.overrunWarning { printNotice(warning) }
+    /// Prints the outcome (human or JSON), and the warning for dropped audio; returns how the take ended.
+    @discardableResult
+    static func show(_ outcome: RecordingOutcome, json: Bool) throws -> TakeEnding {
+        let ending = try outcome.report(json: json, say: { print($0) }, warn: printNotice)
         fflush(nil) // out at once, before any wait: stdout is the stream with lines waiting
+        return ending
     }
 
     /// Prints the outcome; exits 130 after a signal, 1 if the device or disk failed mid-way.
-    static func finish(_ outcome: RecordingOutcome, json: Bool) throws {
-        try show(outcome, json: json)
-        if let error = outcome.captureError { throw CLIError.failure("recording stopped early: \(error) (what was captured is saved)") }
-        if case .interrupted = outcome.stopReason { throw ExitCode(CLIError.interrupted) }
-    }
+    static func finish(_ outcome: RecordingOutcome, json: Bool) throws { try finish(TakeResult(outcome: outcome), json: json) }
 
     /// After a live take (shown already unless `json`): its transcript, or why there is none.
     static func finish(_ take: TakeResult, json: Bool) throws {
-        let outcome = take.outcome, explanation = take.explanation ?? ""
-        switch take.live {
-        case nil: try finish(outcome, json: json)
-        case .transcribed(let transcript)?:
-            print(json ? try outcome.jsonText(transcript: transcript) : "\n" + TerminalText.escapedLines(transcript.text))
-        case .unreachable?:
-            printNotice(explanation)
-            if json { print(try outcome.jsonText()) }
-        case .interrupted?:
-            if json { print(try outcome.jsonText()) }
-            throw CLIError.interrupted(explanation)
-        case .notTranscribed?: throw CLIError.failure(explanation)
+        let ending = take.live == nil ? try show(take.outcome, json: json) : try take.report(json: json, say: { print($0) }, warn: printNotice)
+        switch ending {
+        case .done: break
+        case .failed(let message): throw CLIError.failure(message)
+        case .interrupted(let message?): throw CLIError.interrupted(message)
+        case .interrupted(nil): throw ExitCode(CLIError.interrupted)
         }
     }
 }

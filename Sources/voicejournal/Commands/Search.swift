@@ -3,7 +3,6 @@ import Foundation
 import VoiceJournalPages
 import VoiceJournalPlayback
 import VoiceJournalStore
-import VoiceJournalTerminal
 import VoiceJournalSystem
 
 /// `voicejournal search QUERY`.

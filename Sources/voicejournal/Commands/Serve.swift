@@ -53,21 +53,17 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "With --transcribe") var transcription: TranscriptionFlags
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-        try LinkOptions.validate(publicURL)
-        guard (5...3600).contains(maxAnswerSeconds) else { throw ValidationError("--max-answer-seconds must be 5 to 3600") }
-        guard maxUploadBytes >= 1024 else { throw ValidationError("--max-upload-bytes must be at least 1024") }
-        guard requestsPerMinute >= 1 else { throw ValidationError("--requests-per-minute must be at least 1") }
-        for proxy in trustedProxy where !AnswerServer.isIPAddress(proxy) {
-            throw ValidationError("--trusted-proxy needs the proxy's IP address, e.g. 127.0.0.1 (not \(proxy))")
-        }
-        for (name, value) in [("--idle-timeout", idleTimeout), ("--upload-timeout", uploadTimeout), ("--shutdown-timeout", shutdownTimeout)]
-        where !(0.1...86_400).contains(value) {
-            throw ValidationError("\(name) must be 0.1 to 86400 seconds")
-        }
-        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000") }
+        if let problem = configuration.problem { throw ValidationError(problem) }
         if let jobs { try validateJobs(jobs) }
         if host.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--host needs an address, e.g. 127.0.0.1") }
+    }
+
+    /// The server as these options set it up; the name it shows and where its links point are
+    /// the settings' when it runs.
+    private var configuration: AnswerServer.Configuration {
+        AnswerServer.Configuration(host: host, port: port, maxAnswerSeconds: maxAnswerSeconds, maxUploadBytes: maxUploadBytes,
+            publicURL: publicURL, requestsPerMinute: requestsPerMinute, trustedProxies: trustedProxy, idleTimeout: idleTimeout,
+            uploadTimeout: uploadTimeout, shutdownTimeout: shutdownTimeout, maxConnections: maxConnections)
     }
 
     func run() async throws {
@@ -83,12 +79,9 @@ struct Serve: AsyncParsableCommand {
         let transcriber = pool.map { pool in
             InProcessTranscriber(queue: store.queue, firstPause: AnswerServer.Transcriber.firstPause(environment: environment),
                                  report: { $0.isResult ? printNow($0.text) : printNotice($0.text) }) {
-                try transcription.makeRunner(store: store, settings: settings, pool: pool, warnLeftOut: false)
+                try transcription.makeRunner(store: store, settings: settings, pool: pool)
             }
         }
-        let configuration = AnswerServer.Configuration(host: host, port: port, maxAnswerSeconds: maxAnswerSeconds,
-            maxUploadBytes: maxUploadBytes, requestsPerMinute: requestsPerMinute, trustedProxies: trustedProxy, idleTimeout: idleTimeout,
-            uploadTimeout: uploadTimeout, shutdownTimeout: shutdownTimeout, maxConnections: maxConnections)
         SignalWatch.unblockStopSignals()
         let publicURL = settings.publicURL.source == .builtIn ? nil : (url: settings.publicURL.value, origin: settings.publicURLOrigin)
         try await AnswerServer.serve(configuration, askedBy: settings.askedBy.value, publicURL: publicURL, store: store,

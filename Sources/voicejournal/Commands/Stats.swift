@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import VoiceJournalPages
 import VoiceJournalSettings
 import VoiceJournalStore

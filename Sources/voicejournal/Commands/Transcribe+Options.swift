@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import VoiceJournalBatch
 import VoiceJournalQueue
-import VoiceJournalRecording
 import VoiceJournalSettings
 import VoiceJournalStore
 import VoiceJournalTranscription
@@ -67,14 +66,11 @@ struct TranscriptionFlags: ParsableArguments {
         return flags
     }
 
-    /// A runner over `store` on `pool` (else the settings' servers for `jobs`), warning about
-    /// each endpoint left out unless told not to.
-    func makeRunner(store: JournalStore, settings: Settings, jobs: Int? = nil, pool: EndpointPool? = nil, warnLeftOut: Bool = true) throws -> QueueRunner {
-        let environment = ProcessInfo.processInfo.environment, logger = Logger(label: "voicejournal.queue")
-        let pool = try pool ?? settings.endpointPool(jobs: jobs, environment: environment, logger: logger)
-        if warnLeftOut { for line in pool.leftOut { printNotice("warning: " + line) } }
-        return QueueRunner(queue: store.queue, endpoints: pool.endpoints,
-                           options: settings.runnerOptions(prompt: prompt, trim: !noTrim, environment: environment), logger: logger)
+    /// A runner over `store` with these flags (see `Settings.queueRunner`): on `pool`, else on
+    /// the settings' servers for `jobs`, warning about each endpoint left out.
+    func makeRunner(store: JournalStore, settings: Settings, jobs: Int? = nil, pool: EndpointPool? = nil) throws -> QueueRunner {
+        try settings.queueRunner(store.queue, jobs: jobs, pool: pool, prompt: prompt, trim: !noTrim, environment: ProcessInfo.processInfo.environment,
+                                 logger: Logger(label: "voicejournal.queue")) { printNotice("warning: " + $0) }
     }
 }
 

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import VoiceJournalBatch
-import VoiceJournalSettings
-import VoiceJournalTerminal
 
 /// `transcribe PATH...` — queue audio files and folders and transcribe them.
 struct Transcribe: AsyncParsableCommand {
@@ -77,13 +75,9 @@ struct Transcribe: AsyncParsableCommand {
                                             events: display.handle)
         }
         let outcome = try await noWait ? transcribe() : untilInterrupted(transcribe)
-        guard let wrapUp = outcome.wrapUp else { // --no-wait: queue only
-            print(RunText.queuedOnly(queued: outcome.queued, alreadyDone: outcome.alreadyDone, skipped: outcome.skipped))
-            if outcome.incomplete { throw ExitCode(CLIError.failure) }
-            return
-        }
-        for problem in wrapUp.sidecarProblems { printNotice("cannot write sidecars for \(problem.url.path): \(problem.message)") }
-        if json { try printJSON(RunJSON(outcome)) } else { for line in outcome.reportLines(wrapUp) { print(line) } }
-        if !wrapUp.failed.isEmpty || outcome.incomplete { throw ExitCode(CLIError.failure) }
+        for notice in outcome.sidecarNotices { printNotice(notice) }
+        // --json goes with a run (never --no-wait, which only queues): the lines say what was queued.
+        if json { try printJSON(RunJSON(outcome)) } else { for line in outcome.reportLines { print(line) } }
+        if outcome.failedWork { throw ExitCode(CLIError.failure) }
     }
 }
