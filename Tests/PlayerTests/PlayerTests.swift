@@ -36,8 +36,14 @@ import VoiceJournalTestSupport
     /// What the player wrote, collected.
     private final class Screen: Sendable {
         private let text = Mutex("")
+        private let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
         var written: String { text.withLock { $0 } }
-        func write(_ more: String) { text.withLock { $0 += more } }
+        /// When the player last wrote: its last act on the way out is showing the cursor again.
+        var lastWrittenAt: ContinuousClock.Instant? { lastWrite.withLock { $0 } }
+        func write(_ more: String) {
+            text.withLock { $0 += more }
+            lastWrite.withLock { $0 = .now }
+        }
 
         /// Waits until what was written contains `wanted`.
         func waitFor(_ wanted: String) async throws {
@@ -232,11 +238,12 @@ import VoiceJournalTestSupport
         let signal = try #require(handler.withLock { $0 })
         signal(SIGINT)
         let outcome = await running.value
-        let waited = ContinuousClock.now - started
         #expect(outcome.signal == SIGINT && outcome.result.end == .stopped)
         #expect(outcome.result.position > 0 && outcome.result.framesPlayed == outcome.result.position)
-        // It returns after the grace, not never. How long after depends on the load: the whole
-        // suite's waits share the threads the player's timer runs on (40 s was seen).
+        // It returns after the grace, not never. Timed by the player's own last write (the cursor
+        // shown again, on its thread), not by when this task resumed: in a full run the suite's
+        // blocking tests hold the cooperative pool's two threads, and resuming took 148 s.
+        let waited = try #require(screen.lastWrittenAt) - started
         #expect(waited >= Player.stopGrace && waited < Player.stopGrace * 120, "\(waited)")
         #expect(RawTerminal.isCooked(pty.child))
         #expect(screen.written.hasSuffix("\u{1B}[?25h"))
