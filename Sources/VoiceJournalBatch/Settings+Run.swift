@@ -78,13 +78,14 @@ extension Settings {
     /// leave out said to `leftOut`.
     package func queueRunner(_ queue: JobQueue, jobs: Int?, pool: EndpointPool?, prompt: String?, trim: Bool,
                              environment: [String: String], logger: Logger, leftOut: (String) -> Void) throws -> QueueRunner {
-        guard let pool else {
-            let made = try endpointPool(jobs: jobs, environment: environment, logger: logger)
-            for line in made.leftOut { leftOut(line) }
-            return try queueRunner(queue, jobs: jobs, pool: made, prompt: prompt, trim: trim, environment: environment, logger: logger,
-                                   leftOut: leftOut)
+        let chosen: EndpointPool
+        if let pool {
+            chosen = pool
+        } else {
+            chosen = try endpointPool(jobs: jobs, environment: environment, logger: logger)
+            chosen.leftOut.forEach(leftOut)
         }
-        return QueueRunner(queue: queue, endpoints: pool.endpoints,
+        return QueueRunner(queue: queue, endpoints: chosen.endpoints,
                            options: runnerOptions(prompt: prompt, trim: trim, environment: environment), logger: logger)
     }
 }
