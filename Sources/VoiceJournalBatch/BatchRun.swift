@@ -163,7 +163,7 @@ extension BatchQueue {
                 defer { batch.close() }
                 do {
                     return try enqueue(rest, queue: store.queue, journalName: journal, logger: logger,
-                                       firstTransaction: runner.workers, shouldStop: { runner.isStopping }, onQueued: queued)
+                                       firstTransaction: runner.workers, shouldStop: { runner.takesNoMoreFiles }, onQueued: queued)
                 } catch {
                     runner.stop()
                     throw error

@@ -49,6 +49,15 @@ public final class BatchScope: Sendable {
         state.withLock { ($0.scope, $0.closed) }
     }
 
+    /// Returns once the scope is closed.
+    func waitUntilClosed() {
+        while true {
+            let seen = doorbell.rings
+            if snapshot.closed { return }
+            doorbell.wait(after: seen, seconds: 1)
+        }
+    }
+
     /// Whether the job is one of the scope's.
     public func contains(_ jobId: Int64) -> Bool { state.withLock { $0.scope.ids.contains(jobId) } }
 

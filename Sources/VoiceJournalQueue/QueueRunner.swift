@@ -135,10 +135,17 @@ public final class QueueRunner: Sendable {
     package let owner: LeaseOwner
     private let abort = AbortSignal()
     private let stopping = Mutex<StopReason?>(nil)
+    /// `stop()` was called (the stop reason may already be another).
+    private let stopped = Mutex(false)
 
+    /// Why a run stops; the first reason given is the one it ends with.
     enum StopReason: Sendable {
         case interrupted
+        /// The last server refused the run (its key, its quota): the run's error.
         case refused(TranscriptionError)
+        /// The last server stayed out of reach, as this sentence says: the run's error is it
+        /// and how many files stay queued, counted at the end.
+        case outOfReach(String)
         case storeFailed(StoreError)
     }
 
@@ -160,7 +167,8 @@ public final class QueueRunner: Sendable {
     /// Runs until `goal` is met (a runner runs once; make a new one for another run). Throws
     /// the last server's refusal (`TranscriptionError` whose disposition is `.stopRun`: bad
     /// key, no quota) or `.unreachable` when it stayed out of reach for the whole pause, once
-    /// no server is left, and
+    /// no server is left (for an open batch, once the batch is closed: its files still go
+    /// into the queue), and
     /// `CancellationError` after `stop()` or task cancellation; claimed jobs go back to the
     /// queue either way.
     @discardableResult
@@ -178,6 +186,7 @@ public final class QueueRunner: Sendable {
 
     /// Stops the run: transfers in flight are abandoned and their jobs go back to the queue.
     public func stop() {
+        stopped.withLock { $0 = true }
         requestStop(.interrupted)
     }
 
@@ -190,8 +199,20 @@ public final class QueueRunner: Sendable {
 
     var stopReason: StopReason? { stopping.withLock { $0 } }
 
-    /// Whether the run was told to stop (Ctrl-C, a refused key, a failed store).
+    /// Whether the run was told to stop (Ctrl-C, a refused key, a failed store, no server left).
     public var isStopping: Bool { stopReason != nil }
+
+    /// Whether files should no longer be queued for this run's batch: it was stopped, a key
+    /// was refused or the store failed. When the servers are only out of reach the rest of
+    /// the files still go into the queue, so a later `queue run` finds the whole batch; the
+    /// run ends once the batch is closed.
+    public var takesNoMoreFiles: Bool {
+        guard case .outOfReach = stopReason else { return isStopping }
+        return wasStopped
+    }
+
+    /// Whether `stop()` was called, whatever the run's stop reason.
+    var wasStopped: Bool { stopped.withLock { $0 } }
 
     var abortSignal: AbortSignal { abort }
 }
@@ -274,8 +295,22 @@ final class Run: Sendable {
         })
         case .interrupted: .failure(CancellationError())
         case .refused(let error): .failure(error)
+        case .outOfReach(let outage): .failure(outOfReach(outage))
         case .storeFailed(let error): .failure(error)
         }
+    }
+
+    /// The error of a run whose last server stayed out of reach: the outage and the files
+    /// that stay queued, counted once a batch is closed (its feeder queues the rest of its
+    /// files first), so the number is the one `queue status` shows afterwards.
+    private func outOfReach(_ outage: String) -> Error {
+        batch?.waitUntilClosed()
+        // Interrupted while the rest was queued: an interruption, as the user asked.
+        if runner.wasStopped { return CancellationError() }
+        let left: Int
+        do { left = try runner.queue.unfinishedJobCount(scope: scope) } catch { return error }
+        return TranscriptionError(kind: .unreachable, description: outage
+            + "; \(left) file\(left == 1 ? "" : "s") stay\(left == 1 ? "s" : "") queued: run `voicejournal queue run` when it is back")
     }
 
     /// Whether the run's batch is closed with every job finished; false for a run that drains

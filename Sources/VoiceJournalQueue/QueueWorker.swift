@@ -276,7 +276,7 @@ struct Worker {
             // untouched and leave the server out (the run stops when it was the last).
             try queue.releaseJob(id: jobId, owner: owner, note: error.kind == .cancelled ? nil : error.description)
             if error.kind != .cancelled && endpoint.watch.drop() {
-                run.serverIsOut(server, because: refusal(error), stopError: lastServerError(error, refusal(error)))
+                run.serverIsOut(server, because: refusal(error), stop: .refused(lastServerError(error, refusal(error))))
             }
         case .failFile:
             try fail(jobId: jobId, path: path, message: error.description)
@@ -305,12 +305,11 @@ struct Worker {
         case .stillPaused, .stillUp:
             break
         case .givesUp(let seconds):
-            let left = try queue.unfinishedJobCount(scope: run.scope)
             let outage = (error.kind == .noAnswer ? "did not answer for " : "could not be reached for ")
                 + "\(Self.seconds(seconds)) s: \(error.description)"
-            let stop = TranscriptionError(kind: .unreachable, description: (run.servers.count > 1 ? "no endpoint is left: the last, \(endpoint.name), " : "the server ")
-                + outage + "; \(left) file\(left == 1 ? "" : "s") stay\(left == 1 ? "s" : "") queued: run `voicejournal queue run` when it is back")
-            run.serverIsOut(server, because: outage, stopError: stop)
+            // The files left are counted when the run ends (see `Run.outOfReach`).
+            let stop = (run.servers.count > 1 ? "no endpoint is left: the last, \(endpoint.name), " : "the server ") + outage
+            run.serverIsOut(server, because: outage, stop: .outOfReach(stop))
         }
     }
 

@@ -167,12 +167,12 @@ extension Run {
 
     /// `server` is out for the rest of the run (its key was refused, or it stayed out of
     /// reach; its watch says so already): the others go on without it, or, when it was the
-    /// last one left, the run stops with `stopError`.
-    func serverIsOut(_ server: Int, because message: String, stopError: TranscriptionError) {
+    /// last one left, the run stops for `stop`.
+    func serverIsOut(_ server: Int, because message: String, stop: QueueRunner.StopReason) {
         let left = servers[server]
         left.noteProblem(message)
         if servers.allSatisfy(\.watch.isOut) {
-            runner.requestStop(.refused(stopError))
+            runner.requestStop(stop)
         } else {
             onEvent(.endpointDropped(endpoint: left.name, message: message))
         }
