@@ -126,7 +126,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "voicejournal", dependencies: [
-            "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalServer", "VoiceJournalSystem", "VoiceJournalCMalloc",
+            // The command builds on the product as any program does, plus the presentation modules.
+            "VoiceJournal", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalServer", "VoiceJournalSystem", "VoiceJournalCMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [

@@ -1,5 +1,4 @@
 import ArgumentParser
-import VoiceJournalTerminal
 
 // Checks argument-parser cannot express: --limit and --jobs (words that look like options are
 // caught before parsing: DashedWords, in VoiceJournalSettings).
@@ -24,11 +23,4 @@ enum JobsHelp {
     static let withTranscribe = ArgumentHelp("With --transcribe: uploads at a time" + detail)
 
     private static let detail = " (default: each config-file endpoint's concurrency, else 4); with several endpoints, a cap on them all, the preferred first."
-}
-
-/// argument-parser's usage errors as one line, like every other error (see `UsageLine`).
-enum UsageMistake {
-    static func line(for error: any Error) -> String {
-        UsageLine.make(message: Voicejournal.message(for: error), usage: Voicejournal.fullMessage(for: error, columns: 10_000))
-    }
 }

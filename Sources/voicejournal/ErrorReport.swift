@@ -1,11 +1,7 @@
-import VoiceJournalAudio
-import VoiceJournalPlayback
-import VoiceJournalRecording
+import VoiceJournal
 import VoiceJournalServer
 import VoiceJournalSettings
-import VoiceJournalStore
 import VoiceJournalSystem
-import VoiceJournalTranscription
 
 /// What the user is told when a command fails, and the exit status: the one place where
 /// every error a command can meet is given its exit code, by its type and kind (never by
@@ -49,7 +45,7 @@ struct ErrorReport: Sendable, Equatable {
     static func typed(_ error: any Error) -> ErrorReport? {
         switch error {
         case let error as CLIError:
-            return ErrorReport(message: error.message, status: status(of: error.kind))
+            return ErrorReport(message: error.message, status: error.status)
         case let error as StoreError:
             return ErrorReport(message: error.description, status: status(of: error.kind))
         case let error as TranscriptionError:
@@ -79,15 +75,6 @@ struct ErrorReport: Sendable, Equatable {
             return ErrorReport(message: "interrupted", status: .interrupted)
         default:
             return nil
-        }
-    }
-
-    static func status(of kind: CLIError.Kind) -> Status {
-        switch kind {
-        case .usage: .usage
-        case .configuration: .configuration
-        case .interrupted: .interrupted
-        default: .failure
         }
     }
 

@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
-import VoiceJournalBatch
-import VoiceJournalRecording
+import VoiceJournal
 import VoiceJournalSettings
 import VoiceJournalTerminal
-import VoiceJournalStore
 
 /// Options every command accepts.
 struct GlobalOptions: ParsableArguments {
@@ -27,9 +25,6 @@ struct GlobalOptions: ParsableArguments {
             throw ValidationError("--home needs a folder; leave the option out to use the default journal")
         }
     }
-
-    /// The data home this invocation uses.
-    var dataHome: DataHome { DataHome.resolve(flag: home) }
 
     /// The effective settings: `flags` (the command's own options), then the environment,
     /// then (for the public URL, unless `followingServe` is false) a serve running on the
@@ -56,7 +51,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     private func open(for purpose: JournalStore.Purpose) throws -> JournalStore {
-        let opened = try OpenedJournal.open(dataHome, for: purpose, logger: Logger(label: "voicejournal.store"))
+        let opened = try OpenedJournal.open(DataHome.resolve(flag: home), for: purpose, logger: Logger(label: "voicejournal.store"))
         for notice in opened.notices { printNotice(notice) }
         return opened.store
     }

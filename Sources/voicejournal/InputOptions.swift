@@ -1,5 +1,5 @@
 import ArgumentParser
-import VoiceJournalAudio
+import VoiceJournal
 import VoiceJournalSettings
 
 /// Which microphone and how to capture from it: shared by `record`, `answer` and `meter`.

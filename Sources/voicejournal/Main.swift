@@ -3,6 +3,7 @@ import VoiceJournalCMalloc
 import Foundation
 import Logging
 import VoiceJournalSettings
+import VoiceJournalTerminal
 
 /// Runs the command and maps every error to the documented exit codes: 0 success, 1 some work
 /// failed, 2 usage error, 3 configuration error, 130 interrupted. argument-parser's own
@@ -55,14 +56,15 @@ enum Main {
     static func report(_ error: any Error) -> (message: String?, status: Int32) {
         if let error = error as? ExitCode {
             // Already reported by the command; argument-parser's validation code means usage.
-            return (nil, error == .validationFailure ? CLIError.usage : error.rawValue)
+            return (nil, error == .validationFailure ? ErrorReport.Status.usage.rawValue : error.rawValue)
         }
         if let report = ErrorReport.typed(error) {
             return (stderrLine(report.message), report.status.rawValue)
         }
         let code = Voicejournal.exitCode(for: error)
-        if code == .validationFailure {
-            return (stderrLine(UsageMistake.line(for: error)), CLIError.usage)
+        if code == .validationFailure { // one line, like every other error
+            let usage = Voicejournal.fullMessage(for: error, columns: 10_000)
+            return (stderrLine(UsageLine.make(message: Voicejournal.message(for: error), usage: usage)), ErrorReport.Status.usage.rawValue)
         }
         if code == .success {
             // --help and --version: argument-parser's own text on stdout.
@@ -74,12 +76,8 @@ enum Main {
     }
 }
 
-/// The statuses of `ErrorReport.Status` for commands that have reported their failure
-/// themselves and throw argument-parser's `ExitCode`: commands name the kind of failure,
-/// never a number.
-extension CLIError {
-    static let failure = ErrorReport.Status.failure.rawValue
-    static let usage = ErrorReport.Status.usage.rawValue
-    static let configuration = ErrorReport.Status.configuration.rawValue
-    static let interrupted = ErrorReport.Status.interrupted.rawValue
+/// For commands that have reported their failure themselves and throw argument-parser's
+/// `ExitCode`: they name the kind of failure, never a number.
+extension ExitCode {
+    init(_ status: ErrorReport.Status) { self.init(status.rawValue) }
 }

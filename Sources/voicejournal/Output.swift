@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import VoiceJournal
 import VoiceJournalPages
 import VoiceJournalSettings
-import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// A command or option group with a `--json` flag, whatever its help says.

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
-import VoiceJournalRecording
+import VoiceJournal
 import VoiceJournalSettings
-import VoiceJournalStore
 
 /// `answer` — record the answer to an assignment, or attach an existing audio file as it.
 struct Answer: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import VoiceJournal
 import VoiceJournalServer
 import VoiceJournalSettings
-import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// `voicejournal assign QUESTION_ID --person P`.

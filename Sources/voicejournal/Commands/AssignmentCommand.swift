@@ -1,9 +1,8 @@
 import ArgumentParser
+import VoiceJournal
 import VoiceJournalPages
-import VoiceJournalPlayback
-import VoiceJournalStore
-import VoiceJournalTerminal
 import VoiceJournalSystem
+import VoiceJournalTerminal
 
 /// `voicejournal assignment list|show|link`.
 struct AssignmentCommand: AsyncParsableCommand {

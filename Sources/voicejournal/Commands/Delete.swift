@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import VoiceJournal
 import VoiceJournalPages
-import VoiceJournalStore
 
 // `entry delete`, `question delete`, `journal delete`, `person delete`: each says exactly
 // what goes, asks on a terminal (or takes --yes), and leaves nothing behind.
@@ -89,7 +89,7 @@ struct DeleteOptions: ParsableArguments {
         if output.json { return try printJSON(outcome) }
         print(DeletionText.done(outcome))
         for notice in DeletionText.leftFileNotices(outcome) { printNotice(notice) }
-        if !outcome.leftFiles.isEmpty { throw ExitCode(CLIError.failure) }
+        if !outcome.leftFiles.isEmpty { throw ExitCode(.failure) }
     }
 
     /// Shows what goes and asks on a terminal; elsewhere refuses without --yes.

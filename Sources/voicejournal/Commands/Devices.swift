@@ -1,5 +1,5 @@
 import ArgumentParser
-import VoiceJournalAudio
+import VoiceJournal
 import VoiceJournalTerminal
 
 /// `devices` — the capture PCMs ALSA knows, like `arecord -L`; with `--playback` the playback

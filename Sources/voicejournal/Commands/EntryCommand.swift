@@ -1,10 +1,9 @@
 import ArgumentParser
+import VoiceJournal
 import VoiceJournalPages
 import VoiceJournalSettings
-import VoiceJournalStore
 import VoiceJournalSystem
 import VoiceJournalTerminal
-import VoiceJournalTranscription
 
 /// `voicejournal entry add|list|show|edit|delete`.
 struct EntryCommand: AsyncParsableCommand {

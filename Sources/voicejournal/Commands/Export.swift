@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VoiceJournalBatch
+import VoiceJournal
 import VoiceJournalPages
 import VoiceJournalSettings
 import VoiceJournalTerminal

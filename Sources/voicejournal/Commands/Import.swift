@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import VoiceJournal
 import VoiceJournalPages
-import VoiceJournalStore
 
 /// `voicejournal import FILE`: reads an `export --format json` back into an empty data folder.
 struct Import: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import VoiceJournal
 import VoiceJournalPages
 import VoiceJournalSettings
-import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// `voicejournal journal create|list|show|set|delete`.

@@ -1,6 +1,5 @@
 import ArgumentParser
-import VoiceJournalStore
-import VoiceJournalTranscription
+import VoiceJournal
 
 /// `--language` and `--translate` as `journal create` and `person add` take them.
 struct LanguageOptions: ParsableArguments {

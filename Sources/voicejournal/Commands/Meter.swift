@@ -1,9 +1,8 @@
 import ArgumentParser
-import VoiceJournalAudio
-import VoiceJournalPages
 import Foundation
 import Logging
-import VoiceJournalRecording
+import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalSettings
 import VoiceJournalTerminal
 
@@ -54,7 +53,7 @@ struct Meter: AsyncParsableCommand {
                                       logger: Logger(label: "voicejournal.meter"), progress: progress)
         }
         if let error = result.error { throw error }
-        if case .interrupted = result.stopReason { throw ExitCode(CLIError.interrupted) }
+        if case .interrupted = result.stopReason { throw ExitCode(.interrupted) }
     }
 }
 

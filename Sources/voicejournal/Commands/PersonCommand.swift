@@ -1,6 +1,6 @@
 import ArgumentParser
+import VoiceJournal
 import VoiceJournalPages
-import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// `voicejournal person add|list|set|delete`.

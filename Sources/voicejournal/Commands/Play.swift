@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VoiceJournalPlayback
+import VoiceJournal
 import VoiceJournalTerminal
 
 /// `play` — listen to an entry, an answer, a search hit or any audio file through ALSA.
@@ -65,6 +65,6 @@ struct Play: ParsableCommand {
 func playTarget(_ target: PlayTarget, at: Double?, to: Double?, device: String, json: Bool) throws {
     let ending = try target.play(at: at, to: to, device: device)
     if json { try printJSON(ending.report) }
-    if ending.interrupted { throw ExitCode(CLIError.interrupted) }
+    if ending.interrupted { throw ExitCode(.interrupted) }
     if let error = ending.cutShort { throw error }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import VoiceJournal
 import VoiceJournalPages
-import VoiceJournalStore
 
 /// `voicejournal question add|list`.
 struct QuestionCommand: AsyncParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
-import VoiceJournalBatch
+import VoiceJournal
 import VoiceJournalPages
-import VoiceJournalQueue
-import VoiceJournalStore
 
 /// `queue status|run|list|retry|cancel` — the transcription queue.
 struct Queue: AsyncParsableCommand {
@@ -48,7 +46,7 @@ extension Queue {
             let display = BatchProgressDisplay(notice: printNotice)
             let drained = try await untilInterrupted { try await display.drain(runner) }
             if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines { print(line) } }
-            if drained.summary.failed > 0 { throw ExitCode(CLIError.failure) }
+            if drained.summary.failed > 0 { throw ExitCode(.failure) }
         }
     }
 

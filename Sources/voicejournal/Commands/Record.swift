@@ -1,11 +1,7 @@
 import ArgumentParser
-import VoiceJournalAudio
 import Foundation
 import Logging
-import VoiceJournalBatch
-import VoiceJournalQueue
-import VoiceJournalRecording
-import VoiceJournalStore
+import VoiceJournal
 import VoiceJournalTerminal
 
 /// `record` — capture from the microphone into a new voice entry (or an assignment's answer).
@@ -127,7 +123,7 @@ enum RecordingReport {
         case .done: break
         case .failed(let message): throw CLIError.failure(message)
         case .interrupted(let message?): throw CLIError.interrupted(message)
-        case .interrupted(nil): throw ExitCode(CLIError.interrupted)
+        case .interrupted(nil): throw ExitCode(.interrupted)
         }
     }
 }

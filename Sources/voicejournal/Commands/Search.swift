@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
+import VoiceJournal
 import VoiceJournalPages
-import VoiceJournalPlayback
-import VoiceJournalStore
 import VoiceJournalSystem
 
 /// `voicejournal search QUERY`.

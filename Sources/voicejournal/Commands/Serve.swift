@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import VoiceJournalBatch
-import VoiceJournalQueue
-import VoiceJournalRecording
+import VoiceJournal
 import VoiceJournalServer
 import VoiceJournalSystem
 

@@ -1,12 +1,8 @@
 import ArgumentParser
-import VoiceJournalAudio
 import Foundation
 import Logging
-import VoiceJournalBatch
-import VoiceJournalQueue
+import VoiceJournal
 import VoiceJournalSettings
-import VoiceJournalStore
-import VoiceJournalTranscription
 import VoiceJournalSystem
 
 /// The flags `transcribe` and `queue run` share: which model and endpoint, and the hints.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import VoiceJournalBatch
+import VoiceJournal
 
 /// `transcribe PATH...` — queue audio files and folders and transcribe them.
 struct Transcribe: AsyncParsableCommand {
@@ -78,6 +78,6 @@ struct Transcribe: AsyncParsableCommand {
         for notice in outcome.sidecarNotices { printNotice(notice) }
         // --json goes with a run (never --no-wait, which only queues): the lines say what was queued.
         if json { try printJSON(RunJSON(outcome)) } else { for line in outcome.reportLines { print(line) } }
-        if outcome.failedWork { throw ExitCode(CLIError.failure) }
+        if outcome.failedWork { throw ExitCode(.failure) }
     }
 }

@@ -1,9 +1,8 @@
 import ArgumentParser
+import VoiceJournal
 import VoiceJournalPages
 import VoiceJournalSettings
-import VoiceJournalStore
 import VoiceJournalTerminal
-import VoiceJournalTranscription
 
 /// `voicejournal vocabulary add|list|remove`.
 struct VocabularyCommand: AsyncParsableCommand {
