@@ -18,6 +18,9 @@ public struct BatchRequest: Sendable {
     public var pool: EndpointPool?
     /// How the run works (model, hints, uploads, backoff, leases).
     public var options = QueueRunner.Options()
+    /// The wrap-up reads each transcribed file's text (`BatchWrapUp.Transcribed.text`); a
+    /// batch of one file always does.
+    public var keepTexts = false
 
     /// A batch of `paths` (files and folders), uploaded to `pool` (nil: only queued).
     public init(paths: [String], journal: String? = nil, again: Bool = false, pool: EndpointPool?) {
@@ -62,8 +65,8 @@ public struct BatchOutcome: Sendable {
     public var alreadyDone = 0
     /// Paths passed over (not audio, unreadable, still being written).
     public var skipped = 0
-    /// A skipped path means the batch did not do all it was asked: one named on the command
-    /// line, or a file still being written.
+    /// A path was skipped (named and missing, not audio, unreadable, still being written):
+    /// the batch did not do all it was given.
     public var incomplete = false
     /// File by file, once the run is over; nil when the files were only queued.
     public var wrapUp: BatchWrapUp?
@@ -111,10 +114,11 @@ extension BatchQueue {
         outcome.queued = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId)).count
         outcome.alreadyDone = queued.count { $0.outcome.jobState == .done }
         outcome.skipped = walk.skipped.count + skipped.count
-        outcome.incomplete = (walk.skipped + skipped).contains { $0.wasNamed || $0.comeBackLater }
+        // Hidden files are passed over without a word; any other file not transcribed is work not done.
+        outcome.incomplete = !(walk.skipped + skipped).isEmpty
         if request.pool != nil {
-            let files = queued
-            outcome.wrapUp = try await onThread { try BatchWrapUp.make(files, store: store, sidecars: request.sidecars) }
+            let files = queued, texts = request.keepTexts || queued.count == 1
+            outcome.wrapUp = try await onThread { try BatchWrapUp.make(files, store: store, sidecars: request.sidecars, texts: texts) }
             outcome.seconds = ProcessInfo.processInfo.systemUptime - started
         }
         return outcome

@@ -26,6 +26,15 @@ package struct RunJSON: Encodable, Sendable {
     /// Files transcribed without the translation that was asked for, each with why (a long
     /// file's chunk names the chunk).
     let untranslated: [Failure]
+    /// Each file of the batch whose transcript is stored: its ids and text (`transcribe` only).
+    let transcripts: [Transcript]?
+
+    package struct Transcript: Encodable, Sendable {
+        let path: String
+        let recordingId: Int64
+        let entryId: Int64?
+        let text: String
+    }
 
     /// A batch's outcome (`transcribe`).
     package init(_ outcome: BatchOutcome) {
@@ -41,6 +50,9 @@ package struct RunJSON: Encodable, Sendable {
         endpoints = outcome.run?.endpoints ?? []
         suspect = (outcome.run?.suspects ?? []).map { Failure(path: $0.path, message: $0.message) }
         untranslated = (outcome.run?.untranslated ?? []).map { Failure(path: $0.path, message: $0.message) }
+        transcripts = wrapUp.transcribed.map {
+            Transcript(path: $0.url.path, recordingId: $0.recordingId, entryId: $0.entryId, text: $0.text ?? "")
+        }
     }
 
     /// A drained queue's (`queue run`).
@@ -56,5 +68,6 @@ package struct RunJSON: Encodable, Sendable {
         endpoints = drained.summary.endpoints
         suspect = drained.summary.suspects.map { Failure(path: $0.path, message: $0.message) }
         untranslated = drained.summary.untranslated.map { Failure(path: $0.path, message: $0.message) }
+        transcripts = nil
     }
 }

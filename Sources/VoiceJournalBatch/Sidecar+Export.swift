@@ -3,7 +3,7 @@ import VoiceJournalPages
 import VoiceJournalStore
 
 extension JournalExport {
-    /// One recording's transcript as subtitles (`export --format srt|vtt --recording ID`),
+    /// One recording's transcript as subtitles or text (`export --format srt|vtt|txt --recording ID`),
     /// in a file named for its audio file (`recording-<id>` when the path names none).
     package static func subtitles(_ format: SidecarFormat, recording id: Int64, store: JournalStore) throws -> JournalExport {
         guard let stored = try store.recording(id: id) else {
@@ -19,12 +19,12 @@ extension JournalExport {
     }
 
     /// What `export --format` makes: journals as Markdown, the whole journal as JSON (for
-    /// `import`), or one recording's transcript as subtitles.
-    package enum Format: String, CaseIterable, Sendable { case md, json, srt, vtt }
+    /// `import`), or one recording's transcript as subtitles or text.
+    package enum Format: String, CaseIterable, Sendable { case md, json, srt, vtt, txt }
 
     /// The export `format` makes of `store`: the journal named (else every one), entries from
     /// `since` up to `until`, audio linked from `linksFrom` or copied with `copyAudio` (md); the
-    /// archive exported at `now` (json); `recording`'s transcript (srt, vtt).
+    /// archive exported at `now` (json); `recording`'s transcript (srt, vtt, txt).
     package static func make(_ format: Format, of store: JournalStore, journal: String?, since: Date?, until: Date?,
                              recording: Int64?, linksFrom: @autoclosure () -> URL, copyAudio: Bool,
                              now: @autoclosure () -> Date) throws -> JournalExport {
@@ -33,8 +33,8 @@ extension JournalExport {
             try markdown(store, journal: journal, since: since, until: until, linksFrom: linksFrom(), copyAudio: copyAudio)
         case .json:
             try archive(store, ArchiveSelection(journal: journal, since: since, until: until), now: now())
-        case .srt, .vtt:
-            try subtitles(format == .srt ? .srt : .vtt, recording: recording ?? 0, store: store)
+        case .srt, .vtt, .txt:
+            try subtitles(SidecarFormat(rawValue: format.rawValue) ?? .txt, recording: recording ?? 0, store: store)
         }
     }
 }

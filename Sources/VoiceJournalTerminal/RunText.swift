@@ -49,6 +49,14 @@ package enum RunText {
         TerminalText.escaped("skipped \(path): \(reason)")
     }
 
+    /// `PATH: entry 21 (voicejournal entry show 21)`, or for a file with no entry its recording
+    /// and the command that prints its text: where a transcribed file's text is.
+    package static func transcribed(path: String, recordingId: Int64, entryId: Int64?) -> String {
+        let place = entryId.map { "entry \($0) (voicejournal entry show \($0))" }
+            ?? "recording \(recordingId) (voicejournal export --format txt --recording \(recordingId))"
+        return TerminalText.escaped("\(path): \(place)")
+    }
+
     /// `failed: PATH: MESSAGE`, one line.
     package static func failure(path: String, message: String) -> String {
         TerminalText.escaped("failed: \(path): \(message)")

@@ -14,7 +14,8 @@ import VoiceJournalTestSupport
         try Data(try Data(contentsOf: odd).prefix(30)).write(to: dir.appendingPathComponent("truncated.wav"))
 
         let result = try harness.binary.run(["transcribe", dir.path])
-        #expect(result.status == 0, "\(result.stderr)")
+        // Every good file is transcribed; the skipped ones make it exit 1, so a script can tell.
+        #expect(result.status == 1, "\(result.stderr)")
         let skipLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("skipped ") }
         #expect(skipLines.count == 4)
         #expect(result.stderr.contains("skipped \(dir.path)/notes.txt: not audio"))

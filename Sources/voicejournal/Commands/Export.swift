@@ -27,17 +27,17 @@ struct Export: AsyncParsableCommand {
             it is written to DIR/voicejournal.json.
 
             srt, vtt: the transcript of one recording (--recording ID) as subtitles; an unheard \
-            stretch is a cue of its own.
+            stretch is a cue of its own. txt: its text.
 
             Files already in DIR are left alone unless --force is given.
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "md, json, srt or vtt.") var format: JournalExport.Format = .md
+    @Option(help: "md, json, srt, vtt or txt.") var format: JournalExport.Format = .md
     @Option(help: "Only this journal.") var journal: String?
     @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: PointInTime?
     @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: PointInTime?
-    @Option(help: "The recording whose transcript to export (srt, vtt).") var recording: Int64?
+    @Option(help: "The recording whose transcript to export (srt, vtt, txt).") var recording: Int64?
     @Option(help: "Write into this folder instead of stdout.") var out: String?
     @Flag(help: "With --out (md), copy each entry's audio into DIR/audio/ and link to the copy.") var withAudio = false
     @Flag(help: "With --out, replace export files that are already there.") var force = false
@@ -51,8 +51,8 @@ struct Export: AsyncParsableCommand {
             if recording != nil || withAudio {
                 throw ValidationError("--format json exports journals, for 'import'; --recording and --with-audio go with other formats")
             }
-        case .srt, .vtt:
-            guard recording != nil else { throw ValidationError("--format \(format.rawValue) needs --recording ID (see 'entry show')") }
+        case .srt, .vtt, .txt:
+            guard recording != nil else { throw ValidationError("--format \(format.rawValue) needs --recording ID (see 'entry show', 'transcribe')") }
             if journal != nil || since != nil || until != nil || withAudio {
                 throw ValidationError("--format \(format.rawValue) exports one recording: --journal, --since, --until and --with-audio go with md")
             }

@@ -19,39 +19,39 @@ struct Transcribe: AsyncParsableCommand {
             audio is uploaded and stored once, however often it is given; running the \
             command again after a crash resumes where it stopped.
 
+            One file's transcript is printed on stdout (--print does it for several, --quiet \
+            not at all); for several files, a line each says where its text is (an entry, or \
+            `export --format txt --recording ID`).
+
             Needs $OPENAI_API_KEY unless the base URL is a local server. Exit codes: 0 all \
-            transcribed, 1 a file failed for good (or a named path could not be used), \
+            transcribed, 1 a file failed for good or was skipped (not audio, empty, truncated, \
+            still being written, a named path that is missing), \
             3 bad key / no quota / unreachable server, 130 interrupted.
             """)
 
     @OptionGroup var global: GlobalOptions
-
-    @Argument(help: ArgumentHelp("Audio files and folders.", valueName: "path"))
-    var paths: [String]
-
-    @Option(help: JobsHelp.uploads)
-    var jobs: Int?
-
+    @Argument(help: ArgumentHelp("Audio files and folders.", valueName: "path")) var paths: [String]
+    @Option(help: JobsHelp.uploads) var jobs: Int?
     @OptionGroup var transcription: TranscriptionFlags
-
     @Option(help: ArgumentHelp("Also make a voice entry per file in this journal (Personal is made on first use).", valueName: "name"))
     var journal: String?
-
     @Option(help: ArgumentHelp("Write these next to each audio file: any of txt,srt,vtt,json.", valueName: "formats"))
     var sidecar: String?
-
-    @Flag(help: "Only queue the files; `voicejournal queue run` transcribes them later.")
-    var noWait = false
-
+    @Flag(help: "Only queue the files; `voicejournal queue run` transcribes them later.") var noWait = false
     @Flag(help: "Transcribe files again that were transcribed before; each keeps its transcript until the new one is stored (and if the new attempt fails).")
     var again = false
-
-    @Flag(help: "At the end, one JSON document on stdout: counts, failures, and what each endpoint did.")
+    @Flag(name: .customLong("print"), help: "Print each transcript's text on stdout, the rest on stderr (the default for one file; several files get a line each saying where its text is).")
+    var printText = false
+    @Flag(help: "Print only the summary (and what failed): no text, no line per file.") var quiet = false
+    @Flag(help: "At the end, one JSON document on stdout: counts, failures, what each endpoint did, and each file's ids and text.")
     var json = false
 
     func validate() throws {
         if let jobs { try validateJobs(jobs) }
         if json && noWait { throw ValidationError("--json reports a run; --no-wait only queues.") }
+        if printText && quiet || (printText || quiet) && (json || noWait) {
+            throw ValidationError("--print and --quiet choose what a run prints: one of them, without --json or --no-wait.")
+        }
         if let sidecar, case .failure(let error) = SidecarFormat.parseList(sidecar) {
             throw ValidationError("--sidecar: \(error.description).")
         }
@@ -64,6 +64,7 @@ struct Transcribe: AsyncParsableCommand {
         let settings = try global.settings(transcription.flags(jobs: jobs))
         let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? []
         var request = BatchRequest(paths: paths, journal: journal, again: again, sidecars: sidecars, pool: nil)
+        request.keepTexts = json || printText
         if !noWait { // the endpoints and keys are checked before anything is touched
             let environment = ProcessInfo.processInfo.environment
             request.pool = try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
@@ -77,7 +78,8 @@ struct Transcribe: AsyncParsableCommand {
         let outcome = try await noWait ? transcribe() : untilInterrupted(transcribe)
         for notice in outcome.sidecarNotices { printNotice(notice) }
         // --json goes with a run (never --no-wait, which only queues): the lines say what was queued.
-        if json { try printJSON(RunJSON(outcome)) } else { for line in outcome.reportLines { print(line) } }
+        let report = outcome.report(BatchListing(text: printText, quiet: quiet, files: outcome.files))
+        if json { try printJSON(RunJSON(outcome)) } else { report.out.forEach { print($0) }; report.notices.forEach(printNotice) }
         if outcome.failedWork { throw ExitCode(.failure) }
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import VoiceJournalTestSupport
+
+/// What `transcribe` prints: the text where people look for it, and where each file's text is.
+@Suite(.onTestThreads) struct TranscribeOutputTests {
+    @Test func oneFilesTranscriptIsPrintedOnStdoutAndTheSummaryOnStderr() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(1)
+        let result = try harness.binary.run(["transcribe", "\(dir.path)/clip00.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Only the words the server answered: `> out.txt` holds the transcript alone.
+        #expect(result.stdout == "Transcript of clip00.\n", "\(result.stdout)")
+        #expect(result.stderr.contains("voicejournal: Transcribed 1 of 1 file (0 failed, 0 skipped)"), "\(result.stderr)")
+        // Run again: the stored transcript is printed, nothing is uploaded twice.
+        let again = try harness.binary.run(["transcribe", "\(dir.path)/clip00.wav"])
+        #expect(again.stdout == "Transcript of clip00.\n", "\(again.stdout)")
+        #expect(try harness.server.requests().count == 1)
+        // --quiet: the summary only.
+        let quiet = try harness.binary.run(["transcribe", "\(dir.path)/clip00.wav", "--quiet"])
+        #expect(!quiet.stdout.contains("Transcript of") && quiet.stdout.contains("Transcribed 1 of 1 file"), "\(quiet.stdout)")
+    }
+
+    @Test func aBatchSaysWhereEachFilesTextIsAndPrintShowsTheTexts() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(2)
+        let result = try harness.binary.run(["transcribe", dir.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let ids = try queryDatabase(harness.database, "SELECT id, path FROM recording ORDER BY path")
+        let first = try #require(ids.first?.first as? Int)
+        #expect(result.stdout.contains("\(dir.path)/clip00.wav: recording \(first) (voicejournal export --format txt --recording \(first))"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("Transcribed 2 of 2 files"))
+        #expect(!result.stdout.contains("Transcript of"))
+        // The command the line names prints the text.
+        let text = try harness.binary.run(["export", "--format", "txt", "--recording", "\(first)"])
+        #expect(text.status == 0 && text.stdout == "Transcript of clip00.\n", "\(text.stdout) \(text.stderr)")
+
+        let printed = try harness.binary.run(["transcribe", dir.path, "--print"])
+        #expect(printed.stdout == """
+            ==> \(dir.path)/clip00.wav <==
+            Transcript of clip00.
+
+            ==> \(dir.path)/clip01.wav <==
+            Transcript of clip01.
+
+            """, "\(printed.stdout)")
+        #expect(printed.stderr.contains("Transcribed 2 of 2 files"))
+
+        let quiet = try harness.binary.run(["transcribe", dir.path, "--quiet"])
+        #expect(quiet.stdout.split(separator: "\n").count == 1 && quiet.stdout.hasPrefix("Transcribed 2 of 2 files"), "\(quiet.stdout)")
+    }
+
+    @Test func withAJournalEachLineNamesTheEntry() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(2)
+        let result = try harness.binary.run(["transcribe", dir.path, "--journal", "Personal"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try queryDatabase(harness.database, "SELECT entryId FROM recording WHERE path LIKE '%clip01.wav'")
+        let entry = try #require(rows.first?.first as? Int)
+        #expect(result.stdout.contains("\(dir.path)/clip01.wav: entry \(entry) (voicejournal entry show \(entry))"), "\(result.stdout)")
+    }
+
+    @Test func jsonCarriesEachFilesIdsAndText() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(2)
+        let result = try harness.binary.run(["transcribe", dir.path, "--journal", "Personal", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json() as? [String: Any])
+        let transcripts = try #require(json["transcripts"] as? [[String: Any]])
+        #expect(transcripts.map { $0["text"] as? String } == ["Transcript of clip00.", "Transcript of clip01."])
+        #expect(transcripts.allSatisfy { $0["recordingId"] is Int && $0["entryId"] is Int })
+        #expect(transcripts.first?["path"] as? String == "\(dir.path)/clip00.wav")
+    }
+
+    @Test func printAndQuietAreOneChoice() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(1)
+        for extra in [["--print", "--quiet"], ["--print", "--json"], ["--quiet", "--no-wait"]] {
+            let result = try harness.binary.run(["transcribe", dir.path] + extra)
+            #expect(result.status == 2, "\(extra)")
+        }
+        #expect(try harness.server.requests().isEmpty)
+    }
+
+    @Test func aTranscriptHoldingTerminalControlsIsPrintedAsText() throws {
+        let harness = try TranscribeHarness(rules: [.init(responses: [.says("bell\u{07} and \u{1B}]0;title\u{07} done")])])
+        let dir = try harness.audio(1)
+        let result = try harness.binary.run(["transcribe", "\(dir.path)/clip00.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{07}"), "\(result.stdout)")
+        #expect(result.stdout.contains("\\e]0;title"), "\(result.stdout)")
+    }
+}
