@@ -111,18 +111,21 @@ import VoiceJournalTestSupport
         for line in result.stderr.split(separator: "\n") {
             #expect(line.hasPrefix("[") || line.hasPrefix("retrying "), "\(line)")
         }
+        let escapedDir = harness.folder.path("in \\e[1mbold").path
         for line in result.stdout.split(separator: "\n") {
-            #expect(line.hasPrefix("failed: ") || line.hasPrefix("Transcribed "), "\(line)")
+            #expect(line.hasPrefix("failed: ") || line.hasPrefix("Transcribed ") || line.hasPrefix(escapedDir + "/"), "\(line)")
         }
+        #expect(result.stdout.contains("\(escapedDir)/c\\nnew line.wav: recording "), "\(result.stdout)")
         #expect(result.stderr.contains("done \(harness.folder.path("in \\e[1mbold").path)/a\\e]0;pwned\\u{7}.wav"))
         #expect(result.stdout.contains("d\\ttab.wav: the server rejected the file (HTTP 400): rejected \\e[5m\\nsecond line"))
 
         let list = try harness.binary.run(["queue", "list"])
-        // Tabs separate the columns; none comes from a name, so every row has its four or five.
-        #expect(!hasControlCharacters(list.stdout, allowing: ["\t"]))
+        // A header, then one line per job whatever its name holds: no name splits a row.
+        #expect(!hasControlCharacters(list.stdout))
         let rows = list.stdout.split(separator: "\n")
-        #expect(rows.count == names.count, "\(list.stdout)")
-        #expect(rows.allSatisfy { $0.first?.isNumber == true && [4, 5].contains($0.split(separator: "\t").count) })
+        #expect(rows.count == names.count + 1, "\(list.stdout)")
+        #expect(rows.first?.split(separator: " ") == ["JOB", "STATE", "ATTEMPTS", "FILE", "NOTE"])
+        #expect(rows.dropFirst().allSatisfy { $0.first?.isNumber == true })
         #expect(list.stdout.contains("c\\nnew line.wav"))
 
         // JSON stays exact.

@@ -91,4 +91,17 @@ import VoiceJournalTestSupport
         #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{07}"), "\(result.stdout)")
         #expect(result.stdout.contains("\\e]0;title"), "\(result.stdout)")
     }
+
+    @Test func queueListHasAHeaderAndSaysWhatItsNumbersAre() throws {
+        let harness = try TranscribeHarness(rules: [.init(match: "clip01", responses: [], then: .error(status: 400, message: "not this one"))])
+        let dir = try harness.audio(2)
+        #expect(try harness.binary.run(["transcribe", dir.path]).status == 1)
+        let list = try harness.binary.run(["queue", "list"])
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["JOB", "STATE", "ATTEMPTS", "FILE", "NOTE"], "\(list.stdout)")
+        let failed = try #require(lines.first { $0.contains("clip01.wav") })
+        #expect(failed.contains("failed") && failed.contains("1 of 6") && failed.contains("not this one"), "\(failed)")
+        let done = try #require(lines.first { $0.contains("clip00.wav") })
+        #expect(done.contains("done") && done.hasSuffix("clip00.wav"), "no note, no trailing spaces: \(done)")
+    }
 }
