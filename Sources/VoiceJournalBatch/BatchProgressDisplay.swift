@@ -17,6 +17,7 @@ package final class BatchProgressDisplay: Sendable {
     }
 
     private let state = Mutex(State())
+    private let writing = Mutex(())
     private let terminal = TerminalInfo.detect(fileDescriptor: STDERR_FILENO)
     /// Writes one notice line on stderr (the program's prefix, escaped).
     private let printNotice: @Sendable (String) -> Void
@@ -48,13 +49,24 @@ package final class BatchProgressDisplay: Sendable {
             write("\n")
             return
         case .skipped(let file):
-            return write(RunText.skipped(path: file.url.path, reason: file.reason) + "\n")
+            let line = RunText.skipped(path: file.url.path, reason: file.reason)
+            aboveTheBar { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         case .replaced(let file):
-            return printNotice(RunText.replaced(path: file.url.path, recordingId: file.outcome.recordingId))
+            aboveTheBar { printNotice(RunText.replaced(path: file.url.path, recordingId: file.outcome.recordingId)) }
         case .notice(let line):
-            return printNotice(line)
+            aboveTheBar { printNotice(line) }
         }
         redraw()
+    }
+
+    /// Writes whole lines while the bar may be on screen: the bar's line is cleared first (the
+    /// lines would otherwise run on from its end) and drawn again by the caller after.
+    private func aboveTheBar(_ lines: () -> Void) {
+        let ticking = state.withLock { $0.ticking }
+        writing.withLock { _ in
+            if ticking { FileHandle.standardError.write(Data(ANSI.redrawLine.utf8)) }
+            lines()
+        }
     }
 
     private func redraw() {
@@ -64,8 +76,9 @@ package final class BatchProgressDisplay: Sendable {
         }
     }
 
+    /// One write at a time: the ticker's redraw never lands between a cleared bar and its line.
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        writing.withLock { _ in FileHandle.standardError.write(Data(text.utf8)) }
     }
 }
 

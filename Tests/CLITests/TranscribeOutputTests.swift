@@ -104,4 +104,28 @@ import VoiceJournalTestSupport
         let done = try #require(lines.first { $0.contains("clip00.wav") })
         #expect(done.contains("done") && done.hasSuffix("clip00.wav"), "no note, no trailing spaces: \(done)")
     }
+
+    @Test func onATerminalASkippedLineNeverRunsOnFromTheProgressBar() throws {
+        var harness = try TranscribeHarness(rules: [.init(responses: [.slow(1)])])
+        // On a pseudo-terminal (stderr a TTY, so the bar is drawn); what it shows comes back on stdout.
+        harness.binary.launcher = ["python3", "-c",
+                                   "import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))"]
+        let dir = try harness.audio(2)
+        try Data().write(to: dir.appendingPathComponent("zz empty.wav"))
+        try Data("shopping list".utf8).write(to: dir.appendingPathComponent("zz notes.txt"))
+        // One worker: the first file is queued before the run starts, the rest (the skipped
+        // ones among them) while the bar is on screen.
+        let result = try harness.binary.run(["transcribe", dir.path, "--jobs", "1", "--quiet"], stdin: FileHandle(forReadingAtPath: "/dev/null"))
+        let screen = result.stdout
+        #expect(screen.contains("\u{1B}[2K"), "the bar is drawn: \(screen.debugDescription)")
+        var skips = 0
+        var rest = screen[...]
+        while let found = rest.range(of: "skipped ") {
+            let before = screen[..<found.lowerBound]
+            #expect(before.hasSuffix("\n") || before.hasSuffix("\u{1B}[2K"), "glued to what came before: \(screen.debugDescription)")
+            skips += 1
+            rest = rest[found.upperBound...]
+        }
+        #expect(skips == 2, "\(screen.debugDescription)")
+    }
 }
