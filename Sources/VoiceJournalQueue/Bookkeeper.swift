@@ -150,6 +150,15 @@ final class Bookkeeper: Sendable {
                 state.storing = false
                 return state.reserves.allSatisfy(\.isEmpty) && state.answers.isEmpty
             }
+            // A server may have been left out while its jobs were being claimed (its key refused
+            // meanwhile): its workers handed back an empty reserve and ended, so these go back now.
+            for server in Set(claims.map(\.server)) where run.servers[server].watch.isOut {
+                do {
+                    try handBackReserve(of: server, to: runner)
+                } catch {
+                    runner.logger.warning("could not hand back jobs claimed ahead", metadata: ["error": "\(error)"])
+                }
+            }
             // With nothing claimed ahead the batch may be done: found here once, the idle
             // workers end on the doorbell instead of each asking the database.
             if nothingAhead && runner.stopReason == nil { _ = try? run.batchIsFinished() }

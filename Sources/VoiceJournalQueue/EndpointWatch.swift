@@ -54,6 +54,8 @@ final class EndpointWatch: Sendable {
         /// Server errors, timeouts and broken connections since the last good answer.
         var failuresInARow = 0
         var out = false
+        /// It answered once in this run: refused later, it may be restarting.
+        var answeredOnce = false
     }
 
     private let state = Mutex(State())
@@ -89,9 +91,17 @@ final class EndpointWatch: Sendable {
         }
     }
 
-    /// `worker`'s upload could not reach the server.
-    func unreachable(worker: Int, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Verdict {
-        failed(worker: worker, unreachable: true, now: now)
+    /// `worker`'s upload could not reach the server. `nothingListens`: it was refused on this
+    /// machine; a server that has not answered in this run is then not running at all and
+    /// is given up at once, not waited for as a busy one (one that answered before may be
+    /// restarting, and is probed as usual).
+    func unreachable(worker: Int, nothingListens: Bool = false, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Verdict {
+        let notRunning = state.withLock { state in
+            guard nothingListens, !state.answeredOnce, !state.out else { return false }
+            state.out = true
+            return true
+        }
+        return notRunning ? .givesUp(after: 0) : failed(worker: worker, unreachable: true, now: now)
     }
 
     /// `worker`'s upload failed with a server error, a timeout or a broken connection: the
@@ -133,6 +143,7 @@ final class EndpointWatch: Sendable {
     func answered() -> Bool {
         state.withLock { state in
             state.failuresInARow = 0
+            state.answeredOnce = true
             defer { state.outage = nil }
             return state.outage != nil && !state.out
         }

@@ -295,7 +295,7 @@ struct Worker {
     /// the last server, the run stops with one summary).
     private func pause(for error: TranscriptionError, jobId: Int64) throws {
         try queue.releaseJob(id: jobId, owner: owner, note: error.description)
-        switch endpoint.watch.unreachable(worker: index) {
+        switch endpoint.watch.unreachable(worker: index, nothingListens: error.nothingListens) {
         case .paused:
             runner.logger.debug("server unreachable; pausing its uploads", metadata: ["endpoint": "\(endpoint.name)", "error": "\(error.description)"])
             endpoint.noteProblem(error.description)
@@ -305,8 +305,8 @@ struct Worker {
         case .stillPaused, .stillUp:
             break
         case .givesUp(let seconds):
-            let outage = (error.kind == .noAnswer ? "did not answer for " : "could not be reached for ")
-                + "\(Self.seconds(seconds)) s: \(error.description)"
+            let outage = error.nothingListens ? "is not running: \(error.description)"
+                : (error.kind == .noAnswer ? "did not answer for " : "could not be reached for ") + "\(Self.seconds(seconds)) s: \(error.description)"
             // The files left are counted when the run ends (see `Run.outOfReach`).
             let stop = (run.servers.count > 1 ? "no endpoint is left: the last, \(endpoint.name), " : "the server ") + outage
             run.serverIsOut(server, because: outage, stop: .outOfReach(stop))

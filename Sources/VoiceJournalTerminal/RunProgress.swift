@@ -75,19 +75,19 @@ package struct RunProgress: Sendable {
     /// An endpoint is out: retried for up to `retryingFor` seconds, or (nil) after a cool-down.
     package func endpointDown(_ endpoint: String, message: String, retryingFor: Double?) -> String {
         let retrying = retryingFor.map { "trying again for up to \(max(1, Int($0.rounded()))) s" } ?? "trying again after a cool-down"
-        return announce(pooled
+        return notice(pooled
             ? "warning: endpoint \(endpoint) is out: \(message); its uploads go to the other endpoints, \(retrying)"
             : "\(message); pausing all uploads and \(retrying)")
     }
 
     /// An endpoint answers again after an outage.
     package func endpointBack(_ endpoint: String) -> String {
-        announce(pooled ? "endpoint \(endpoint) answers again; it takes uploads again" : "the server answers again; resuming uploads")
+        notice(pooled ? "endpoint \(endpoint) answers again; it takes uploads again" : "the server answers again; resuming uploads")
     }
 
     /// An endpoint left out for the rest of the run while the others go on.
     package func endpointDropped(_ endpoint: String, message: String) -> String {
-        announce("warning: endpoint \(endpoint) is left out of this run: \(message); the other endpoints go on")
+        notice("warning: endpoint \(endpoint) is left out of this run: \(message); the other endpoints go on")
     }
 
     /// `[3/10] `: files finished of the run's.
@@ -95,6 +95,9 @@ package struct RunProgress: Sendable {
 
     /// A line above the bar (or simply a line, off a terminal). It quotes paths and
     /// servers' words, so it is escaped whole: one line, nothing the terminal obeys.
+    /// What the run says of its servers: a notice like the command's others, under its name.
+    private func notice(_ line: String) -> String { announce("voicejournal: " + line) }
+
     private func announce(_ line: String) -> String {
         let safe = TerminalText.escaped(line)
         return tty ? ANSI.redrawLine + safe + "\n" : safe + "\n"

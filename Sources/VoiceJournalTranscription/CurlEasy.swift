@@ -7,6 +7,8 @@ struct CurlFailure: Error, CustomStringConvertible {
     let function: String
     /// The detail libcurl wrote to the error buffer, when it wrote one.
     let detail: String
+    /// The system's errno of a failed connect (`CURLINFO_OS_ERRNO`; 0: none), e.g. ECONNREFUSED.
+    var osErrno: Int32 = 0
 
     var description: String {
         let summary = String(cString: ccurl_easy_strerror(code))
@@ -90,7 +92,14 @@ final class CurlEasy {
     /// of its own, never from Swift's cooperative pool.
     func perform() throws {
         errorBuffer[0] = 0
-        try check(ccurl_easy_perform(raw), "curl_easy_perform")
+        do {
+            try check(ccurl_easy_perform(raw), "curl_easy_perform")
+        } catch var failure as CurlFailure {
+            var errno = 0
+            _ = ccurl_getinfo_long(raw, CURLINFO_OS_ERRNO, &errno)
+            failure.osErrno = Int32(truncatingIfNeeded: errno)
+            throw failure
+        }
     }
 
     /// The HTTP status of the last response (0 if none arrived).

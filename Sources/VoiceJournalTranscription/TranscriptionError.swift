@@ -75,15 +75,20 @@ public struct TranscriptionError: Error, CustomStringConvertible, Sendable, Equa
     public let serverMessage: String?
     /// How long the server asked us to wait (`retry-after-ms` or `retry-after`), in seconds.
     public let retryAfter: Double?
+    /// With `unreachable`: the connection was refused by this machine (a loopback address),
+    /// so no server runs there at all. Not a busy server: it is not waited for.
+    public let nothingListens: Bool
     /// The whole sentence for the user.
     public let description: String
 
     /// An error of `kind`; `description` is the sentence the user reads.
-    public init(kind: Kind, status: Int? = nil, serverMessage: String? = nil, retryAfter: Double? = nil, description: String) {
+    public init(kind: Kind, status: Int? = nil, serverMessage: String? = nil, retryAfter: Double? = nil,
+                nothingListens: Bool = false, description: String) {
         self.kind = kind
         self.status = status
         self.serverMessage = serverMessage
         self.retryAfter = retryAfter
+        self.nothingListens = nothingListens
         self.description = description
     }
 

@@ -143,6 +143,11 @@ public final class WhisperConnection {
             return TranscriptionError(kind: .malformedResponse, description: "the server's answer was larger than \(Transfer.bodyLimit) bytes")
         case CURLE_ABORTED_BY_CALLBACK:
             return TranscriptionError(kind: .cancelled, description: "the upload was stopped")
+        case CURLE_COULDNT_CONNECT where failure.osErrno == ECONNREFUSED && configuration.isLoopback:
+            // Refused on this machine: no server runs there, none is merely busy.
+            return TranscriptionError(kind: .unreachable, nothingListens: true, description:
+                "the connection to \(baseURL) was refused: no server runs there; start the local one with voicejournal-whisper-server "
+                + "(or systemctl --user start voicejournal-whisper.service), or check \(configuration.origin)")
         // (The `where` applies to the timeout alone.)
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
              CURLE_OPERATION_TIMEDOUT where Self.neverConnected(failure):

@@ -10,10 +10,8 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("device"),
             help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:..., a name from ~/.asoundrc (see `voicejournal devices`; default: the config file's, else default).", valueName: "pcm"))
     var deviceFlag: String?
-
     @Option(name: .customLong("rate"), help: ArgumentHelp("Sample rate in Hz (default: the config file's, else 16000).", valueName: "hz"))
     var rateFlag: Int?
-
     @Option(help: ArgumentHelp("Number of channels.", valueName: "n"))
     var channels = 1
 

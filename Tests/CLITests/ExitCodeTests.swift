@@ -91,8 +91,8 @@ import VoiceJournalTestSupport
         #expect(result.status == failure.status, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
         if failure.name == "a file the server refuses" {
-            // transcribe reports the failed file in its summary; the run itself is not an error line.
-            #expect(result.stdout.contains("1 failed"), "\(result.stdout)")
+            // One file: stdout is for its text, so none; the summary on stderr says what failed.
+            #expect(result.stdout.isEmpty && result.stderr.contains("1 failed"), "\(result.stdout)\n\(result.stderr)")
         } else {
             // Usage mistakes argument-parser finds are one line of ours too.
             #expect(lines.count == 1 && lines[0].hasPrefix("voicejournal: ") && lines[0].contains(failure.says), "\(result.stderr)")

@@ -55,8 +55,8 @@ import Testing
         #expect(progress.progress.chunksTotal == 0 && progress.progress.finished == 2)
         #expect(progress.bar(elapsed: 1, width: 80, color: false) == nil)
         #expect(progress.endpointDown("http://a/v1", message: "cannot connect", retryingFor: 30)
-                == "cannot connect; pausing all uploads and trying again for up to 30 s\n")
-        #expect(progress.endpointBack("http://a/v1") == "the server answers again; resuming uploads\n")
+                == "voicejournal: cannot connect; pausing all uploads and trying again for up to 30 s\n")
+        #expect(progress.endpointBack("http://a/v1") == "voicejournal: the server answers again; resuming uploads\n")
     }
 
     @Test func onATerminalLinesGoAboveTheBarAndPoolsNameTheirEndpoint() {
@@ -64,7 +64,7 @@ import Testing
         #expect(progress.transcribed(jobId: 1, path: "/a.wav", seconds: 1, counted: true) == nil)
         progress.reduceTotal(by: 2)
         #expect(progress.progress.total == 2)
-        #expect(progress.endpointBack("http://a/v1") == ANSI.redrawLine + "endpoint http://a/v1 answers again; it takes uploads again\n")
+        #expect(progress.endpointBack("http://a/v1") == ANSI.redrawLine + "voicejournal: endpoint http://a/v1 answers again; it takes uploads again\n")
         let bar = progress.bar(elapsed: 10, width: 80, color: false)
         #expect(bar?.hasPrefix(ANSI.redrawLine + "[") == true)
         #expect(bar?.contains("1/2") == true)

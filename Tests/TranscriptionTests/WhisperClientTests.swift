@@ -155,6 +155,7 @@ import VoiceJournalTestSupport
         let results = try await upload(client, [TranscriptionRequest(file: audio, options: .init())])
         guard case .failure(let error) = results[0] else { Issue.record("expected a failure"); return }
         #expect(error.kind == .unreachable)
+        #expect(error.nothingListens, "refused on this machine: no server runs there")
         #expect(error.description.contains("127.0.0.1:\(port)"))
     }
 

@@ -10,10 +10,8 @@ struct Devices: AsyncParsableCommand {
         abstract: "List capture devices (names for --device), like `arecord -L`; --playback: playback devices, like `aplay -L`")
 
     @OptionGroup var global: GlobalOptions
-
     @Flag(help: "List the devices that can play (for play --device) instead of those that can capture.")
     var playback = false
-
     @Flag(help: "Print the list as JSON.")
     var json = false
 

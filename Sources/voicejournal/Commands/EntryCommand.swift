@@ -12,10 +12,13 @@ struct EntryCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a typed entry.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a typed entry.",
+            discussion: "The text is the words given, else --text (- reads standard input), else standard input when it is piped, else what you write in $VISUAL (else $EDITOR, else vi).")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
-        @Option(help: "The entry's text.") var text: String
+        @Argument(help: ArgumentHelp("The entry's text (quoted, or as words).", valueName: "text")) var words: [String] = []
+        @Option(help: "The entry's text; - reads it from standard input.") var text: String?
         @Option(help: "Journal to add to (default: the config file's, else Personal).") var journal: String?
         @Option(help: "A title.") var title: String?
         @Option(help: "How you feel.") var mood: Mood?
@@ -29,12 +32,18 @@ struct EntryCommand: AsyncParsableCommand {
             case text, gratitude
         }
 
+        func validate() throws {
+            if !words.isEmpty, text != nil { throw ValidationError("give the text once: as words or with --text") }
+        }
+
         func run() async throws {
             var flags = Settings.Flags()
             flags.journal = journal
-            let entry = try global.openStore().addEntry(
-                journal: try global.settings(flags).journal.value, kind: kind == .text ? .text : .gratitude, title: title,
-                content: text, mood: mood, theme: theme, createdAt: date?.date ?? Now.date())
+            let store = try global.openStore(), journalName = try global.settings(flags).journal.value
+            let given = words.isEmpty ? text : words.joined(separator: " ")
+            let content = try await store.newEntryText(given, journal: journalName, editor: EntryEditor())
+            let entry = try store.addEntry(journal: journalName, kind: kind == .text ? .text : .gratitude, title: title,
+                                           content: content, mood: mood, theme: theme, createdAt: date?.date ?? Now.date())
             try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))." }
         }
     }

@@ -11,31 +11,23 @@ import VoiceJournalSystem
 struct TranscriptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Model (default: $VOICEJOURNAL_MODEL, else the config file, else whisper-1).", valueName: "name"))
     var model: String?
-
     @Option(help: ArgumentHelp("Spoken language, a code Whisper knows, e.g. en, de, pl, for every upload of the run (default: the person's, else the journal's, else the config file's, else detected).", valueName: "code"))
     var language: String?
-
     @Option(help: ArgumentHelp("Text to prime the model with (names, spellings, style).", valueName: "text"))
     var prompt: String?
-
     @Option(help: ArgumentHelp("API base URL: this one server for the run (default: $OPENAI_BASE_URL, else the config file's endpoints as a pool, else https://api.openai.com/v1).", valueName: "url"))
     var baseURL: String?
-
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Largest audio upload in bytes; bigger files are encoded or split (default: about 24 MB).", valueName: "bytes"))
     var maxRequestBytes: Int64?
-
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Longest audio in one upload, in seconds; longer files are split at pauses (default: 600).", valueName: "seconds"))
     var maxChunkSeconds: Double?
-
     @Option(help: ArgumentHelp("Codec for audio that is encoded or split before upload: flac (lossless, the default), mp3 or opus (smaller).",
                                valueName: "codec"))
     var uploadCodec: UploadCodec?
-
     @Flag(help: "Translate every recording to English as well (OpenAI: whisper-1; a local server: the base model, not tiny.en): the translation is stored beside the transcript and both are searchable. The original transcript is always kept; a server or model that cannot translate gets one warning and the transcript is stored without. Skipped for English speech. Default: the config file's translate, else off; a person's or journal's own setting asks too.")
     var translate = false
-
     @Flag(help: "Send the audio untouched, every pause and noise, and keep the answer as the server gave it (by default only the speech is sent, and the answer is checked against it).")
     var noTrim = false
 
