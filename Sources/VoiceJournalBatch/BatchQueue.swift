@@ -36,9 +36,10 @@ public enum BatchQueue {
     /// transaction, with the files it queued and those skipped since the last (a run can
     /// start on them at once); `firstTransaction` files go in the first one, and each later
     /// transaction doubles, up to `filesPerTransaction`. `shouldStop` is asked before each
-    /// file: what is queued by then stays queued.
+    /// file: what is queued by then stays queued. With a journal, each entry is dated `date`,
+    /// else when its audio was recorded (`recordedAt`).
     public static func enqueue(_ files: [WalkedFile], prepared: [PreparedFile] = [], queue: JobQueue, journalName: String?,
-                               priority: Int = Job.batchPriority, logger: Logger,
+                               date: Date? = nil, priority: Int = Job.batchPriority, logger: Logger,
                                firstTransaction: Int = filesPerTransaction,
                                shouldStop: () -> Bool = { false },
                                onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
@@ -52,8 +53,10 @@ public enum BatchQueue {
         func flush() throws {
             guard !pending.isEmpty || skipped.count > skippedReported else { return }
             let replaced = try queue.replaceChangedContent(of: pending.map(\.1))
+            // The entries (with --journal) are dated when their audio was recorded, or `date`.
+            let dates = journalName == nil ? nil : pending.map { date ?? recordedAt($0.0, $0.1) }
             let outcomes = pending.isEmpty ? []
-                : try queue.addBatchFiles(pending.map(\.1), journalName: journalName, priority: priority)
+                : try queue.addBatchFiles(pending.map(\.1), journalName: journalName, recordedAt: dates, priority: priority)
             let landed = zip(pending, outcomes).map { file, outcome in
                 QueuedFile(url: file.0, outcome: outcome, replacedTranscript: replaced[file.1.path] == outcome.recordingId)
             }
@@ -75,6 +78,12 @@ public enum BatchQueue {
         try flush()
         logger.debug("queued batch", metadata: ["files": "\(queued.count)", "skipped": "\(skipped.count)"])
         return (queued, skipped)
+    }
+
+    /// When a file's audio was recorded: what its container says (`RecordedDate`: a Broadcast
+    /// WAV's origination, an MP4/M4A's creation time), else its modification time, else now.
+    static func recordedAt(_ url: URL, _ recording: Recording) -> Date {
+        RecordedDate.of(url) ?? recording.modifiedNanoseconds.map { Date(timeIntervalSince1970: Double($0) / 1e9) } ?? Date()
     }
 
     /// A file probed and hashed, ready to be stored, or passed over.

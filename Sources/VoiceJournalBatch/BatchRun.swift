@@ -18,6 +18,9 @@ public struct BatchRequest: Sendable {
     public var pool: EndpointPool?
     /// How the run works (model, hints, uploads, backoff, leases).
     public var options = QueueRunner.Options()
+    /// The date of every entry made (with `journal`); nil: each file's own (when its audio
+    /// was recorded, else its modification time).
+    public var date: Date?
     /// The wrap-up reads each transcribed file's text (`BatchWrapUp.Transcribed.text`); a
     /// batch of one file always does.
     public var keepTexts = false
@@ -103,7 +106,7 @@ extension BatchQueue {
         } else {
             let files = walk.files
             (queued, skipped) = try await onThread {
-                var enqueued = try enqueue(files, queue: store.queue, journalName: request.journal, logger: logger)
+                var enqueued = try enqueue(files, queue: store.queue, journalName: request.journal, date: request.date, logger: logger)
                 if request.again { enqueued.queued = try queueAgain(enqueued.queued, store: store) }
                 return enqueued
             }
@@ -158,7 +161,7 @@ extension BatchQueue {
         }
         let head = Array(files.prefix(prepared.count))
         let first = try await onThread {
-            try enqueue(head, prepared: prepared, queue: store.queue, journalName: journal, logger: logger,
+            try enqueue(head, prepared: prepared, queue: store.queue, journalName: journal, date: request.date, logger: logger,
                         firstTransaction: prepared.count, onQueued: queued)
         }
         let rest = Array(files.dropFirst(prepared.count))
@@ -166,7 +169,7 @@ extension BatchQueue {
             try await onThread {
                 defer { batch.close() }
                 do {
-                    return try enqueue(rest, queue: store.queue, journalName: journal, logger: logger,
+                    return try enqueue(rest, queue: store.queue, journalName: journal, date: request.date, logger: logger,
                                        firstTransaction: runner.workers, shouldStop: { runner.takesNoMoreFiles }, onQueued: queued)
                 } catch {
                     runner.stop()

@@ -27,6 +27,15 @@ import VoiceJournalTestSupport
         }
     }
 
+    @Test func aTakeAboutAnotherDayIsDatedThatDay() throws {
+        let day = Date(timeIntervalSince1970: 1_763_450_000)
+        let started = try store.beginRecording(owner: .entry(journal: "Personal", title: nil, mood: nil, theme: nil, date: day),
+                                               format: "wav", sampleRate: 16000, channels: 1) { id in ("/tmp/take-\(id).wav", ()) }
+        let entry = try #require(started.recording.entryId)
+        #expect(try store.entryView(id: entry).entry.createdAt == day)
+        #expect(started.recording.createdAt != day, "the recording row keeps when it was made")
+    }
+
     @Test func deletingAJournalRemovesEverythingThatCannotOutliveIt() throws {
         _ = try store.createJournal(name: "Trips")
         let id = try addVoiceEntry(journal: "Trips", transcript: "the ferry to the island", sha: "s1")

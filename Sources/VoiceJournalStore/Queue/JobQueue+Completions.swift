@@ -20,12 +20,14 @@ extension JobQueue {
     /// path is not changed), so the same audio is uploaded and stored once. A failed or
     /// cancelled job for it is queued again, since the user asked for the file again. With
     /// `journalName` (an existing journal; the default one is made on first use, as for
-    /// `entry add`), each recording without an entry gets a voice entry.
-    public func addBatchFiles(_ files: [Recording], journalName: String? = nil, priority: Int = Job.batchPriority,
-                              maxAttempts: Int = 6, now: Date = Date()) throws -> [BatchFileOutcome] {
-        try immediateWrite { db in
+    /// `entry add`), each recording without an entry gets a voice entry, dated when its audio
+    /// was recorded: `recordedAt`, one date per file (nil: now).
+    public func addBatchFiles(_ files: [Recording], journalName: String? = nil, recordedAt: [Date]? = nil,
+                              priority: Int = Job.batchPriority, maxAttempts: Int = 6, now: Date = Date()) throws -> [BatchFileOutcome] {
+        precondition(recordedAt == nil || recordedAt?.count == files.count, "one recording date per file")
+        return try immediateWrite { db in
             let journalId = try journalName.map { try JournalStore.journalForNewEntry(db, named: $0, now: now).id }
-            return try files.map { file in
+            return try files.enumerated().map { index, file in
                 guard let sha = file.sha256 else { throw StoreError.inconsistent("\(file.path) has no content digest") }
                 var recording: Recording
                 let isNew: Bool
@@ -43,7 +45,7 @@ extension JobQueue {
                 guard let recordingId = recording.id else { throw StoreError.inconsistent("recording \(file.path) has no id") }
                 if let journalId = journalId ?? nil, recording.entryId == nil, recording.assignmentId == nil {
                     var entry = Entry(journalId: journalId, kind: .voice, title: URL(fileURLWithPath: file.path).lastPathComponent,
-                                      content: "", createdAt: now)
+                                      content: "", createdAt: recordedAt?[index] ?? now)
                     try entry.insert(db)
                     recording.entryId = entry.id
                     try recording.update(db)

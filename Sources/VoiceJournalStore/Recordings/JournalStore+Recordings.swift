@@ -3,8 +3,9 @@ import GRDB
 
 /// What a new recording belongs to.
 public enum RecordingOwner: Sendable, Equatable {
-    /// A new voice entry in the named journal (created if it does not exist yet).
-    case entry(journal: String, title: String?, mood: Mood?, theme: Theme?)
+    /// A new voice entry in the named journal (created if it does not exist yet), dated
+    /// `date` (nil: when the recording begins).
+    case entry(journal: String, title: String?, mood: Mood?, theme: Theme?, date: Date? = nil)
     /// The answer to an assignment (no entry of its own).
     case assignment(Int64)
 }
@@ -47,7 +48,7 @@ extension JournalStore {
         switch owner {
         case .assignment(let id):
             try pool.read { db in _ = try Self.openAssignment(db, id: id) }
-        case .entry(let journal, _, _, _):
+        case .entry(let journal, _, _, _, _):
             guard journal.caseInsensitiveCompare(Journal.defaultName) != .orderedSame else { return }
             _ = try self.journal(named: journal)
         }
@@ -64,12 +65,12 @@ extension JournalStore {
             var entryId: Int64?
             var assignmentId: Int64?
             switch owner {
-            case let .entry(journal, title, mood, theme):
+            case let .entry(journal, title, mood, theme, date):
                 guard let journalId = try Self.journalForNewEntry(db, named: journal, now: now).id else {
                     throw StoreError.inconsistent("the journal row has no id")
                 }
                 var entry = Entry(journalId: journalId, kind: .voice,
-                                  title: title, content: "", mood: mood, theme: theme, createdAt: now)
+                                  title: title, content: "", mood: mood, theme: theme, createdAt: date ?? now)
                 try entry.insert(db)
                 entryId = entry.id
             case .assignment(let id):

@@ -36,8 +36,7 @@ struct ConfigCommand: AsyncParsableCommand {
             var input = input
             let settings = try input.resolve(flags, with: global)
             let shown = ShownSettings(settings, environment: ProcessInfo.processInfo.environment)
-            if output.json { return try printJSON(shown) }
-            for line in shown.lines() { print(line) }
+            try output.show(shown) { $0.lines().joined(separator: "\n") }
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalTerminal
 
 /// `record` — capture from the microphone into a new voice entry (or an assignment's answer).
@@ -24,6 +25,7 @@ struct Record: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Title of the entry.", valueName: "text")) var title: String?
     @Option(help: "How you feel.") var mood: Mood?
     @Option(help: "What it is about.") var theme: Theme?
+    @Option(help: ArgumentHelp("The entry's date, when it is about another day (default: now).", valueName: "when")) var date: PointInTime?
     @Option(help: ArgumentHelp("Record the answer to this assignment instead of a journal entry.", valueName: "id"))
     var assignment: Int64?
     @Flag(help: "Print the saved recording as JSON.") var json = false
@@ -40,11 +42,11 @@ struct Record: AsyncParsableCommand {
         flags.journal = journal
         var capture = capture
         let settings = try capture.input.resolve(flags, with: global)
-        if assignment != nil, title != nil || mood != nil || theme != nil {
-            throw CLIError.usage("--title, --mood and --theme describe a journal entry; an answer to --assignment has none")
+        if assignment != nil, title != nil || mood != nil || theme != nil || date != nil {
+            throw CLIError.usage("--title, --mood, --theme and --date describe a journal entry; an answer to --assignment has none")
         }
         let owner = assignment.map(RecordingOwner.assignment)
-            ?? .entry(journal: settings.journal.value, title: title, mood: mood, theme: theme)
+            ?? .entry(journal: settings.journal.value, title: title, mood: mood, theme: theme, date: date?.date)
         let environment = ProcessInfo.processInfo.environment, live = self.live || wait
         // With --live, a missing key or bad endpoint is found before anyone speaks.
         if live { _ = try settings.clientConfiguration(environment: environment) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import VoiceJournal
+import VoiceJournalPages
 
 /// `transcribe PATH...` — queue audio files and folders and transcribe them.
 struct Transcribe: AsyncParsableCommand {
@@ -35,8 +36,9 @@ struct Transcribe: AsyncParsableCommand {
     @OptionGroup var transcription: TranscriptionFlags
     @Option(help: ArgumentHelp("Also make a voice entry per file in this journal (Personal is made on first use).", valueName: "name"))
     var journal: String?
-    @Option(help: ArgumentHelp("Write these next to each audio file: any of txt,srt,vtt,json.", valueName: "formats"))
-    var sidecar: String?
+    @Option(help: ArgumentHelp("With --journal, the date of every entry (default: each file's own: when its audio was recorded, as a Broadcast WAV or an MP4/M4A says, else its modification time).", valueName: "when")) var date: PointInTime?
+    @Option(help: ArgumentHelp("Write these next to each audio file: any of txt,srt,vtt,json.", valueName: "formats"),
+            transform: { try SidecarFormat.parseList($0).get() }) var sidecar: [SidecarFormat]?
     @Flag(help: "Only queue the files; `voicejournal queue run` transcribes them later.") var noWait = false
     @Flag(help: "Transcribe files again that were transcribed before; each keeps its transcript until the new one is stored (and if the new attempt fails).")
     var again = false
@@ -52,19 +54,16 @@ struct Transcribe: AsyncParsableCommand {
         if printText && quiet || (printText || quiet) && (json || noWait) {
             throw ValidationError("--print and --quiet choose what a run prints: one of them, without --json or --no-wait.")
         }
-        if let sidecar, case .failure(let error) = SidecarFormat.parseList(sidecar) {
-            throw ValidationError("--sidecar: \(error.description).")
-        }
         if let journal, journal.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--journal needs a name.")
         }
+        if date != nil, journal == nil { throw ValidationError("--date dates the entries --journal makes; give --journal too.") }
     }
 
     func run() async throws {
         let settings = try global.settings(transcription.flags(jobs: jobs))
-        let sidecars = (try? sidecar.map { try SidecarFormat.parseList($0).get() }) ?? []
-        var request = BatchRequest(paths: paths, journal: journal, again: again, sidecars: sidecars, pool: nil)
-        request.keepTexts = json || printText
+        var request = BatchRequest(paths: paths, journal: journal, again: again, sidecars: sidecar ?? [], pool: nil)
+        (request.keepTexts, request.date) = (json || printText, date?.date)
         if !noWait { // the endpoints and keys are checked before anything is touched
             let environment = ProcessInfo.processInfo.environment
             request.pool = try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
