@@ -16,8 +16,9 @@ extension RecordingOutcome {
     /// Says the saved recording as `record` and `answer` print it: the outcome (human or JSON)
     /// to `say`, then the warning for dropped audio to `warn`. Ends failed if the device or disk
     /// failed mid-way (what was captured is saved), interrupted after a signal.
-    package func report(json: Bool, say: (String) -> Void, warn: (String) -> Void) throws -> TakeEnding {
-        say(json ? try jsonText() : summaryLines.joined(separator: "\n"))
+    /// `live`: the take is being transcribed as it ends (`record --live`), not only queued.
+    package func report(json: Bool, live: Bool = false, say: (String) -> Void, warn: (String) -> Void) throws -> TakeEnding {
+        say(json ? try jsonText() : summaryLines(live: live).joined(separator: "\n"))
         if let overrunWarning { warn(overrunWarning) }
         if let captureError { return .failed("recording stopped early: \(captureError) (what was captured is saved)") }
         if case .interrupted = stopReason { return .interrupted(nil) }
@@ -25,14 +26,16 @@ extension RecordingOutcome {
     }
 
     /// What `record` and `answer` say of a saved recording: its length and levels, its file,
-    /// what it belongs to and its queued transcription.
-    package var summaryLines: [String] {
+    /// what it belongs to (with the command that shows it: entries and recordings are numbered
+    /// apart), and its transcription: under way (`live`), or queued with what runs it.
+    package func summaryLines(live: Bool = false) -> [String] {
         let seconds = String(format: "%.1f", recording.durationSeconds)
         let levels = "peak \(String(format: "%.1f", recording.peakDBFS ?? 0)) dBFS, rms \(String(format: "%.1f", recording.rmsDBFS ?? 0)) dBFS"
         return ["Saved recording \(recordingId): \(seconds) s, \(levels)", "  file: \(TerminalText.escaped(recording.path))"]
-            + (recording.entryId.map { ["  entry: \($0)"] } ?? [])
-            + (recording.assignmentId.map { ["  answers assignment \($0)"] } ?? [])
-            + ["  transcription queued (job \(jobId))"]
+            + (recording.entryId.map { ["  entry \($0): voicejournal entry show \($0)"] } ?? [])
+            + (recording.assignmentId.map { ["  answers assignment \($0): voicejournal assignment show \($0)"] } ?? [])
+            + [live ? "  transcribing the rest of it now (job \(jobId))"
+                    : "  transcription queued (job \(jobId)): `voicejournal queue run` transcribes it (so does a running `voicejournal serve --transcribe`)"]
     }
 
     /// The warning for audio the device dropped (nil: none).

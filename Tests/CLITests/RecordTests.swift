@@ -77,6 +77,9 @@ import VoiceJournalTestSupport
             "00:03.0 peak -6.0 dBFS rms -9.0 dBFS",
         ])
         #expect(result.stdout.hasPrefix("Saved recording 1: 3.0 s, peak -6.0 dBFS, rms -9.0 dBFS"))
+        // The entry's number with the command that shows it, and what transcribes the take.
+        #expect(result.stdout.contains("\n  entry 1: voicejournal entry show 1\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("transcription queued (job 1): `voicejournal queue run` transcribes it"), "\(result.stdout)")
     }
 
     @Test func stopsOnSilenceAfterSpeech() throws {

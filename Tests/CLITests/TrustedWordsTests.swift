@@ -209,6 +209,8 @@ import VoiceJournalTestSupport
         let result = try harness.binary.run(["record", "--device", microphone.name, "--live", "--no-meter", "--journal", "Days",
                                              "--max-duration", String(Int(speech.seconds))], environment: microphone.environment)
         #expect(result.status == 0, "\(result.stderr)")
+        // Transcribed as it ends: not said to be queued just before its transcript comes.
+        #expect(result.stdout.contains("transcribing the rest of it now") && !result.stdout.contains("transcription queued"), "\(result.stdout)")
         let requests = try harness.server.requests()
         #expect(requests.count >= 2, "pieces cut while recording: \(requests.count)")
         let path = try #require(try queryDatabase(harness.database, "SELECT path FROM recording").first?.first as? String)

@@ -35,7 +35,7 @@ import VoiceJournalTestSupport
         #expect(started?.path == take.outcome.recording.path)
         #expect(frames.last?.finished == true && frames.dropLast().allSatisfy { !$0.finished })
         #expect(abs((frames.last?.level.seconds ?? 0) - 1) < 0.01)
-        #expect(take.outcome.summaryLines.first?.hasPrefix("Saved recording \(take.outcome.recordingId): 1.0 s, peak -20.0 dBFS") == true)
+        #expect(take.outcome.summaryLines().first?.hasPrefix("Saved recording \(take.outcome.recordingId): 1.0 s, peak -20.0 dBFS") == true)
         #expect(try store.queue.jobs(ids: [take.outcome.jobId])[take.outcome.jobId]?.state == .queued)
     }
 

@@ -54,7 +54,7 @@ struct Record: AsyncParsableCommand {
         let runner = live ? try transcription.makeRunner(store: store, settings: settings, jobs: 2) : nil
         // Shown before the wait for the transcript: whatever ends it (Ctrl-C, a kill), the take's lines are out.
         let take = try await capture.record(owner: owner, store: store, live: runner, showTexts: !json) { outcome in
-            if !json { try? RecordingReport.show(outcome, json: false) }
+            if !json { try? RecordingReport.show(outcome, json: false, live: true) }
         }
         try RecordingReport.finish(take, json: json)
     }
@@ -109,8 +109,8 @@ struct CaptureOptions: ParsableArguments {
 enum RecordingReport {
     /// Prints the outcome (human or JSON), and the warning for dropped audio; returns how the take ended.
     @discardableResult
-    static func show(_ outcome: RecordingOutcome, json: Bool) throws -> TakeEnding {
-        let ending = try outcome.report(json: json, say: { print($0) }, warn: printNotice)
+    static func show(_ outcome: RecordingOutcome, json: Bool, live: Bool = false) throws -> TakeEnding {
+        let ending = try outcome.report(json: json, live: live, say: { print($0) }, warn: printNotice)
         fflush(nil) // out at once, before any wait: stdout is the stream with lines waiting
         return ending
     }
