@@ -1,5 +1,6 @@
 import ArgumentParser
 import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalSettings
 
 /// Which microphone and how to capture from it: shared by `record`, `answer` and `meter`.
@@ -8,8 +9,8 @@ import VoiceJournalSettings
 /// `device` and `rate` are the flags', else the built-in defaults.
 struct InputOptions: ParsableArguments {
     @Option(name: .customLong("device"),
-            help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:..., a name from ~/.asoundrc (see `voicejournal devices`; default: the config file's, else default).", valueName: "pcm"))
-    var deviceFlag: String?
+            help: ArgumentHelp("ALSA capture device: default, hw:1,0, plughw:..., a name from ~/.asoundrc (see `voicejournal devices`; default: the config file's, else default).", valueName: "pcm"),
+            completion: .custom(LiveCompletions.captureDevices)) var deviceFlag: String?
     @Option(name: .customLong("rate"), help: ArgumentHelp("Sample rate in Hz (default: the config file's, else 16000).", valueName: "hz"))
     var rateFlag: Int?
     @Option(help: ArgumentHelp("Number of channels.", valueName: "n"))

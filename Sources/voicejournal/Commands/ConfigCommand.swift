@@ -25,7 +25,7 @@ struct ConfigCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @OptionGroup(title: "Flags to try (as `transcribe` or `record` would take them)") var transcription: TranscriptionFlags
         @OptionGroup(title: "Capture") var input: InputOptions
-        @Option(help: "Journal for new entries.") var journal: String?
+        @Option(help: "Journal for new entries.", completion: .custom(LiveCompletions.journals)) var journal: String?
         @Option(help: "Uploads at a time.") var jobs: Int?
 
         func validate() throws { if let jobs { try validateJobs(jobs) } }

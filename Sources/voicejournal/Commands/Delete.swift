@@ -15,7 +15,7 @@ extension EntryCommand {
             discussion: DeleteOptions.discussion)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var options: DeleteOptions
-        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
+        @Argument(help: "The entry's id (see 'entry list').", completion: .custom(LiveCompletions.entries)) var id: Int64
 
         func run() async throws { try options.delete(.entry(id), global: global) }
     }

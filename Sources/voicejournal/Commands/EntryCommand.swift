@@ -19,7 +19,7 @@ struct EntryCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Argument(help: ArgumentHelp("The entry's text (quoted, or as words).", valueName: "text")) var words: [String] = []
         @Option(help: "The entry's text; - reads it from standard input.") var text: String?
-        @Option(help: "Journal to add to (default: the config file's, else Personal).") var journal: String?
+        @Option(help: "Journal to add to (default: the config file's, else Personal).", completion: .custom(LiveCompletions.journals)) var journal: String?
         @Option(help: "A title.") var title: String?
         @Option(help: "How you feel.") var mood: Mood?
         @Option(help: "What it is about.") var theme: Theme?
@@ -92,7 +92,7 @@ struct EntryCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
-        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
+        @Argument(help: "The entry's id (see 'entry list').", completion: .custom(LiveCompletions.entries)) var id: Int64
         @Flag(help: "Show the text as it was before it was corrected.") var original = false
         @Flag(help: "Also show what the transcript leaves out (with when and why) and the audio sent.") var raw = false
 
@@ -116,7 +116,7 @@ struct EntryCommand: AsyncParsableCommand {
                 voicejournal vocabulary add WORD.
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The entry's id (see 'entry list').") var id: Int64
+        @Argument(help: "The entry's id (see 'entry list').", completion: .custom(LiveCompletions.entries)) var id: Int64
         @Option(help: "The corrected text (no editor is opened).") var text: String?
 
         func run() async throws {
@@ -129,7 +129,7 @@ struct EntryCommand: AsyncParsableCommand {
 
 /// Filters shared by `entry list` and `search`.
 struct EntryFilterOptions: ParsableArguments {
-    @Option(help: "Only this journal.") var journal: String?
+    @Option(help: "Only this journal.", completion: .custom(LiveCompletions.journals)) var journal: String?
     @Option(help: "Only this mood.") var mood: Mood?
     @Option(help: "Only this theme.") var theme: Theme?
     @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday, or back from now: 7d, 2w, 3m, 1y).")

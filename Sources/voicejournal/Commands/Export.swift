@@ -34,7 +34,7 @@ struct Export: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "md, json, srt, vtt or txt.") var format: JournalExport.Format = .md
-    @Option(help: "Only this journal.") var journal: String?
+    @Option(help: "Only this journal.", completion: .custom(LiveCompletions.journals)) var journal: String?
     @Option(help: "Only entries from this moment on (YYYY-MM-DD[THH:MM], today, yesterday).") var since: PointInTime?
     @Option(help: "Only entries up to this moment (a bare date includes that whole day).") var until: PointInTime?
     @Option(help: "The recording whose transcript to export (srt, vtt, txt).") var recording: Int64?

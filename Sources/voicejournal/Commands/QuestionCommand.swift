@@ -27,7 +27,7 @@ struct QuestionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List questions in order.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
-        @Option(help: "Only this journal's questions.") var journal: String?
+        @Option(help: "Only this journal's questions.", completion: .custom(LiveCompletions.journals)) var journal: String?
 
         func run() async throws { try output.show(try global.openStoreForReading().questions(journal: journal), JournalTables.questions) }
     }

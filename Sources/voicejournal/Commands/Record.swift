@@ -20,8 +20,8 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var capture: CaptureOptions
-    @Option(help: ArgumentHelp("Journal for the entry (default: the config file's, else \"Personal\", made on first use; others with `journal create`).", valueName: "name"))
-    var journal: String?
+    @Option(help: ArgumentHelp("Journal for the entry (default: the config file's, else \"Personal\", made on first use; others with `journal create`).", valueName: "name"),
+            completion: .custom(LiveCompletions.journals)) var journal: String?
     @Option(help: ArgumentHelp("Title of the entry.", valueName: "text")) var title: String?
     @Option(help: "How you feel.") var mood: Mood?
     @Option(help: "What it is about.") var theme: Theme?

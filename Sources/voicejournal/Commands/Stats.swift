@@ -20,7 +20,7 @@ struct Stats: AsyncParsableCommand {
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Option(help: "Only this journal.") var journal: String?
+    @Option(help: "Only this journal.", completion: .custom(LiveCompletions.journals)) var journal: String?
     @Flag(help: "Only the entries made on this day in earlier years.") var onThisDay = false
 
     func run() async throws {

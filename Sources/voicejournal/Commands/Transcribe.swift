@@ -34,8 +34,8 @@ struct Transcribe: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Audio files and folders.", valueName: "path")) var paths: [String]
     @Option(help: JobsHelp.uploads) var jobs: Int?
     @OptionGroup var transcription: TranscriptionFlags
-    @Option(help: ArgumentHelp("Also make a voice entry per file in this journal (Personal is made on first use).", valueName: "name"))
-    var journal: String?
+    @Option(help: ArgumentHelp("Also make a voice entry per file in this journal (Personal is made on first use).", valueName: "name"),
+            completion: .custom(LiveCompletions.journals)) var journal: String?
     @Option(help: ArgumentHelp("With --journal, the date of every entry (default: each file's own: when its audio was recorded, as a Broadcast WAV or an MP4/M4A says, else its modification time).", valueName: "when")) var date: PointInTime?
     @Option(help: ArgumentHelp("Write these next to each audio file: any of txt,srt,vtt,json.", valueName: "formats"),
             transform: { try SidecarFormat.parseList($0).get() }) var sidecar: [SidecarFormat]?

@@ -17,7 +17,7 @@ struct VocabularyCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add words or names (quote ones with spaces).")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The journal (default: Personal).") var journal: String?
+        @Option(help: "The journal (default: Personal).", completion: .custom(LiveCompletions.journals)) var journal: String?
         @Argument(help: "Words, e.g. Anneliese Siobhan \"Acme GmbH\".") var words: [String]
 
         func run() async throws {
@@ -31,7 +31,7 @@ struct VocabularyCommand: AsyncParsableCommand {
             commandName: "list", abstract: "List the vocabulary, most recent first; * marks what the prompt holds.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
-        @Option(help: "Only this journal (default: every journal).") var journal: String?
+        @Option(help: "Only this journal (default: every journal).", completion: .custom(LiveCompletions.journals)) var journal: String?
 
         /// The `*`s: each journal's most recent words that fit its prompt (no --prompt given).
         func run() async throws {
@@ -42,7 +42,7 @@ struct VocabularyCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove words from the vocabulary.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The journal (default: Personal).") var journal: String?
+        @Option(help: "The journal (default: Personal).", completion: .custom(LiveCompletions.journals)) var journal: String?
         @Argument(help: "The words to remove.") var words: [String]
 
         func run() async throws {
