@@ -5,6 +5,14 @@ import VoiceJournalTestSupport
 /// A journal's vocabulary goes to the server as the `prompt` field with that journal's
 /// uploads, and only with them.
 @Suite(.onTestThreads) struct VocabularyTests {
+    @Test func addingAWordAlreadyThereSaysSo() throws {
+        let harness = try TranscribeHarness()
+        _ = try harness.succeed(["vocabulary", "add", "Anneliese"])
+        #expect(try harness.succeed(["vocabulary", "add", "Anneliese", "Jörg"]).stdout
+                == "Added 1 word to the vocabulary of Personal (already there: Anneliese).\n")
+        #expect(try harness.succeed(["vocabulary", "add", "Jörg"]).stdout == "Added 0 words to the vocabulary of Personal (already there: Jörg).\n")
+    }
+
     @Test func theStubReceivesAJournalsVocabularyInThePromptOfThatJournalsUploadsOnly() throws {
         let harness = try TranscribeHarness(environment: ["TZ": "UTC", "VOICEJOURNAL_NOW": "2026-11-23T12:00:00Z"])
         let cli = harness.binary

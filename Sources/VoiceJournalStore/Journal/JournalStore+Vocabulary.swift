@@ -10,19 +10,23 @@ package struct VocabularyWord: Codable, Sendable, Equatable, FetchableRecord {
 
 extension JournalStore {
     /// Adds words (names, terms) to a journal's vocabulary ("Personal" when none is named);
-    /// a word already there moves to the front, as if added now. Returns the words added.
+    /// a word already there moves to the front, as if added now. Says which were new.
     @discardableResult
-    package func addVocabulary(_ words: [String], journal name: String?, now: Date = Date()) throws -> [String] {
+    package func addVocabulary(_ words: [String], journal name: String?, now: Date = Date()) throws -> VocabularyAddition {
         let words = try Self.validWords(words)
         return try pool.write { db in
             let journal = try Self.journalForNewEntry(db, named: name, now: now)
+            var addition = VocabularyAddition(journal: journal.name)
             for word in words {
+                let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM vocabulary WHERE journalId = ? AND word = ?)",
+                                              arguments: [journal.id, word]) ?? false
+                if known { addition.known.append(word) } else { addition.added.append(word) }
                 try db.execute(sql: """
                     INSERT INTO vocabulary (journalId, word, createdAt) VALUES (?, ?, ?)
                     ON CONFLICT (journalId, word) DO UPDATE SET word = excluded.word, createdAt = excluded.createdAt
                     """, arguments: [journal.id, word, now])
             }
-            return words
+            return addition
         }
     }
 
@@ -75,5 +79,19 @@ extension JournalStore {
         let trimmed = words.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         guard !trimmed.isEmpty else { throw StoreError.invalidInput("give at least one word") }
         return trimmed
+    }
+}
+
+/// What `vocabulary add` did: the words new to the journal, and those it had already (they
+/// count as used now, first in its prompt).
+package struct VocabularyAddition: Sendable, Equatable {
+    package var journal: String
+    package var added: [String] = []
+    package var known: [String] = []
+
+    /// `Added 2 words to the vocabulary of Personal (already there: Jörg).`, escaped for the terminal.
+    package var text: String {
+        let already = known.isEmpty ? "" : " (already there: \(known.joined(separator: ", ")))"
+        return "Added \(added.count) word\(added.count == 1 ? "" : "s") to the vocabulary of \(journal)\(already)."
     }
 }

@@ -21,8 +21,8 @@ struct VocabularyCommand: AsyncParsableCommand {
         @Argument(help: "Words, e.g. Anneliese Siobhan \"Acme GmbH\".") var words: [String]
 
         func run() async throws {
-            let added = try global.openStore().addVocabulary(words, journal: journal, now: Now.date())
-            print("Added \(added.count) word\(added.count == 1 ? "" : "s") to the vocabulary of \(TerminalText.escaped(journal ?? Journal.defaultName)).")
+            let addition = try global.openStore().addVocabulary(words, journal: journal, now: Now.date())
+            print(TerminalText.escaped(addition.text))
         }
     }
 
