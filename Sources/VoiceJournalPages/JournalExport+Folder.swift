@@ -30,8 +30,12 @@ extension JournalExport {
         let files = documents.map { folder.appendingPathComponent($0.name) }
         let copies = audioCopies.map { folder.appendingPathComponent($0.relativePath) }
         // Checked before anything is written, so a refusal leaves the folder as it was.
-        if !force, let existing = (files + copies).first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
-            throw StoreError.conflict("\(existing.path) already exists; export into an empty folder, or add --force to replace it")
+        let existing = force ? [] : (files + copies).filter { FileManager.default.fileExists(atPath: $0.path) }
+        if let first = existing.first {
+            // Every file in the way, counted: one refusal says all that --force would replace.
+            let more = existing.count > 1 ? " and \(existing.count - 1) more of this export's \(files.count + copies.count) files" : ""
+            throw StoreError.conflict("\(first.path)\(more) already exist\(existing.count > 1 ? "" : "s"); nothing was written: "
+                                      + "add --force to replace \(existing.count > 1 ? "them" : "it"), or export into an empty folder")
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

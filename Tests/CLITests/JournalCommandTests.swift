@@ -173,7 +173,7 @@ import VoiceJournalTestSupport
 
         let refused = try cli.run(["export", "--out", out.path])
         #expect(refused.status == 2)
-        #expect(refused.stderr == "voicejournal: \(mine.path) already exists; export into an empty folder, or add --force to replace it\n")
+        #expect(refused.stderr == "voicejournal: \(mine.path) already exists; nothing was written: add --force to replace it, or export into an empty folder\n")
         #expect(try String(contentsOf: mine, encoding: .utf8) == "my own notes")
         #expect(try FileManager.default.attributesOfItem(atPath: mine.path)[.posixPermissions] as? Int == 0o644)
 
@@ -182,6 +182,13 @@ import VoiceJournalTestSupport
         #expect(try String(contentsOf: mine, encoding: .utf8).contains("Made bread"))
         #expect(try FileManager.default.attributesOfItem(atPath: mine.path)[.posixPermissions] as? Int == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["Personal.md"], "a temporary file was left")
+
+        // A second journal: every file in the way is counted in the one refusal.
+        #expect(try cli.run(["journal", "create", "Garden"]).status == 0 && cli.run(["entry", "add", "Seeds", "--journal", "Garden"]).status == 0)
+        try Data("mine too".utf8).write(to: out.appendingPathComponent("Garden.md"))
+        let both = try cli.run(["export", "--out", out.path])
+        #expect(both.status == 2 && both.stderr.contains("and 1 more of this export's 2 files already exist; nothing was written: add --force to replace them"),
+                "\(both.stderr)")
     }
 
     @Test func anExportToAPlaceThatCannotHoldFilesIsOneLine() throws {

@@ -42,7 +42,7 @@ import VoiceJournalTestSupport
         let mine = out.appendingPathComponent("voicejournal.json")
         try Data("mine".utf8).write(to: mine)
         let export = try JournalExport.archive(store, ArchiveSelection(), now: Date())
-        #expect(throws: StoreError.conflict("\(mine.path) already exists; export into an empty folder, or add --force to replace it")) {
+        #expect(throws: StoreError.conflict("\(mine.path) already exists; nothing was written: add --force to replace it, or export into an empty folder")) {
             try export.write(into: out, force: false) { _ in }
         }
         #expect(try String(contentsOf: mine, encoding: .utf8) == "mine")
