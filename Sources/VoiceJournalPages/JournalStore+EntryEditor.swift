@@ -43,4 +43,17 @@ extension JournalStore {
         }
         return text
     }
+
+    /// The entry `reference` names: its id, or `last` (the newest). Anything else is a
+    /// mistake in what was asked.
+    package func entryView(named reference: String) throws -> EntryView {
+        if reference.lowercased() == "last" {
+            guard let newest = try entries(EntryFilter(limit: 1)).first else { throw StoreError.notFound("there are no entries yet") }
+            return try entryView(id: newest.id)
+        }
+        guard let id = Int64(reference), id > 0 else {
+            throw StoreError.invalidInput("\(reference) is not an entry: give its id (see 'entry list') or last")
+        }
+        return try entryView(id: id)
+    }
 }

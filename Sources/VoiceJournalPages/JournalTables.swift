@@ -7,11 +7,11 @@ import VoiceJournalTerminal
 package enum JournalTables {
     /// Entries, one a row: a title before the text, and where an untranscribed one stands.
     package static func entries(_ entries: [EntryDetails]) -> String {
-        Table(headers: ["ID", "DATE", "JOURNAL", "KIND", "MOOD", "TEXT"], rows: entries.map { entry in
+        Table(headers: ["ID", "DATE", "JOURNAL", "KIND", "MOOD", "THEME", "TEXT"], rows: entries.map { entry in
             let text = entry.text.isEmpty ? "(\(entry.transcriptionState.map { "transcription \($0.rawValue)" } ?? "no text"))" : entry.text
             let title = entry.title.map { "\($0): " } ?? ""
             return [String(entry.id), LocalDate.short(entry.createdAt), entry.journal, entry.kind.rawValue,
-                    entry.mood?.rawValue ?? "-", title + text]
+                    entry.mood?.rawValue ?? "-", entry.theme?.rawValue ?? "-", title + text]
         }).render()
     }
 

@@ -24,6 +24,13 @@ import VoiceJournalTestSupport
         #expect(dash.status == 0, "\(dash.stderr)")
         #expect(try texts(harness) == ["Walked to the harbour.", "Bread and tea", "From a pipe,\ntwo lines.", "From a pipe,\ntwo lines."])
         #expect(try queryDatabase(harness.database, "SELECT mood FROM entry WHERE id = 2").first?.first as? String == "happy")
+        // The newest is `last`; a word that is not an id is a usage mistake.
+        let last = try harness.binary.run(["entry", "show", "last"])
+        #expect(last.status == 0 && last.stdout.hasPrefix("#4 ") && last.stdout.contains("gratitude"), "\(last.stdout)")
+        let word = try harness.binary.run(["entry", "show", "first"])
+        #expect(word.status == 2 && word.stderr.contains("give its id (see 'entry list') or last"), "\(word.stderr)")
+        let list = try harness.binary.run(["entry", "list", "--kind", "text"]).stdout
+        #expect(list.split(separator: "\n").first?.split(separator: " ") == ["ID", "DATE", "JOURNAL", "KIND", "MOOD", "THEME", "TEXT"], "\(list)")
     }
 
     @Test func emptyOrDoubleTextAddsNothing() throws {

@@ -167,8 +167,8 @@ import Testing
         let entries = JournalTables.entries([EntryDetails(id: 2, journal: "Personal", kind: .text, title: "T\u{1B}[1m",
                                                           content: "Line one\nline two", mood: nil, theme: nil, createdAt: Self.local(23, 12))])
         #expect(entries == """
-            ID  DATE              JOURNAL   KIND  MOOD  TEXT
-            2   2026-11-23 12:00  Personal  text  -     T\\e[1m: Line one line two
+            ID  DATE              JOURNAL   KIND  MOOD  THEME  TEXT
+            2   2026-11-23 12:00  Personal  text  -     -      T\\e[1m: Line one line two
             """)
         let people = JournalTables.people([Person(id: 3, name: "Evil\u{1B}[2J", relationship: "other")])
         #expect(people == "ID  NAME       RELATIONSHIP  LANGUAGE  EMAIL\n3   Evil\\e[2J  other         -         ")

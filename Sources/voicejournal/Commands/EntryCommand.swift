@@ -72,7 +72,7 @@ struct EntryCommand: AsyncParsableCommand {
         }
     }
 
-    /// `voicejournal entry show ID [--original]`.
+    /// `voicejournal entry show ID|last [--original]`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show one entry in full: text or timed transcript, mood, theme, recording and waveform.",
@@ -92,12 +92,12 @@ struct EntryCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
-        @Argument(help: "The entry's id (see 'entry list').", completion: .custom(LiveCompletions.entries)) var id: Int64
+        @Argument(help: "The entry's id (see 'entry list'), or last.", completion: .custom(LiveCompletions.entries)) var id: String
         @Flag(help: "Show the text as it was before it was corrected.") var original = false
         @Flag(help: "Also show what the transcript leaves out (with when and why) and the audio sent.") var raw = false
 
         func run() async throws {
-            let view = try global.openStoreForReading().entryView(id: id)
+            let view = try global.openStoreForReading().entryView(named: id)
             // The waveform reads the whole file: only for what shows it.
             let page = EntryPage(view, waveform: original ? nil : RecordingLines.waveform(of: view.recording))
             try output.show(page) { original ? $0.originalText() : $0.text(color: output.color, raw: raw) }
