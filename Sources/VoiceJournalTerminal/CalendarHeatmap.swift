@@ -16,19 +16,24 @@ package enum CalendarHeatmap {
     }
 
     /// The title, the weekday header, one line per week up to today's (each day two shade
-    /// characters, a space between days) and a legend.
-    /// `firstWeekday` is the 1st's weekday, 1 Monday … 7 Sunday.
+    /// characters, a space between days, then the days of the month the line holds: `2–8`)
+    /// and a legend. `firstWeekday` is the 1st's weekday, 1 Monday … 7 Sunday.
     package static func render(title: String, firstWeekday: Int, today: Int, entriesPerDay: [Int], charset: Charset) -> [String] {
         let glyphs = shades(charset)
         let busiest = entriesPerDay.max() ?? 0
         var lines = [title, "Mo Tu We Th Fr Sa Su"]
-        var cells = Array(repeating: "  ", count: max(firstWeekday - 1, 0))
+        let blanks = max(firstWeekday - 1, 0)
+        var cells = Array(repeating: "  ", count: blanks)
         // The weeks up to today's: days still to come are not drawn.
         for count in entriesPerDay.prefix(max(today, 0)) {
             cells.append(String(repeating: glyphs[level(count, busiest: busiest)], count: 2))
         }
+        let dash = charset == .unicode ? "–" : "-"
         for start in stride(from: 0, to: cells.count, by: 7) {
-            lines.append(cells[start..<min(start + 7, cells.count)].joined(separator: " ").trimmingTrailingSpaces())
+            let week = cells[start..<min(start + 7, cells.count)].joined(separator: " ")
+            let first = max(start - blanks, 0) + 1, last = min(start + 7, cells.count) - blanks
+            let days = first == last ? "\(first)" : "\(first)\(dash)\(last)"
+            lines.append(week.padding(toLength: 20, withPad: " ", startingAt: 0) + "  " + days)
         }
         lines.append("less " + String(glyphs) + " more" + (busiest > 0 ? "  (busiest day: \(busiest) entr\(busiest == 1 ? "y" : "ies"))" : ""))
         return lines

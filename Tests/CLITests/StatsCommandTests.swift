@@ -57,8 +57,8 @@ import VoiceJournalTestSupport
         #expect(unicode.contains("""
             November 2026
             Mo Tu We Th Fr Sa Su
-                              ▒▒
-            ██ ▒▒
+                              ▒▒  1
+            ██ ▒▒                 2–3
             less ·░▒▓█ more  (busiest day: 3 entries)
             """), "\(unicode)")
         #expect(unicode.contains("Mood, last 30 days (2026-10-05 to 2026-11-03, low to high):\n"
@@ -66,7 +66,7 @@ import VoiceJournalTestSupport
         #expect(unicode.contains("Current streak: 13 days") && unicode.contains("Longest streak: 14 days"))
 
         let ascii = try cli.succeed(["stats"], environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": ""]).stdout
-        #expect(ascii.contains("                  ++\n## ++\nless .:+*# more"), "\(ascii)")
+        #expect(ascii.contains("                  ++  1\n## ++                 2-3\nless .:+*# more"), "\(ascii)")
         #expect(ascii.contains(String(repeating: " ", count: 17) + "#-._#-._#-._#\n"))
         let allASCII = ascii.unicodeScalars.allSatisfy { $0.isASCII }
         #expect(allASCII, "plain ASCII without a UTF-8 locale")

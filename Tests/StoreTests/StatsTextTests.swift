@@ -34,8 +34,8 @@ import VoiceJournalTestSupport
         #expect(text.contains("""
             November 2026
             Mo Tu We Th Fr Sa Su
-                              ▒▒
-            ██ ▒▒
+                              ▒▒  1
+            ██ ▒▒                 2–3
             less ·░▒▓█ more  (busiest day: 3 entries)
             """), "\(text)")
         #expect(text.contains("Mood, last 30 days (2026-10-05 to 2026-11-03, low to high):\n"
@@ -45,7 +45,7 @@ import VoiceJournalTestSupport
 
     @Test func withoutUnicodeTheReportIsPlainASCII() throws {
         let text = try Self.november().lines(now: Date(), charset: .ascii).joined(separator: "\n") + "\n"
-        #expect(text.contains("                  ++\n## ++\nless .:+*# more"), "\(text)")
+        #expect(text.contains("                  ++  1\n## ++                 2-3\nless .:+*# more"), "\(text)")
         #expect(text.contains(String(repeating: " ", count: 17) + "#-._#-._#-._#\n"))
         #expect(text.unicodeScalars.allSatisfy { $0.isASCII })
     }

@@ -27,8 +27,8 @@ import Testing
         #expect(unicode == [
             "November 2026",
             "Mo Tu We Th Fr Sa Su",
-            "                  ░░",
-            "▓▓ ░░",
+            "                  ░░  1",
+            "▓▓ ░░                 2–3",
             "less ·░▒▓█ more  (busiest day: 5 entries)",
         ])
         days[20] = 0
@@ -36,9 +36,9 @@ import Testing
         #expect(ascii == [
             "November 2026",
             "Mo Tu We Th Fr Sa Su",
-            "                  ++",
-            "## ++ .. .. .. .. ..",
-            ".. ..",
+            "                  ++  1",
+            "## ++ .. .. .. .. ..  2-8",
+            ".. ..                 9-10",
             "less .:+*# more  (busiest day: 3 entries)",
         ])
     }
@@ -46,7 +46,7 @@ import Testing
     @Test func aMonthWithoutEntriesHasNoBusiestDay() {
         let lines = CalendarHeatmap.render(title: "March 2027", firstWeekday: 1, today: 8, entriesPerDay: Array(repeating: 0, count: 31),
                                            charset: .ascii)
-        #expect(lines[2...] == [".. .. .. .. .. .. ..", "..", "less .:+*# more"])
+        #expect(lines[2...] == [".. .. .. .. .. .. ..  1-7", "..                    8", "less .:+*# more"])
     }
 
     @Test func theSparklineScalesScoresOneToFiveAndLeavesDaysWithoutAMoodBlank() {
