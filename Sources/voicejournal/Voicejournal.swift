@@ -8,7 +8,7 @@ struct Voicejournal: AsyncParsableCommand {
         discussion: """
             Data lives in --home DIR, else $VOICEJOURNAL_HOME, else $XDG_DATA_HOME/voicejournal \
             (~/.local/share/voicejournal). Transcription uses $OPENAI_API_KEY and \
-            $OPENAI_BASE_URL (any OpenAI-compatible server, e.g. scripts/whisper-server).
+            $OPENAI_BASE_URL (any OpenAI-compatible server, e.g. voicejournal-whisper-server).
 
             Settings come from the flag, else the environment, else the config file \
             ($XDG_CONFIG_HOME/voicejournal/config.toml, or --config FILE), else the default: \

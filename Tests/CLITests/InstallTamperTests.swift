@@ -65,7 +65,8 @@ import VoiceJournalTestSupport
         let layout = try Layout()
         #expect(try layout.install().status == 0)
         // The installer's folder moved elsewhere and linked back: the manifest is read through
-        // the link, and what it lists there (itself, whisper-venv) is not the prefix's to delete.
+        // the link, and what it lists there (itself, the uninstaller, whisper-venv) is not the
+        // prefix's to delete.
         let share = layout.path("lib/voicejournal")
         try FileManager.default.moveItem(at: share.appendingPathComponent("install-manifest"),
                                          to: layout.victim.appendingPathComponent("install-manifest"))
@@ -75,7 +76,7 @@ import VoiceJournalTestSupport
         let removed = try layout.uninstall()
         #expect(try InstallTests.listing(layout.victim, contents: true) == before)
         #expect(removed.status == 1)
-        #expect(removed.stderr.contains("refused to remove \(share.path)/install-manifest (and 1 more listed paths): \(share.path) leads to "),
+        #expect(removed.stderr.contains("refused to remove \(share.path)/install-manifest (and 2 more listed paths): \(share.path) leads to "),
                 "\(removed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: layout.path("bin/voicejournal").path))
     }

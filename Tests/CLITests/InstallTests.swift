@@ -130,6 +130,81 @@ import VoiceJournalTestSupport
         #expect(try Self.listing(venv, contents: true) == before)
     }
 
+    /// What is installed speaks for itself, as a person reads it with no source tree: the
+    /// commands' `--help`, the manual pages, the units and the docs name the installed commands,
+    /// never `scripts/...` or `whisper-server/whisper-server`; the docs keep the source tree's
+    /// layout, so every relative link leads to an installed file, and leave the developer pages
+    /// out. The manifest lists each doc and the uninstaller, which removes the whole install.
+    @Test func theInstalledCommandsManualPagesAndDocsNameNothingOfTheSourceTree() throws {
+        let folder = try TemporaryFolder("vj-install-own")
+        let home = folder.path("home")
+        let prefix = home.appendingPathComponent(".local")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let before = try Self.listing(home, contents: true)
+        let installed = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", Self.releaseBinary(), "--no-whisper"],
+                                     environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let bin = prefix.appendingPathComponent("bin")
+        let clean = ["PATH": "\(bin.path):/usr/bin:/bin", "HOME": home.path]
+        let checkout = ["scripts/", "whisper-server/whisper-", ".venv-whisper"]
+
+        // --help, by the installed names (the server's needs no environment for it).
+        for (command, names) in [("voicejournal", "voicejournal-whisper-server"),
+                                 ("voicejournal-whisper-setup", "usage: voicejournal-whisper-setup"),
+                                 ("voicejournal-whisper-server", "usage: voicejournal-whisper-server")] {
+            let help = try Self.run("/usr/bin/env", [command, "--help"], environment: clean, in: folder.url)
+            let said = help.stdout + help.stderr
+            #expect(help.status == 0 && said.contains(names), "\(command) --help: \(said)")
+            for path in checkout { #expect(!said.contains(path), "\(command) --help names \(path): \(said)") }
+        }
+        let setup = try Self.run("/usr/bin/env", ["voicejournal-whisper-setup", "--help"], environment: clean).stdout
+        #expect(setup.contains("voicejournal-whisper-server") && setup.contains(prefix.appendingPathComponent("lib/voicejournal/whisper-venv").path),
+                "\(setup)")
+        let server = try Self.run("/usr/bin/env", ["voicejournal-whisper-server", "--help"], environment: clean).stdout
+        #expect(server.contains("voicejournal-whisper-setup"), "\(server)")
+
+        // The manual pages and the units.
+        let manuals = prefix.appendingPathComponent("share/man/man1")
+        for page in try FileManager.default.contentsOfDirectory(atPath: manuals.path) {
+            let text = try String(contentsOf: manuals.appendingPathComponent(page), encoding: .utf8)
+            for path in checkout { #expect(!text.contains(path), "\(page) names \(path)") }
+        }
+        let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/voicejournal-whisper.service"), encoding: .utf8)
+        #expect(unit.contains("\nDocumentation=man:voicejournal-whisper-server(1)"), "\(unit)")
+
+        // The docs: the source tree's layout, links that resolve, no developer page.
+        let docs = prefix.appendingPathComponent("share/doc/voicejournal")
+        let files = try Self.run("/usr/bin/find", [docs.path, "-type", "f", "-printf", "%P\n"]).stdout
+            .split(separator: "\n").map(String.init).sorted()
+        #expect(files.contains("README.md") && files.contains("docs/install.md") && files.contains("docs/serve-page.png"), "\(files)")
+        #expect(!files.contains("docs/testing.md") && !files.contains("docs/benchmarks.md"), "\(files)")
+        var links = 0
+        for page in files where page.hasSuffix(".md") {
+            let text = try String(contentsOf: docs.appendingPathComponent(page), encoding: .utf8)
+            for path in checkout + ["<!-- checkout", "<!-- installed"] { #expect(!text.contains(path), "\(page) names \(path)") }
+            for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+                let target = String(match.1)
+                guard !target.hasPrefix("#"), !target.hasPrefix("http://"), !target.hasPrefix("https://"), !target.hasPrefix("mailto:") else { continue }
+                let file = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                let linked = docs.appendingPathComponent(page).deletingLastPathComponent().appendingPathComponent(String(file)).standardizedFileURL
+                #expect(FileManager.default.fileExists(atPath: linked.path), "\(page) links to \(target), which is not installed")
+                links += 1
+            }
+        }
+        #expect(links > 40, "only \(links) relative links found")
+        let manifest = try String(contentsOf: prefix.appendingPathComponent("lib/voicejournal/install-manifest"), encoding: .utf8)
+        for file in files { #expect(manifest.contains("f \(docs.path)/\(file)\n"), "the manifest lacks \(file)") }
+        #expect(manifest.contains("d \(docs.path)/docs\n"))
+
+        // The uninstaller it installed removes all of it, itself too.
+        let uninstaller = prefix.appendingPathComponent("lib/voicejournal/uninstall")
+        #expect(manifest.contains("f \(uninstaller.path)\n"))
+        let removed = try Self.run(uninstaller.path, [], environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"], in: folder.url)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let after = try Self.listing(home, contents: true)
+        #expect(after == before, "left: \(after.filter { !before.contains($0) })")
+    }
+
     /// Each shell's file is where that shell looks, and loads: bash-completion finds it under
     /// ~/.local/share with no setting, fish too; zsh once the folder is on fpath (the installer
     /// says so). Each file also parses (`bash -n`, `zsh -n`, `fish --no-execute`).

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+import VoiceJournalStore
 import VoiceJournalTestSupport
 
 /// docs/voicejournal.1 is made from the command definitions by scripts/make-manual. These tests
 /// hold it against what the built binary says of itself (`--experimental-dump-help`, the
 /// description the page is generated from), so they fail when a command, an option or a help
-/// text changed and the page was not made again. The page's date is not compared.
+/// text changed and the page was not made again. The page's date is not compared. They also
+/// hold what the page says beyond the commands (dist/man/voicejournal.sections.mdoc), and that
+/// no page voicejournal installs points into the source tree.
 @Suite(.onTestThreads) struct ManualPageTests {
     static let page = PackagePaths.root.appendingPathComponent("docs/voicejournal.1")
     static let outOfDate = "docs/voicejournal.1 is out of date with the commands: run scripts/make-manual"
@@ -40,6 +43,84 @@ import VoiceJournalTestSupport
         #expect(rendered.contains("voicejournal -- Record your voice"))
         #expect(rendered.contains("EXIT STATUS"))
     }
+
+    /// `--help` shows an option's values and default; the page says the same, so the moods and
+    /// themes are on it, and `record`'s defaults.
+    @Test func pageListsEachOptionsValuesAndDefaultAsHelpDoes() throws {
+        let written = Dictionary(try HelpOutline.ofManualPage(at: Self.page).map { ($0.name, $0.text) }) { first, _ in first }
+        let mood = written["voicejournal record --mood <mood>"] ?? ""
+        let theme = written["voicejournal entry add --theme <theme>"] ?? ""
+        for value in Mood.allCases.map(\.rawValue) { #expect(mood.contains(value), "\(mood)") }
+        for value in Theme.allCases.map(\.rawValue) { #expect(theme.contains(value), "\(theme)") }
+        #expect(mood.contains("(values: \(Mood.allCases.map(\.rawValue).joined(separator: ", ")))"), "\(mood)")
+        #expect(written["voicejournal record --max-duration <sec>"]?.contains("(default: 180") == true)
+        #expect(written["voicejournal record --channels <n>"]?.contains("(default: 1)") == true)
+        #expect(written["voicejournal record --format <format>"]?.contains("(default: wav)") == true)
+    }
+
+    /// ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO, in mdoc's order. ENVIRONMENT has
+    /// every variable the user's docs tell people to set (the developer pages aside), each an
+    /// `.It Ev` item; the Whisper server's own variables are on its page.
+    @Test func pageHasEnvironmentFilesExamplesInMdocsOrder() throws {
+        let text = try String(contentsOf: Self.page, encoding: .utf8)
+        let sections = text.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }
+            .map { $0.dropFirst(4).replacingOccurrences(of: "\"", with: "") }
+        #expect(sections == ["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"])
+        let environment = Self.section("ENVIRONMENT", of: text)
+        let listed = Set(environment.matches(of: /(?m)^\.It Ev (.*)$/).flatMap {
+            $0.1.split(separator: ",").map { $0.replacingOccurrences(of: "Ev", with: "").trimmingCharacters(in: .whitespaces) }
+        })
+        var named: Set<String> = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "VOICEJOURNAL_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
+                                  "VOICEJOURNAL_MODEL", "VOICEJOURNAL_LOG_LEVEL", "NO_COLOR", "VISUAL", "EDITOR"]
+        let docs = PackagePaths.root.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path)
+            .filter { $0.hasSuffix(".md") && !["testing.md", "benchmarks.md"].contains($0) }
+            .map { docs.appendingPathComponent($0) } + [PackagePaths.root.appendingPathComponent("README.md")]
+        var serverOwn: Set<String> = []
+        for page in pages {
+            for match in try String(contentsOf: page, encoding: .utf8).matches(of: /\b(?:VOICEJOURNAL|OPENAI|XDG)_[A-Z_]+/) {
+                let name = String(match.0)
+                if name.hasPrefix("VOICEJOURNAL_WHISPER_") { serverOwn.insert(name) } else { named.insert(name) }
+            }
+        }
+        #expect(named.subtracting(listed).isEmpty, "ENVIRONMENT lacks \(named.subtracting(listed).sorted()): \(listed.sorted())")
+        let serverPage = try String(contentsOf: PackagePaths.root.appendingPathComponent("dist/man/voicejournal-whisper-server.1"),
+                                    encoding: .utf8)
+        for name in serverOwn.union(["VOICEJOURNAL_WHISPER_VENV"]) { #expect(serverPage.contains(".It Ev \(name)")) }
+        let files = Self.section("FILES", of: text)
+        for path in ["~/.local/share/voicejournal/", "<home>/voicejournal.sqlite", "<home>/audio/YYYY/MM/", "~/.config/voicejournal/config.toml"] {
+            #expect(files.contains(".It Pa \(path)"), "FILES lacks \(path)")
+        }
+        let examples = Self.section("EXAMPLES", of: text)
+        #expect(examples.contains(".Bd -literal") && examples.contains("voicejournal record") && examples.contains("voicejournal-whisper-server"))
+        for code in ["0", "1", "2", "3", "130"] { #expect(Self.section("EXIT STATUS", of: text).contains(".It \(code)\n")) }
+    }
+
+    /// The pages installed with voicejournal name the installed commands, never the source tree's
+    /// paths (`scripts/...`, `whisper-server/whisper-server`).
+    @Test func installedPagesNameNothingOfTheSourceTree() throws {
+        let pages = [Self.page] + (try FileManager.default.contentsOfDirectory(atPath: PackagePaths.root.appendingPathComponent("dist/man").path))
+            .filter { $0.hasSuffix(".1") }.map { PackagePaths.root.appendingPathComponent("dist/man/\($0)") }
+        #expect(pages.count == 3)
+        for page in pages {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            for checkout in ["scripts/", "whisper-server/whisper-"] {
+                #expect(!text.contains(checkout), "\(page.lastPathComponent) names \(checkout)")
+            }
+            let warnings = try runTool("sh", ["-c", #"groff -t -mandoc -Tutf8 -ww -z "$0" 2>&1"#, page.path])
+            #expect(warnings.isEmpty, "\(page.lastPathComponent): groff warns: \(warnings)")
+        }
+    }
+
+    /// The lines of one `.Sh` section, its title line left out.
+    static func section(_ title: String, of page: String) -> String {
+        var lines: [Substring] = [], inside = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(".Sh ") { inside = line.dropFirst(4).replacingOccurrences(of: "\"", with: "") == title; continue }
+            if inside { lines.append(line) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
 }
 
 /// A command tree flattened to one entry per command and per shown argument, in page order:
@@ -69,6 +150,18 @@ struct HelpOutline: Equatable {
         let shouldDisplay: Bool
         let abstract: String?
         let discussion: String?
+        let defaultValue: String?
+        let allValues: [String]?
+        let allValueDescriptions: [String: String]?
+
+        /// What `--help` shows after the abstract, and scripts/make-manual after it on the page:
+        /// `(values: wav, flac; default: wav)`, from swift-argument-parser's HelpGenerator.
+        var valuesAndDefault: String? {
+            let values = allValueDescriptions == nil ? (allValues ?? []).filter { !$0.isEmpty } : []
+            let shown = (values.isEmpty ? [] : ["values: " + values.joined(separator: ", ")])
+                + ((defaultValue ?? "").isEmpty ? [] : ["default: " + (defaultValue ?? "")])
+            return shown.isEmpty ? nil : "(" + shown.joined(separator: "; ") + ")"
+        }
 
         /// `-h, --help`, `--home <dir>`, `<files...>`: short names first, as the page lists them.
         var label: String {
@@ -94,7 +187,7 @@ struct HelpOutline: Equatable {
     private static func outline(of command: Command, path: String) -> [HelpOutline] {
         let own = HelpOutline(name: path, text: joined([command.abstract, command.discussion]))
         let arguments = (command.arguments ?? []).filter(\.shouldDisplay).map {
-            HelpOutline(name: "\(path) \($0.label)", text: joined([$0.abstract, $0.discussion]))
+            HelpOutline(name: "\(path) \($0.label)", text: joined([$0.abstract, $0.valuesAndDefault, $0.discussion]))
         }
         let subcommands = (command.subcommands ?? []).flatMap {
             outline(of: $0, path: "\(path) \(([$0.commandName] + ($0.aliases ?? [])).joined(separator: ", "))")
