@@ -68,8 +68,8 @@ public struct BatchOutcome: Sendable {
     public var alreadyDone = 0
     /// Paths passed over (not audio, unreadable, still being written).
     public var skipped = 0
-    /// A path was skipped (named and missing, not audio, unreadable, still being written):
-    /// the batch did not do all it was given.
+    /// Audio was skipped (a named path that is missing or not audio, an empty, truncated or
+    /// damaged audio file, one still being written): the batch did not do all it was given.
     public var incomplete = false
     /// File by file, once the run is over; nil when the files were only queued.
     public var wrapUp: BatchWrapUp?
@@ -117,8 +117,9 @@ extension BatchQueue {
         outcome.queued = Set(queued.filter { $0.outcome.jobState != .done }.map(\.outcome.jobId)).count
         outcome.alreadyDone = queued.count { $0.outcome.jobState == .done }
         outcome.skipped = walk.skipped.count + skipped.count
-        // Hidden files are passed over without a word; any other file not transcribed is work not done.
-        outcome.incomplete = !(walk.skipped + skipped).isEmpty
+        // Audio that could not be transcribed (empty, truncated, damaged, still being written, a
+        // named path missing) is work not done; a text file or picture beside it is not work.
+        outcome.incomplete = (walk.skipped + skipped).contains { !$0.isNotWork }
         if request.pool != nil {
             let files = queued, texts = request.keepTexts || queued.count == 1
             outcome.wrapUp = try await onThread { try BatchWrapUp.make(files, store: store, sidecars: request.sidecars, texts: texts) }

@@ -20,6 +20,10 @@ public struct SkippedFile: Sendable, Equatable {
     /// The file may well be audio to transcribe once it is finished (it was still being
     /// written): the run says it did not do all its work, so a script runs it again.
     public var comeBackLater = false
+    /// Nothing was asked of it: neither its bytes nor its name say audio (a text file, a
+    /// picture beside the recordings), or it is a second path to a file already given. Every
+    /// other skipped file is audio the run could not transcribe, and makes it exit 1.
+    public var isNotWork = false
 }
 
 /// A path a walk found (or the user named), not yet opened.
@@ -65,7 +69,7 @@ public enum BatchScanner {
                 var kept: [URL] = []
                 for file in found.sorted(by: { ($0.throughLink ? 1 : 0, $0.url.path) < ($1.throughLink ? 1 : 0, $1.url.path) }) {
                     if let first = seen[file.status.identity] {
-                        skippedFiles.append(SkippedFile(url: file.url, reason: "the same file as \(first.path)", wasNamed: false))
+                        skippedFiles.append(SkippedFile(url: file.url, reason: "the same file as \(first.path)", wasNamed: false, isNotWork: true))
                         continue
                     }
                     seen[file.status.identity] = file.url
@@ -103,8 +107,14 @@ public enum BatchScanner {
         } catch {
             return skip(error.kind == .missing && named ? "no such file or folder" : error.reason)
         }
-        guard size > 0 else { return skip("empty file") }
         let ext = url.pathExtension.lowercased()
+        let namedAsAudio = checkedByContent.contains(ext) || TranscriptionRequest.acceptedExtensions.contains(ext)
+            || AudioIntegrity.decodedByFFmpeg.contains(ext)
+        guard size > 0 else {
+            skip("empty file")
+            scan.skipped[scan.skipped.count - 1].isNotWork = !namedAsAudio && !named
+            return
+        }
         do {
             let info = try AudioIntegrity.probe(url)
             guard info.frames > 0 else { return skip("holds no audio (0 frames)") }
@@ -125,6 +135,7 @@ public enum BatchScanner {
                 skip(soundError?.kind == .notAudio ? reason : "not audio or damaged (\(reason))")
             } else {
                 skip("not audio (\(ext.isEmpty ? "no extension" : ".\(ext)") is not a format the API accepts, and neither libsndfile nor FFmpeg can read it)")
+                scan.skipped[scan.skipped.count - 1].isNotWork = !named
             }
         }
     }

@@ -28,7 +28,7 @@ import VoiceJournalTestSupport
         let last = try harness.binary.run(["entry", "show", "last"])
         #expect(last.status == 0 && last.stdout.hasPrefix("#4 ") && last.stdout.contains("gratitude"), "\(last.stdout)")
         let word = try harness.binary.run(["entry", "show", "first"])
-        #expect(word.status == 2 && word.stderr.contains("give its id (see 'entry list') or last"), "\(word.stderr)")
+        #expect(word.status == 2 && word.stderr.contains("give an entry's id (see 'entry list') or last"), "\(word.stderr)")
         let list = try harness.binary.run(["entry", "list", "--kind", "text"]).stdout
         #expect(list.split(separator: "\n").first?.split(separator: " ") == ["ID", "DATE", "JOURNAL", "KIND", "MOOD", "THEME", "TEXT"], "\(list)")
     }

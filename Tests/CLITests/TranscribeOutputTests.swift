@@ -128,4 +128,19 @@ import VoiceJournalTestSupport
         }
         #expect(skips == 2, "\(screen.debugDescription)")
     }
+
+    @Test func aTextFileBesideTheRecordingsIsNotWorkButEmptyAudioIs() throws {
+        let harness = try TranscribeHarness()
+        let dir = try harness.audio(1)
+        try Data("shopping list".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        try Data().write(to: dir.appendingPathComponent("blank.md"))
+        let clean = try harness.binary.run(["transcribe", dir.path])
+        #expect(clean.status == 0 && clean.stderr.contains("skipped \(dir.path)/notes.txt: not audio"), "\(clean.stderr)")
+        // Audio that cannot be transcribed is work not done: exit 1, so a script can tell.
+        try Data().write(to: dir.appendingPathComponent("memo.m4a"))
+        let empty = try harness.binary.run(["transcribe", dir.path])
+        #expect(empty.status == 1 && empty.stderr.contains("skipped \(dir.path)/memo.m4a: empty file"), "\(empty.stderr)")
+        // Named on the command line, a file that is not audio is a mistake too.
+        #expect(try harness.binary.run(["transcribe", "\(dir.path)/notes.txt"]).status == 1)
+    }
 }

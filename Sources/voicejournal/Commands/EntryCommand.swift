@@ -92,12 +92,13 @@ struct EntryCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
-        @Argument(help: "The entry's id (see 'entry list'), or last.", completion: .custom(LiveCompletions.entries)) var id: String
+        @Argument(help: "The entry's id (see 'entry list'), or last.", completion: .custom(LiveCompletions.entries),
+                  transform: EntryReference.init) var id: EntryReference
         @Flag(help: "Show the text as it was before it was corrected.") var original = false
         @Flag(help: "Also show what the transcript leaves out (with when and why) and the audio sent.") var raw = false
 
         func run() async throws {
-            let view = try global.openStoreForReading().entryView(named: id)
+            let view = try global.openStoreForReading().entryView(id)
             // The waveform reads the whole file: only for what shows it.
             let page = EntryPage(view, waveform: original ? nil : RecordingLines.waveform(of: view.recording))
             try output.show(page) { original ? $0.originalText() : $0.text(color: output.color, raw: raw) }

@@ -25,8 +25,8 @@ struct Transcribe: AsyncParsableCommand {
             `export --format txt --recording ID`).
 
             Needs $OPENAI_API_KEY unless the base URL is a local server. Exit codes: 0 all \
-            transcribed, 1 a file failed for good or was skipped (not audio, empty, truncated, \
-            still being written, a named path that is missing), \
+            transcribed, 1 a file failed for good or audio was skipped (empty, truncated, damaged, \
+            still being written; a named path missing or not audio; a text file in a folder is not), \
             3 bad key / no quota / unreachable server, 130 interrupted.
             """)
 
