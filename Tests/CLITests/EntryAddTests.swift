@@ -4,10 +4,6 @@ import VoiceJournalTestSupport
 
 /// `entry add` takes its text the ways people give it: words, --text, a pipe, their editor.
 @Suite(.onTestThreads) struct EntryAddTests {
-    /// Starts the command on a pseudo-terminal (standard input a TTY), as a person at a
-    /// shell runs it; what the terminal shows comes back on stdout.
-    static let onATerminal = ["python3", "-c", "import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))"]
-
     func texts(_ harness: TranscribeHarness) throws -> [String] {
         try queryDatabase(harness.database, "SELECT content FROM entry ORDER BY id").compactMap { $0[0] as? String }
     }
@@ -50,7 +46,7 @@ import VoiceJournalTestSupport
 
     @Test func onATerminalWithNoTextTheEditorWritesIt() throws {
         var harness = try TranscribeHarness()
-        harness.binary.launcher = Self.onATerminal
+        harness.binary.launcher = VoicejournalBinary.onATerminal
         // $VISUAL is a command line run with the file's path: this one writes the entry.
         let written = try harness.binary.run(["entry", "add", "--title", "Evening"],
                                              environment: ["VISUAL": "printf 'Written in the editor.\\n' >"])
@@ -64,7 +60,7 @@ import VoiceJournalTestSupport
 
     @Test func anUnknownJournalIsRefusedBeforeTheEditorOpens() throws {
         var harness = try TranscribeHarness()
-        harness.binary.launcher = Self.onATerminal
+        harness.binary.launcher = VoicejournalBinary.onATerminal
         let marker = harness.folder.path("editor-ran")
         let result = try harness.binary.run(["entry", "add", "--journal", "Nope"], environment: ["VISUAL": "touch \(marker.path);"])
         #expect(result.status == 2 && result.stdout.contains("Nope"), "\(result.stdout)")

@@ -108,8 +108,7 @@ import VoiceJournalTestSupport
     @Test func onATerminalASkippedLineNeverRunsOnFromTheProgressBar() throws {
         var harness = try TranscribeHarness(rules: [.init(responses: [.slow(1)])])
         // On a pseudo-terminal (stderr a TTY, so the bar is drawn); what it shows comes back on stdout.
-        harness.binary.launcher = ["python3", "-c",
-                                   "import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))"]
+        harness.binary.launcher = VoicejournalBinary.onATerminal
         let dir = try harness.audio(2)
         try Data().write(to: dir.appendingPathComponent("zz empty.wav"))
         try Data("shopping list".utf8).write(to: dir.appendingPathComponent("zz notes.txt"))

@@ -21,6 +21,11 @@ public struct VoicejournalBinary: Sendable {
     /// A command line the binary is started through (e.g. `DiskLimits.fileSizeLimit`); empty: started directly.
     public var launcher: [String]
 
+    /// A launcher that starts the command on a pseudo-terminal (python's `pty`), as a person at
+    /// a shell runs it: its standard input and output are a TTY, and what the terminal shows
+    /// comes back on stdout.
+    public static let onATerminal = ["python3", "-c", "import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:])))"]
+
     public init(home: URL, environment: [String: String] = [:], launcher: [String] = []) {
         self.home = home
         self.environment = environment

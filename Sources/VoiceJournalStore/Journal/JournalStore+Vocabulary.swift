@@ -88,10 +88,4 @@ package struct VocabularyAddition: Sendable, Equatable {
     package var journal: String
     package var added: [String] = []
     package var known: [String] = []
-
-    /// `Added 2 words to the vocabulary of Personal (already there: Jörg).`, escaped for the terminal.
-    package var text: String {
-        let already = known.isEmpty ? "" : " (already there: \(known.joined(separator: ", ")))"
-        return "Added \(added.count) word\(added.count == 1 ? "" : "s") to the vocabulary of \(journal)\(already)."
-    }
 }
