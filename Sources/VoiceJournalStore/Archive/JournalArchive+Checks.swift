@@ -11,6 +11,7 @@ import VoiceJournalLanguages
 /// every later command reading it (stats, search, export, a delete) would meet it.
 struct ArchiveRowCheck {
     let files: HomeFiles
+    var source: ArchiveSource = .export
 
     /// The rules for the columns a table has, read from the database's own schema.
     struct Column {
@@ -174,7 +175,7 @@ struct ArchiveRowCheck {
     }
 
     private func refusal(_ item: String, _ column: String, _ problem: String) -> StoreError {
-        StoreError.invalidInput("this export cannot be imported: \(item) \(column) \(problem); nothing was imported")
+        StoreError.invalidInput("\(source.cannot): \(item) \(column) \(problem); \(source.nothing)")
     }
 
     /// "entry #3" (by its id), else "job_chunk row 2" (by its place in the document).

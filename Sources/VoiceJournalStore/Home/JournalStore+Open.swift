@@ -31,7 +31,7 @@ extension JournalStore {
         }
     }
 
-    private static var configuration: Configuration {
+    static var configuration: Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
         // Several processes (two `queue run`s, `record` while a batch runs) share the file.
@@ -108,7 +108,7 @@ extension JournalStore {
     }
 
     /// An empty, migrated journal in memory: what there is to read in a home without one.
-    private static func emptyJournal() throws -> DatabaseQueue {
+    static func emptyJournal() throws -> DatabaseQueue {
         var config = configuration
         config.label = "voicejournal.empty"
         let queue = try DatabaseQueue(configuration: config)
@@ -117,7 +117,7 @@ extension JournalStore {
     }
 
     /// A path as the path of an SQLite `file:` URI.
-    private static func uriEscaped(_ path: String) -> String {
+    static func uriEscaped(_ path: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "/-._~")
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path

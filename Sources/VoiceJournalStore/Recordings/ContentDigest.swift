@@ -38,7 +38,7 @@ package enum ContentDigest {
 
 /// One OpenSSL SHA-256 computation (an `EVP_MD_CTX`), freed on deinit. Every OpenSSL result
 /// is checked.
-private final class SHA256Context {
+final class SHA256Context {
     private let functions: LibCrypto
     private let context: OpaquePointer
 

@@ -11,26 +11,7 @@ struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export journals as Markdown, the whole journal as JSON, or a recording as subtitles.",
-        discussion: """
-            md (the default): one document per journal, each entry with its date, mood, theme, text \
-            or transcript (speech no words came back for marked where it is: [unheard START-END]) \
-            and a relative link to its audio; answered questions follow. With --out \
-            DIR, one file per journal (DIR/<journal>.md, mode 0600); --with-audio copies the audio \
-            into DIR/audio/ and links to the copies: only files that still are their recording \
-            (size and SHA-256 as recorded); any other is left out and named on stderr.
-
-            json: everything (journals, people, questions, assignments, entries, recordings, \
-            transcripts with segments, confidence, words, unheard stretches, left-out text, audio \
-            sent and re-sends, jobs), table by table; 'voicejournal import FILE' reads it \
-            back into an empty data folder. --journal, --since and --until keep a part of it that \
-            imports on its own (rows that refer to rows left out are left out too). With --out DIR \
-            it is written to DIR/voicejournal.json.
-
-            srt, vtt: the transcript of one recording (--recording ID) as subtitles; an unheard \
-            stretch is a cue of its own. txt: its text.
-
-            Files already in DIR are left alone unless --force is given.
-            """)
+        discussion: CommandHelp.export)
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "md, json, srt, vtt or txt.") var format: JournalExport.Format = .md
@@ -49,7 +30,8 @@ struct Export: AsyncParsableCommand {
             if withAudio, out == nil { throw ValidationError("--with-audio needs --out DIR to copy the audio into") }
         case .json:
             if recording != nil || withAudio {
-                throw ValidationError("--format json exports journals, for 'import'; --recording and --with-audio go with other formats")
+                throw ValidationError("--format json exports rows, for 'import'; --recording and --with-audio go with other formats "
+                    + "(the journal with its audio, to restore: voicejournal backup FILE)")
             }
         case .srt, .vtt, .txt:
             guard recording != nil else { throw ValidationError("--format \(format.rawValue) needs --recording ID (see 'entry show', 'transcribe')") }

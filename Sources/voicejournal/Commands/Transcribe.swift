@@ -9,26 +9,7 @@ struct Transcribe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transcribe",
         abstract: "Transcribe audio files and folders (recursively) through the queue.",
-        discussion: """
-            Audio is a regular file libsndfile or FFmpeg's libraries can decode (WAV, FLAC, \
-            OGG, Opus, MP3, AIFF, M4A/AAC, MP4, WebM, ...); anything else is skipped with a line \
-            saying why: pipes, devices and sockets (never read), dangling or looping links, \
-            files neither library decodes, and truncated audio (the header promises more than \
-            the file holds). Symbolic links are followed; hidden files and folders are passed \
-            over without a word. \
-            Files are not copied: their paths are stored. The same \
-            audio is uploaded and stored once, however often it is given; running the \
-            command again after a crash resumes where it stopped.
-
-            One file's transcript is printed on stdout (--print does it for several, --quiet \
-            not at all); for several files, a line each says where its text is (an entry, or \
-            `export --format txt --recording ID`).
-
-            Needs $OPENAI_API_KEY unless the base URL is a local server. Exit codes: 0 all \
-            transcribed, 1 a file failed for good or audio was skipped (empty, truncated, damaged, \
-            still being written; a named path missing or not audio; a text file in a folder is not), \
-            3 bad key / no quota / unreachable server, 130 interrupted.
-            """)
+        discussion: CommandHelp.transcribe)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("Audio files and folders.", valueName: "path")) var paths: [String]

@@ -1,0 +1,87 @@
+/// The longer help of commands, kept beside the texts they print rather than in the
+/// command-line target.
+package enum CommandHelp {
+    package static let backup = """
+        Writes one file (a tar archive that any tar can list): a consistent snapshot of the \
+        database, taken with SQLite's online backup (right while serve or a queue runner \
+        writes); every recording's audio, named by its path relative to the data folder (audio \
+        kept elsewhere, e.g. a folder given to transcribe, under audio/from-elsewhere/); and \
+        manifest.json with each file's size and SHA-256. The file is private (mode 0600) and \
+        appears only when it is whole. The settings file is not part of it.
+
+        Restore it with 'voicejournal restore FILE' (into an empty data folder), or bring \
+        chosen entries back into this journal with 'voicejournal restore FILE --entry ID'.
+        """
+
+    package static let restore = """
+        Without --entry: restores the whole journal into an empty data folder (a new one: \
+        voicejournal --home DIR restore FILE). With --entry ID (repeatable): brings those \
+        entries back into this journal, with their recordings, audio, transcripts and \
+        whatever they belong to that is gone (a deleted journal, person or question); an \
+        entry the journal still has is refused.
+
+        The file is checked before anything changes: every file its manifest lists must be \
+        there with its size and SHA-256, and nothing else; the database must be SQLite's, \
+        pass its own check and hold nothing voicejournal's does not; every row is checked as \
+        'import' checks one. Audio goes under the data folder's audio/ at the path it had \
+        (beside it as NAME-restored-N when another file is there); queued work is queued \
+        again. When anything fails, nothing is restored.
+        """
+
+    package static let export = """
+        md (the default): one document per journal, each entry with its date, mood, theme, text \
+        or transcript (speech no words came back for marked where it is: [unheard START-END]) \
+        and a relative link to its audio; answered questions follow. With --out \
+        DIR, one file per journal (DIR/<journal>.md, mode 0600); --with-audio copies the audio \
+        into DIR/audio/ and links to the copies: only files that still are their recording \
+        (size and SHA-256 as recorded); any other is left out and named on stderr.
+
+        json: everything (journals, people, questions, assignments, entries, recordings, \
+        transcripts with segments, confidence, words, unheard stretches, left-out text, audio \
+        sent and re-sends, jobs), table by table; 'voicejournal import FILE' reads it \
+        back into an empty data folder. --journal, --since and --until keep a part of it that \
+        imports on its own (rows that refer to rows left out are left out too). With --out DIR \
+        it is written to DIR/voicejournal.json. It carries no audio: a backup of the journal \
+        with its audio is 'voicejournal backup FILE'.
+
+        srt, vtt: the transcript of one recording (--recording ID) as subtitles; an unheard \
+        stretch is a cue of its own. txt: its text.
+
+        Files already in DIR are left alone unless --force is given.
+        """
+
+    package static let importing = """
+        Every row comes back as it was exported (ids, times, transcripts with their segments, \
+        queued jobs); the search index is rebuilt. The data folder must hold no journal yet: \
+        import into a new one with --home DIR. Audio files are not part of the export: \
+        recordings keep the paths they had. Every value is checked first (types, kinds, times, \
+        ids, the rows each row refers to), and every path: a recording's must be a file under \
+        the data folder's audio/ or lie outside the data folder. A transcript's review is \
+        untrusted data too: at most 100,000 words, unheard stretches, left-out pieces or \
+        re-sends; every time finite, from 0, its start before its end; avgLogprob from -1000 \
+        to 0, noSpeechProb from 0 to 1; reasons silence, no-speech, repetition or outside-audio; words up to \
+        1,000 and left-out text up to 100,000 characters. A document that breaks a rule is \
+        refused with one line naming the row and field, and nothing is imported.
+        """
+
+    package static let transcribe = """
+        Audio is a regular file libsndfile or FFmpeg's libraries can decode (WAV, FLAC, \
+        OGG, Opus, MP3, AIFF, M4A/AAC, MP4, WebM, ...); anything else is skipped with a line \
+        saying why: pipes, devices and sockets (never read), dangling or looping links, \
+        files neither library decodes, and truncated audio (the header promises more than \
+        the file holds). Symbolic links are followed; hidden files and folders are passed \
+        over without a word. \
+        Files are not copied: their paths are stored. The same \
+        audio is uploaded and stored once, however often it is given; running the \
+        command again after a crash resumes where it stopped.
+
+        One file's transcript is printed on stdout (--print does it for several, --quiet \
+        not at all); for several files, a line each says where its text is (an entry, or \
+        `export --format txt --recording ID`).
+
+        Needs $OPENAI_API_KEY unless the base URL is a local server. Exit codes: 0 all \
+        transcribed, 1 a file failed for good or audio was skipped (empty, truncated, damaged, \
+        still being written; a named path missing or not audio; a text file in a folder is not), \
+        3 bad key / no quota / unreachable server, 130 interrupted.
+        """
+}
