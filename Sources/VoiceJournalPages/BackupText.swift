@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import VoiceJournalStore
+import VoiceJournalSystem
 import VoiceJournalTerminal
 
 /// `backup` and `restore` at the command line: where the archive goes and what is said.
@@ -7,14 +9,21 @@ package enum BackupText {
     /// Writes a backup of `store` to `path` (`-`: standard output, never a terminal): through
     /// a private temporary file beside it (0600, renamed into place when whole), so a backup
     /// interrupted or failed never stands where a good one did. An existing file is replaced
-    /// only with `force`.
+    /// only with `force`. Ctrl-C (or SIGTERM) stops it and removes what was half-written.
     package static func write(_ store: JournalStore, to path: String, force: Bool,
                               progress: @escaping (Int, Int) -> Void) throws -> BackupSummary {
+        guard store.access != .empty else {
+            throw StoreError.invalidInput("there is no journal in \(store.home.url.path) to back up (is --home or $VOICEJOURNAL_HOME the folder you meant?)")
+        }
+        let stop = StopRequest()
+        let watch = SignalWatch { _ in stop.press() }
+        defer { watch.cancel() }
+        let shouldStop = { stop.isPressed }
         if path == "-" {
             guard isatty(STDOUT_FILENO) == 0 else {
                 throw StoreError.invalidInput("a backup is a binary file: redirect it (voicejournal backup - > FILE) or name a FILE")
             }
-            return try store.backup(to: .standardOutput, progress: progress)
+            return try store.backup(to: .standardOutput, shouldStop: shouldStop, progress: progress)
         }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         var isFolder: ObjCBool = false
@@ -22,7 +31,7 @@ package enum BackupText {
             guard !isFolder.boolValue else { throw StoreError.invalidInput("\(url.path) is a folder: name the backup file, e.g. \(url.path)/voicejournal.tar") }
             guard force else { throw StoreError.conflict("\(url.path) is already there: add --force to replace it, or name another file") }
         }
-        return try PrivateFile.write(to: url) { handle in (true, try store.backup(to: handle, progress: progress)) }
+        return try PrivateFile.write(to: url) { handle in (true, try store.backup(to: handle, shouldStop: shouldStop, progress: progress)) }
     }
 
     /// "Backed up 12 entries and 15 recordings (14 audio files, 230.1 MB) to FILE (230.4 MB)."
@@ -64,4 +73,11 @@ package enum BackupText {
     private static func megabytes(_ bytes: UInt64) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
+}
+
+/// A stop asked for by a signal, read by the work it stops.
+private final class StopRequest: Sendable {
+    private let pressed = Atomic<Bool>(false)
+    func press() { pressed.store(true, ordering: .relaxed) }
+    var isPressed: Bool { pressed.load(ordering: .relaxed) }
 }

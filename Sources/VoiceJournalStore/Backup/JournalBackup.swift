@@ -19,22 +19,25 @@ extension JournalStore {
     /// database taken with SQLite's online backup (one read transaction, so it is consistent
     /// while `serve` or a queue runner writes), every recording's audio file named by its path
     /// relative to the data home (the snapshot's recordings name them so too), and a manifest
-    /// with each file's size and SHA-256. `progress` is told of each audio file as it is copied.
-    package func backup(to handle: FileHandle, now: Date = Date(),
+    /// with each file's size and SHA-256. `progress` is told of each audio file as it is copied;
+    /// `shouldStop` is asked as it goes (a `CancellationError` ends the backup, half-written).
+    package func backup(to handle: FileHandle, now: Date = Date(), shouldStop: () -> Bool = { false },
                         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> BackupSummary {
         let snapshot = try snapshotFile()
         defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(snapshot.path + suffix) } }
         let audio = try takeSnapshot(into: snapshot)
         var writer = TarWriter(handle: handle)
-        let database = try writer.add(fileAt: snapshot, name: BackupManifest.databaseName)
+        let database = try writer.add(fileAt: snapshot, name: BackupManifest.databaseName, shouldStop: shouldStop)
         var manifest = BackupManifest(format: BackupManifest.formatName, version: BackupManifest.currentVersion, createdAt: now,
                                       database: .init(name: BackupManifest.databaseName, size: database.size, sha256: database.sha256),
                                       audio: [], missing: audio.missing)
         for (index, file) in audio.files.enumerated() {
             progress(index, audio.files.count)
             do {
-                let written = try writer.add(fileAt: URL(fileURLWithPath: file.path), name: file.name)
+                let written = try writer.add(fileAt: URL(fileURLWithPath: file.path), name: file.name, shouldStop: shouldStop)
                 manifest.audio.append(.init(name: file.name, size: written.size, sha256: written.sha256, recordings: file.recordings))
+            } catch let error as CancellationError {
+                throw error
             } catch let error as TarError {
                 // The header promised bytes that are gone: the archive cannot go on.
                 throw StoreError(.storageFailure, "the backup could not be written: \(error.description)")

@@ -27,7 +27,9 @@ struct TarWriter {
     /// Adds the file at `url` as `name`: as long as it was when opened. A file that grows
     /// meanwhile (a take being recorded) is taken as it was; one that shrinks is an error,
     /// since the header has promised bytes that are gone.
-    mutating func add(fileAt url: URL, name: String) throws -> Written {
+    /// `shouldStop` is asked between blocks: a backup told to stop (Ctrl-C) throws
+    /// `CancellationError` rather than finish a large file first.
+    mutating func add(fileAt url: URL, name: String, shouldStop: () -> Bool = { false }) throws -> Written {
         let source = try FileHandle(forReadingFrom: url)
         defer { try? source.close() }
         var status = stat()
@@ -39,6 +41,7 @@ struct TarWriter {
         let hasher = try SHA256Context()
         var left = size
         while left > 0 {
+            if shouldStop() { throw CancellationError() }
             guard let block = try source.read(upToCount: Int(min(left, 1 << 20))), !block.isEmpty else {
                 throw TarError("\(url.path) became shorter while it was being copied")
             }
