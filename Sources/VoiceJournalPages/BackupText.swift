@@ -66,6 +66,14 @@ package enum BackupText {
         return lines.joined(separator: "\n")
     }
 
+    /// `restore FILE --list`: the entries the backup has and the journal does not.
+    package static func missing(_ entries: [MissingEntry], file: String) -> String {
+        guard let first = entries.first else { return "The journal has every entry of \(TerminalText.escaped(file)): there is nothing to bring back." }
+        return Table(headers: ["ID", "DATE", "JOURNAL", "AUDIO", "TEXT"], rows: entries.map {
+            [String($0.id), LocalDate.short($0.createdAt), $0.journal, $0.recordings > 0 ? "yes" : "-", $0.text.isEmpty ? "(no text)" : $0.text]
+        }).render() + "\nBring one back: voicejournal restore \(TerminalText.escaped(file)) --entry \(first.id)"
+    }
+
     private static func count(_ number: Int, _ one: String, _ many: String) -> String {
         "\(number) \(number == 1 ? one : many)"
     }

@@ -18,7 +18,8 @@ package enum CommandHelp {
         voicejournal --home DIR restore FILE). With --entry ID (repeatable): brings those \
         entries back into this journal, with their recordings, audio, transcripts and \
         whatever they belong to that is gone (a deleted journal, person or question); an \
-        entry the journal still has is refused.
+        entry the journal still has is refused. --list shows the entries the backup has and \
+        this journal does not (deleted since), and changes nothing.
 
         The file is checked before anything changes: every file its manifest lists must be \
         there with its size and SHA-256, and nothing else; the database must be SQLite's, \

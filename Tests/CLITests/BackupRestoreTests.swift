@@ -43,6 +43,11 @@ import VoiceJournalTestSupport
         try FileManager.default.removeItem(at: memo)
         #expect(try harness.binary.run(["entry", "show", "1"]).status != 0)
 
+        // The backup says what it can bring back, and changes nothing.
+        let listed2 = try harness.succeed(["restore", backup.path, "--list"]).stdout
+        #expect(listed2.contains("ID  DATE") && listed2.contains("\n1  ") && listed2.contains("\n2  ") && listed2.contains("lighthouse"), "\(listed2)")
+        #expect(listed2.hasSuffix("Bring one back: voicejournal restore \(backup.path) --entry 1\n"), "\(listed2)")
+        #expect(try harness.binary.run(["entry", "show", "1"]).status != 0)
         let restored = try harness.succeed(["restore", backup.path, "--entry", "1", "--entry", "2"])
         #expect(restored.stdout.contains("Restored 2 entries and 2 recordings (2 audio files"), "\(restored.stdout)")
         #expect(try harness.succeed(["entry", "show", "2"]).stdout.replacingOccurrences(of: memo.path, with: "")
@@ -59,6 +64,7 @@ import VoiceJournalTestSupport
         // Asked again, it is refused: the entry is there.
         let again = try harness.binary.run(["restore", backup.path, "--entry", "1"])
         #expect(again.status == 2 && again.stderr.contains("entry #1 is in the journal"), "\(again.stderr)")
+        #expect(try harness.succeed(["restore", backup.path, "--list"]).stdout.hasPrefix("The journal has every entry"))
     }
 
     @Test func aWholeBackupRestoresIntoAnEmptyHomeRowForRow() throws {

@@ -127,3 +127,39 @@ extension JournalArchiver {
         }
     }
 }
+
+/// An entry a backup holds that the journal does not (deleted since, or never here).
+package struct MissingEntry: Codable, Sendable, Equatable {
+    package var id: Int64
+    package var createdAt: Date
+    package var journal: String
+    /// The entry's text, or its recording's transcript, as the backup has it.
+    package var text: String
+    package var recordings: Int
+}
+
+extension JournalStore {
+    /// The entries the backup at `url` holds that this journal does not, oldest first: what
+    /// `restore FILE --entry ID` can bring back. The backup is checked as for a restore.
+    package func entriesMissing(from url: URL) throws -> [MissingEntry] {
+        let present = Set(try pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM entry") })
+        let staged = try StagedBackup(url, home: home)
+        defer { staged.discard() }
+        let snapshot = try BackupSnapshot(staged.database)
+        return try snapshot.queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT e.id, e.createdAt, j.name AS journal,
+                       coalesce(nullif(e.content, ''), (SELECT t.text FROM recording r JOIN transcript t ON t.recordingId = r.id
+                                                        WHERE r.entryId = e.id ORDER BY r.id LIMIT 1), '') AS text,
+                       (SELECT count(*) FROM recording r WHERE r.entryId = e.id) AS recordings
+                FROM entry e JOIN journal j ON j.id = e.journalId ORDER BY e.createdAt, e.id
+                """).compactMap { row in
+                let id: Int64 = try row.decode(forColumn: "id")
+                guard !present.contains(id) else { return nil }
+                return MissingEntry(id: id, createdAt: try row.decode(forColumn: "createdAt"), journal: try row.decode(forColumn: "journal"),
+                                    text: String((try row.decode(String.self, forColumn: "text")).prefix(200)),
+                                    recordings: try row.decode(forColumn: "recordings"))
+            }
+        }
+    }
+}

@@ -32,10 +32,14 @@ struct Restore: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @Argument(help: "The file 'voicejournal backup' wrote.") var file: String
     @Option(name: .customLong("entry"), help: "Bring back this entry (repeatable).") var entries: [Int64] = []
+    @Flag(help: "List the entries the backup has and this journal does not; change nothing.") var list = false
+
+    func validate() throws { if list, !entries.isEmpty { throw ValidationError("--list and --entry go one at a time") } }
 
     func run() async throws {
         let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
         let store = try global.openStore()
+        if list { return try output.show(try store.entriesMissing(from: url)) { BackupText.missing($0, file: file) } }
         let summary = try entries.isEmpty ? store.restore(from: url) : store.restore(entries: entries, from: url)
         try output.show(summary) { BackupText.summary($0, into: store.home, chosen: entries) }
     }
