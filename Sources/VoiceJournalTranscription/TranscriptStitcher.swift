@@ -29,11 +29,15 @@ package struct ChunkTranscript: Sendable, Equatable {
 /// two is heard by both chunks) or where the chunks' segments claim the same time: there,
 /// when a chunk's first words repeat the previous chunk's last (up to `longestRepeatWords`,
 /// compared in lowercase without punctuation), the repeat is dropped from the later chunk.
-/// A seam in a pause keeps every word: "…okay. / Okay, so…", counting and refrains were
-/// said twice.
+/// A longer run is dropped only when it is a whole sentence on both sides (up to
+/// `longestRepeatedSentenceWords`): the sentence the seam cut through, heard in part by one
+/// chunk and completed by its model, heard whole by the other. A seam in a pause keeps every
+/// word: "…okay. / Okay, so…", counting and refrains were said twice.
 package enum TranscriptStitcher {
     /// The longest run of words looked for at a seam.
     package static let longestRepeatWords = 5
+    /// The longest whole sentence looked for at a seam.
+    package static let longestRepeatedSentenceWords = 40
 
     /// One transcript from the chunks' transcripts in timeline order. Model and language are the
     /// first chunk's that gives them; the duration is `durationSeconds` (the recording's).
@@ -41,16 +45,28 @@ package enum TranscriptStitcher {
         var texts: [String] = []
         var segments: [TranscriptionResult.Segment] = []
         var previousWords: [String] = []
+        // For each of those words, whether a sentence ends with it; and whether they begin one.
+        var previousEnds: [Bool] = []
+        var previousStartsSentence = true
         // Where the words of the chunks so far were last heard, on the recording's timeline.
         var heardUntil: Double?
         for chunk in chunks {
             var tokens = Tokens(chunk.result.text)
-            let repeated = chunk.startsInSpeech || overlaps(chunk, heardUntil: heardUntil)
-                ? repeatedWordCount(ending: previousWords, starting: tokens.words) : 0
+            var repeated = 0
+            if chunk.startsInSpeech || overlaps(chunk, heardUntil: heardUntil) {
+                repeated = repeatedSentenceCount(ending: previousWords, endingSentences: previousEnds,
+                                                 startsSentence: previousStartsSentence, starting: tokens)
+                    ?? repeatedWordCount(ending: previousWords, starting: tokens.words)
+            }
             tokens.dropWords(repeated)
             guard !tokens.text.isEmpty else { continue }
             texts.append(tokens.text)
-            previousWords = Array((previousWords + tokens.words).suffix(longestRepeatWords))
+            // The last words so far, and whether the first of them begins a sentence.
+            let words = previousWords + tokens.words, ends = previousEnds + tokens.sentenceEnds
+            let dropped = words.count - longestRepeatedSentenceWords
+            if dropped > 0 { previousStartsSentence = ends[dropped - 1] }
+            previousWords = Array(words.suffix(longestRepeatedSentenceWords))
+            previousEnds = Array(ends.suffix(longestRepeatedSentenceWords))
             // A chunk without segments (gpt-4o) says nothing of when its words were heard.
             heardUntil = chunk.result.segments.last { !Tokens($0.text).words.isEmpty }.map { last in
                 let end = chunk.startSeconds + last.end
@@ -90,6 +106,22 @@ package enum TranscriptStitcher {
         return chunk.startSeconds + first.start < heardUntil
     }
 
+    /// How many words at the start of `starting` are the whole last sentence of `ending`
+    /// (longer than `longestRepeatWords`): the run ends a sentence in `starting`, and the
+    /// words before it in `ending` end one (or it begins what `ending` holds, which itself
+    /// begins a sentence). Nil when there is none.
+    static func repeatedSentenceCount(ending: [String], endingSentences: [Bool], startsSentence: Bool, starting: Tokens) -> Int? {
+        let words = starting.words, ends = starting.sentenceEnds
+        let longest = min(longestRepeatedSentenceWords, ending.count, words.count)
+        guard longest > longestRepeatWords else { return nil }
+        for count in stride(from: longest, to: longestRepeatWords, by: -1) where ends[count - 1] && endingSentences.last == true {
+            let before = ending.count - count
+            guard before == 0 ? startsSentence : endingSentences[before - 1] else { continue }
+            if Array(ending.suffix(count)) == Array(words.prefix(count)) { return count }
+        }
+        return nil
+    }
+
     /// How many words at the start of `starting` repeat the end of `ending` (longest match first).
     static func repeatedWordCount(ending: [String], starting: [String]) -> Int {
         let longest = min(longestRepeatWords, ending.count, starting.count)
@@ -113,6 +145,15 @@ package enum TranscriptStitcher {
         var text: String { tokens.joined(separator: " ") }
 
         var words: [String] { tokens.map(Self.word).filter { !$0.isEmpty } }
+
+        /// For each word, whether a sentence ends with it (its token ends in . ! ? or …,
+        /// before any closing quote or bracket).
+        var sentenceEnds: [Bool] {
+            tokens.filter { !Self.word($0).isEmpty }.map { token in
+                let trimmed = token.reversed().drop { "\"'”’)]»".contains($0) }
+                return trimmed.first.map { ".!?…。！？".contains($0) } ?? false
+            }
+        }
 
         static func word(_ token: Substring) -> String {
             String(token.lowercased().unicodeScalars.filter(CharacterSet.alphanumerics.contains).map(Character.init))

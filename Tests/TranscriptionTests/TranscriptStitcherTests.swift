@@ -62,6 +62,51 @@ import Testing
         #expect(TranscriptStitcher.repeatedWordCount(ending: ["went", "home"], starting: ["home", "again"]) == 1)
     }
 
+    /// A live take's seam that cut through a sentence: the piece before heard its start and
+    /// its model finished it; the piece after heard it whole. The sentence is kept once.
+    @Test func dropsAWholeSentenceHeardOnBothSidesOfASeamInSpeech() {
+        let before = Self.chunk(at: 0, "It was cold. So we walked down to the old harbour today.",
+                                [Segment(start: 0, end: 1.2, text: " It was cold."),
+                                 Segment(start: 1.2, end: 5, text: " So we walked down to the old harbour today.")])
+        let after = Self.chunk(at: 4.5, "So we walked down to the old harbour today. Then we ate chips.",
+                               [Segment(start: 0, end: 2.5, text: " So we walked down to the old harbour today."),
+                                Segment(start: 2.5, end: 4, text: " Then we ate chips.")], inSpeech: true)
+        let stitched = TranscriptStitcher.stitch([before, after])
+        #expect(stitched.text == "It was cold. So we walked down to the old harbour today. Then we ate chips.")
+        #expect(stitched.segments.map(\.text) == [" It was cold.", " So we walked down to the old harbour today.", " Then we ate chips."])
+        // A seam in a pause keeps it: the sentence was said twice.
+        var paused = after
+        paused.startsInSpeech = false
+        paused.startSeconds = 6
+        #expect(TranscriptStitcher.stitch([before, paused]).text
+                == "It was cold. So we walked down to the old harbour today. So we walked down to the old harbour today. Then we ate chips.")
+        // Only whole sentences: a run that starts inside the earlier sentence is not one.
+        let partial = TranscriptStitcher.stitch([
+            Self.chunk(at: 0, "Yesterday we walked down to the old harbour today."),
+            Self.chunk(at: 4, "we walked down to the old harbour today. Then", inSpeech: true),
+        ])
+        #expect(partial.text == "Yesterday we walked down to the old harbour today. we walked down to the old harbour today. Then")
+    }
+
+    /// Chunks of any length, with and without sentence ends, in and out of speech: the
+    /// stitched text is never longer than the chunks' and the stitcher never traps.
+    @Test func anyRunOfChunksStitches() {
+        var seed: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let vocabulary = ["we", "walked.", "home", "today!", "so", "—", "it", "was?", "cold", "…", "harbour."]
+        for _ in 0..<300 {
+            let chunks = (0..<(1 + next(5))).map { index in
+                Self.chunk(at: Double(index) * 5, (0..<next(90)).map { _ in vocabulary[next(vocabulary.count)] }.joined(separator: " "),
+                           inSpeech: next(2) == 0)
+            }
+            let words = chunks.map { TranscriptStitcher.Tokens($0.result.text).words.count }.reduce(0, +)
+            #expect(TranscriptStitcher.Tokens(TranscriptStitcher.stitch(chunks).text).words.count <= words)
+        }
+    }
+
     @Test func comparesWordsWithoutCaseOrPunctuation() {
         let stitched = TranscriptStitcher.stitch([Self.chunk(at: 0, "It's over, Anna!"), Self.chunk(at: 4, "— anna? Its over now", inSpeech: true)])
         #expect(stitched.text == "It's over, Anna! Its over now")
