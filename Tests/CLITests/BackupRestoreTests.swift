@@ -75,7 +75,7 @@ import VoiceJournalTestSupport
         let other = VoicejournalBinary(home: harness.folder.path("other"), environment: ["TZ": "UTC"])
         let result = try other.succeed(["restore", backup.path, "--json"])
         let summary = try #require(try result.json() as? [String: Any])
-        #expect(summary["audioFiles"] as? Int == 2)
+        #expect(summary["audioFiles"] as? Int == 2 && summary["entries"] as? Int == 2 && summary["recordings"] as? Int == 2)
         #expect(try other.succeed(["entry", "list"]).stdout == (try harness.succeed(["entry", "list"]).stdout))
         #expect(try other.succeed(["export", "--format", "txt", "--recording", "2"]).stdout
                 == (try harness.succeed(["export", "--format", "txt", "--recording", "2"]).stdout))

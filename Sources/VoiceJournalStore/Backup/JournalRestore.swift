@@ -12,9 +12,15 @@ package struct RestoreSummary: Codable, Sendable, Equatable {
     package var audioBytes: UInt64
     /// Recordings restored without their audio (it was missing when the backup was taken).
     package var recordingsWithoutAudio: [Int64]
+    package var entries: Int
+    package var recordings: Int
 
-    package var entries: Int { rows[Entry.databaseTableName] ?? 0 }
-    package var recordings: Int { rows[Recording.databaseTableName] ?? 0 }
+    init(backupTakenAt: Date, rows: [String: Int], audioFiles: Int, audioBytes: UInt64, recordingsWithoutAudio: [Int64]) {
+        (self.backupTakenAt, self.rows, self.audioFiles, self.audioBytes) = (backupTakenAt, rows, audioFiles, audioBytes)
+        self.recordingsWithoutAudio = recordingsWithoutAudio
+        entries = rows[Entry.databaseTableName] ?? 0
+        recordings = rows[Recording.databaseTableName] ?? 0
+    }
 }
 
 extension JournalStore {
