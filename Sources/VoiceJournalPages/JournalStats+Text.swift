@@ -5,8 +5,9 @@ import VoiceJournalTerminal
 /// `stats` in words: the counts, the month's calendar, the mood trend and "on this day".
 /// Journal names and entry text come from rows and are escaped.
 extension JournalStats {
-    /// The whole report as lines; the calendar and sparkline drawn in `charset`.
-    package func lines(now: Date, charset: Charset) -> [String] {
+    /// The whole report as lines; the calendar and the mood chart drawn in `charset`, the
+    /// chart fitted to `width` columns.
+    package func lines(now: Date, charset: Charset, width: Int = 80) -> [String] {
         var lines = ["Entries:        \(totalEntries)  (" + EntryKind.allCases.map {
             "\($0.rawValue) \(entriesByKind[$0.rawValue] ?? 0)"
         }.joined(separator: ", ") + ")"]
@@ -30,10 +31,7 @@ extension JournalStats {
         lines.append("")
         lines += CalendarHeatmap.render(title: Self.monthTitle(month), firstWeekday: month.firstWeekday, today: month.today,
                                         entriesPerDay: month.entriesPerDay, charset: charset)
-        if let first = moodTrend.first, let last = moodTrend.last {
-            lines += ["", "Mood, last \(moodTrend.count) days (\(first.day) to \(last.day), low to high):",
-                      Sparkline.render(moodTrend.map(\.averageScore), range: 1...5, charset: charset)]
-        }
+        if !moodTrend.isEmpty { lines += [""] + moodTrendLines(width: width, charset: charset) }
         if !onThisDay.isEmpty { lines += [""] + Self.onThisDayLines(onThisDay, now: now) }
         return lines
     }

@@ -22,8 +22,9 @@ public struct PlayerOutcome: Sendable {
     }
 }
 
-/// Plays a session to its end on a terminal or off one: the status line and the words being
-/// spoken redrawn in place, keys read from standard input, signals turned into a stop.
+/// Plays a session to its end on a terminal or off one: the status line, the words being
+/// spoken and the keys to press redrawn in place, keys read from standard input, signals
+/// turned into a stop.
 public enum Player {
     /// How often the lines are redrawn (and after every key).
     static let redrawEvery = Duration.milliseconds(100)
@@ -35,9 +36,9 @@ public enum Player {
     static let stopGrace = Duration.seconds(1)
 
     /// Starts `session` and waits for its end, `q`, or SIGINT/SIGTERM (which stop it).
-    /// `showing`: draw a status line and the spoken segment of `segments` (with `write`; the
-    /// CLI passes stderr; `width` is the terminal's, then its new width when resized; the
-    /// lines take one column less so they never wrap) and read keys from stdin in raw mode
+    /// `showing`: draw a status line, the spoken segment of `segments` and the keys (with
+    /// `write`; the CLI passes stderr; `width` is the terminal's, then its new width when
+    /// resized; the lines take one column less so they never wrap) and read keys from stdin in raw mode
     /// (space, ←/→ 5 s, ↑/↓ previous/next segment, q); the terminal mode is restored on every
     /// exit path (end, q, signal, device error). Not `showing`: nothing is drawn and stdin is
     /// left alone. The player's loop runs on a thread of its own (see `play` to run it on the
@@ -136,7 +137,7 @@ public enum Player {
             session.whenFinished { _ in events.push(.tick) }
             startFrame = session.status().position
             session.start()
-            screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
+            screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1, readingKeys: terminal != nil)
         }
 
         /// Follows the keys, signals and the clock until the session ends (or a stop's grace
@@ -175,7 +176,7 @@ public enum Player {
                                             underruns: 0, end: .stopped)
                     break
                 }
-                screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1)
+                screen?.draw(session.status(), width: (terminal?.columns() ?? width) - 1, readingKeys: terminal != nil)
             }
             clock?.cancel()
             keys?.cancel()
@@ -256,15 +257,18 @@ private final class Ticker: Sendable {
     func cancel() { stop.requested.withLock { $0 = true } }
 }
 
-/// The player's two lines on the terminal, redrawn in place: the status line, and under it
-/// the segment being spoken. The cursor rests at the end of the second line between frames.
+/// The player's lines on the terminal, redrawn in place: the status line, under it the
+/// segment being spoken, and under that the keys (blank on a terminal too narrow for them).
+/// The cursor rests at the end of the last line between frames.
 private final class Screen: Sendable {
+    /// Status, spoken words, keys: always three, so a frame knows how far up the last began.
+    static let lineCount = 3
     private let segments: [PlaybackLine.Segment]
     private let title: String
     private let color: Bool
     private let charset: Charset
     private let write: @Sendable (String) -> Void
-    /// Whether the two lines are on screen, and whether the cursor is hidden.
+    /// Whether the lines are on screen, and whether the cursor is hidden.
     private let shown = Mutex((lines: false, cursorHidden: false))
 
     init(segments: [Transcript.Segment], title: String, color: Bool, charset: Charset,
@@ -279,22 +283,28 @@ private final class Screen: Sendable {
         self.write = write
     }
 
-    /// Draws (or redraws over) the two lines for `status`, `width` columns at most.
-    func draw(_ status: PlaybackStatus, width: Int) {
+    /// Draws (or redraws over) the lines for `status`, `width` columns at most; the keys line
+    /// is blank unless `readingKeys` (in the background the player reads none).
+    func draw(_ status: PlaybackStatus, width: Int, readingKeys: Bool) {
         let width = max(width, 1)
         let state = PlaybackLine.State(seconds: status.seconds, totalSeconds: status.totalSeconds,
                                        isPaused: status.isPaused, peakDBFS: status.peakDBFS, title: title)
-        let lines = PlaybackLine.status(state, width: width, color: color, charset: charset)
-            + "\n" + ANSI.redrawLine + PlaybackLine.spoken(segments, at: status.seconds, width: width, color: color)
+        let lines = [PlaybackLine.status(state, width: width, color: color, charset: charset),
+                     PlaybackLine.spoken(segments, at: status.seconds, width: width, color: color),
+                     readingKeys ? PlaybackLine.keyHint(isPaused: status.isPaused, skipSeconds: Player.skipSeconds,
+                                                        segments: !segments.isEmpty, width: width, color: color, charset: charset) : ""]
         let start = shown.withLock { shown in
             defer { shown = (true, true) }
             // First frame: hide the cursor; later: back up to the status line.
-            return shown.lines ? ANSI.redrawLine + "\u{1B}[1A" : (shown.cursorHidden ? "" : "\u{1B}[?25l")
+            return shown.lines ? Self.upToFirstLine : (shown.cursorHidden ? "" : "\u{1B}[?25l")
         }
-        write(start + ANSI.redrawLine + lines)
+        write(start + lines.map { ANSI.redrawLine + $0 }.joined(separator: "\n"))
     }
 
-    /// Wipes the two lines, leaving the cursor (shown) at the start of where the status line
+    /// From the end of the last line to the first, each line wiped on the way.
+    private static let upToFirstLine = String(repeating: ANSI.redrawLine + "\u{1B}[1A", count: lineCount - 1)
+
+    /// Wipes the lines, leaving the cursor (shown) at the start of where the status line
     /// was. The cursor is shown again here too: a signal may have shown it already, and the
     /// wipe must not be the last word.
     func clear() {
@@ -302,7 +312,7 @@ private final class Screen: Sendable {
             defer { shown = (false, false) }
             return shown.lines
         }
-        if wasShown { write(ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine + "\u{1B}[?25h") }
+        if wasShown { write(Self.upToFirstLine + ANSI.redrawLine + "\u{1B}[?25h") }
     }
 
     /// Shows the cursor again (once).

@@ -1,6 +1,7 @@
-/// The player's two lines as text: the status line (playing or paused, elapsed / total, a
-/// position bar, the level, the title) and under it the transcript segment being spoken,
-/// its current word marked. Pure functions from a state to strings; the player redraws them.
+/// The player's lines as text: the status line (playing or paused, elapsed / total, a
+/// position bar, the level, the title), under it the transcript segment being spoken, its
+/// current word marked, and the keys (`keyHint`). Pure functions from a state to strings;
+/// the player redraws them.
 package enum PlaybackLine {
     /// What the status line shows.
     package struct State: Sendable, Equatable {

@@ -22,6 +22,9 @@ package struct TerminalInfo: Sendable, Equatable {
         detect(fileDescriptor: fileDescriptor) { name in getenv(name).map { String(cString: $0) } }
     }
 
+    /// `detect` for standard output, where a command prints its page (a chart fits its width).
+    package static func detectStandardOutput() -> TerminalInfo { detect(fileDescriptor: STDOUT_FILENO) }
+
     /// `detect` with `environment` in place of the process's.
     package static func detect(fileDescriptor: Int32, environment: [String: String]) -> TerminalInfo {
         detect(fileDescriptor: fileDescriptor) { environment[$0] }

@@ -1,5 +1,9 @@
+import Foundation
+
 /// A waveform drawn with text: one column per slice of time, mirrored around a centre line,
-/// the RMS envelope solid and the peak envelope shaded, over a time axis.
+/// the RMS envelope solid and the peak envelope shaded, over a time axis. Heights are on a
+/// decibel scale, so speech, quiet talk and pauses differ (on a linear scale speech that
+/// peaks near full scale fills every row).
 package enum Waveform {
     /// One slice of time as linear amplitudes, 0 (silence) to 1 (full scale).
     package struct Column: Sendable, Equatable {
@@ -16,19 +20,32 @@ package enum Waveform {
     package static let rmsGlyph: Character = "█"
     /// The glyph for the part of the peak envelope beyond the RMS.
     package static let peakGlyph: Character = "░"
+    /// The quietest level drawn: from here to 0 dBFS spans the rows from the centre out.
+    /// Room noise and a pause's breath sit below it and leave the columns blank; a voice
+    /// spoken softly (-30 dBFS) still lights the rows around the centre.
+    package static let floorDBFS = -48.0
+
+    /// How far from the centre `amplitude` reaches, 0 (at or below the floor) to 1 (full scale).
+    package static func reach(_ amplitude: Double) -> Double {
+        guard amplitude > 0, amplitude.isFinite else { return 0 }
+        let dbfs = 20 * log10(min(amplitude, 1))
+        return max(0, (dbfs - floorDBFS) / -floorDBFS)
+    }
 
     /// `height` rows (rounded up to even, at least 2), one character per column. A row lights
-    /// up when the amplitude reaches past the row below it, so any sound shows at least the
-    /// two rows around the centre and only digital silence is blank.
+    /// up when the level (`reach`) passes the row below it: anything above `floorDBFS` shows at
+    /// least the two rows around the centre, and each row out from it is another
+    /// `-floorDBFS / (height / 2)` dB.
     package static func render(_ columns: [Column], height: Int, color: Bool) -> [String] {
         let half = max((height + 1) / 2, 1)
+        let reaches = columns.map { (peak: reach($0.peak), rms: reach($0.rms)) }
         var rows: [String] = []
         for row in 0..<(half * 2) {
             // Distance from the centre: half-1 … 0 above it, then 0 … half-1 below it.
             let level = row < half ? half - 1 - row : row - half
             var line = ""
             var open = ""
-            for column in columns {
+            for column in reaches {
                 let glyph: Character
                 let style: String
                 if column.rms * Double(half) > Double(level) {

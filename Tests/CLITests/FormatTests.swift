@@ -167,11 +167,11 @@ struct InputFormat: Sendable {
             #expect(waveform.seconds.map { abs($0 - 3) < 0.15 } == true, "\(format.name): \(waveform.header)")
             // 0.6 of full scale is -4.4 dBFS; lossy codecs overshoot a little.
             #expect(waveform.number(after: "peak").map { abs($0 + 4.4) < 1 } == true, "\(format.name): \(waveform.header)")
-            // 30 columns of 0.1 s over 8 rows: the tone (0.6 of the half-height) lights 6 rows in the
+            // 30 columns of 0.1 s over 8 rows of 12 dB: the tone (-4.4 dBFS) lights all 8 in the
             // first two thirds; the silence leaves the rest blank, or the two centre rows for a
             // lossy codec's faint noise.
             let heights = waveform.heights
-            #expect(heights.count == 30 && heights[1..<19].allSatisfy { $0 == 6 } && heights[21..<30].allSatisfy { $0 <= 2 },
+            #expect(heights.count == 30 && heights[1..<19].allSatisfy { $0 == 8 } && heights[21..<30].allSatisfy { $0 <= 2 },
                     "\(format.name): \(heights)")
         }
     }

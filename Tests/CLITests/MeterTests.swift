@@ -20,8 +20,10 @@ import VoiceJournalTestSupport
         let grid = lines[1...8].map(Array.init)
         #expect(grid.allSatisfy { $0.count == 40 })
         let heights = (0..<40).map { column in grid.filter { $0[column] != " " }.count }
+        // On the -48…0 dBFS scale, 12 dB a row out from the centre: -3 dBFS reaches the edge,
+        // -30 the second row (on a linear scale it lit only the centre rows).
         let loud = heights[0..<20], quiet = heights[20..<40]
-        #expect(loud.allSatisfy { $0 == 6 } && quiet.allSatisfy { $0 == 2 }, "\(heights)")
+        #expect(loud.allSatisfy { $0 == 8 } && quiet.allSatisfy { $0 == 4 }, "\(heights)")
         #expect(lines[9].count == 40 && lines[9].contains("┬"))
         #expect(lines[10].hasPrefix("0s") && lines[10].contains("1s") && lines[10].hasSuffix("2s"))
     }
@@ -45,7 +47,8 @@ import VoiceJournalTestSupport
         #expect(peak.map { abs($0 + 3.1) < 0.5 } == true, "\(lines[0])")
         let grid = lines[1...8].map(Array.init)
         let heights = (0..<40).map { column in grid.filter { $0[column] != " " }.count }
-        #expect(heights[1..<19].allSatisfy { $0 >= 6 } && heights[21..<39].allSatisfy { $0 <= 2 }, "\(heights)")
+        // 0.03 is -30.5 dBFS: the second row out from the centre.
+        #expect(heights[1..<19].allSatisfy { $0 == 8 } && heights[21..<39].allSatisfy { $0 == 4 }, "\(heights)")
         #expect(lines[10].hasPrefix("0s") && lines[10].hasSuffix("2s"))
     }
 

@@ -35,6 +35,8 @@ struct PlayTerminalTests {
         let later = try await play.waitForPosition(atLeast: 2, seconds: 30)
         let spoken = PlayInTmux.spoken(in: later)
         #expect(spoken.contains("lighthouse") && !spoken.contains("Transcript"), "\(later)")
+        // Under the words, the keys it reads.
+        #expect(PlayInTmux.keys(in: later) == "space pause · ←/→ 5 s · ↑/↓ segment · q quit", "\(later)")
 
         // Space pauses: once the pane shows it, nothing more reaches the speaker.
         try play.tmux(["send-keys", "-t", play.session, "Space"])
@@ -46,6 +48,7 @@ struct PlayTerminalTests {
         // At most what the shrunk pipe and one device period hold (1.5 s playing would be 48 000).
         #expect(afterPause.bytes - atPause.bytes <= 8192, "read \(afterPause.bytes - atPause.bytes) bytes while paused")
         #expect(PlayInTmux.position(in: afterPause.pane) == PlayInTmux.position(in: paused), "\(afterPause.pane)")
+        #expect(PlayInTmux.keys(in: afterPause.pane).hasPrefix("space play · "), "\(afterPause.pane)")
 
         // Up, twice, while paused: back to the first segment's start, its words on the line.
         try play.tmux(["send-keys", "-t", play.session, "Up"])
@@ -70,7 +73,8 @@ struct PlayTerminalTests {
         #expect(exit.status == 0, "\(exit.pane)")
         #expect(play.reader.bytes < Int(Self.recordingSeconds) * Self.bytesPerSecond / 2)
         #expect(exit.terminalRestored, "\(exit.stty)")
-        #expect(!exit.pane.contains("Transcript of") && !exit.pane.contains("lighthouse"), "lines cleared: \(exit.pane)")
+        #expect(!exit.pane.contains("Transcript of") && !exit.pane.contains("lighthouse") && !exit.pane.contains("q quit"),
+                "lines cleared: \(exit.pane)")
     }
 
     @Test func inTheBackgroundItPlaysWithoutTouchingTheTerminal() async throws {
@@ -79,6 +83,9 @@ struct PlayTerminalTests {
         let play = try PlayInTmux(seconds: 3, background: true)
         defer { play.close() }
         try await play.start()
+        // It draws, but with no keys line: it reads none.
+        let drawn = try await play.waitForPane("/ 00:03", seconds: 15)
+        #expect(PlayInTmux.keys(in: drawn).isEmpty && !drawn.contains("q quit"), "\(drawn)")
         let exit = try await play.waitForExit(seconds: 15)
         #expect(exit.status == 0, "\(exit.pane)")
         let during = (try? String(contentsOf: play.sttyDuringFile, encoding: .utf8)) ?? ""
@@ -261,6 +268,13 @@ private final class PlayInTmux {
         let lines = pane.split(separator: "\n", omittingEmptySubsequences: false)
         guard let status = lines.firstIndex(where: { $0.contains(" / ") }), status + 1 < lines.count else { return "" }
         return String(lines[status + 1])
+    }
+
+    /// The line under the spoken one: the keys.
+    static func keys(in pane: String) -> String {
+        let lines = pane.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let status = lines.firstIndex(where: { $0.contains(" / ") }), status + 2 < lines.count else { return "" }
+        return String(lines[status + 2]).trimmingCharacters(in: .whitespaces)
     }
 
     private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }

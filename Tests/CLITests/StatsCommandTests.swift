@@ -53,7 +53,7 @@ import VoiceJournalTestSupport
         #expect((stats["entriesByJournal"] as? [String: Int]) == ["Personal": 32])
         #expect((stats["entriesByKind"] as? [String: Int])?["gratitude"] == 1)
 
-        let unicode = try cli.succeed(["stats"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_CTYPE": ""]).stdout
+        let unicode = try cli.succeed(["stats"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_CTYPE": "", "COLUMNS": "80"]).stdout
         #expect(unicode.contains("""
             November 2026
             Mo Tu We Th Fr Sa Su
@@ -61,13 +61,25 @@ import VoiceJournalTestSupport
             ██ ▒▒                 2–3
             less ·░▒▓█ more  (busiest day: 3 entries)
             """), "\(unicode)")
-        #expect(unicode.contains("Mood, last 30 days (2026-10-05 to 2026-11-03, low to high):\n"
-                                 + String(repeating: " ", count: 17) + "█▅▃▁█▅▃▁█▅▃▁█\n"))
+        #expect(unicode.contains("""
+            Mood, last 30 days (2026-10-05 to 2026-11-03), each day's average:
+            happy             5 ┤                                  █       █       █       █
+            grateful, excited 4 ┤                                  █       █       █       █
+            neutral           3 ┤                                  █ █     █ █     █ █     █
+            sad, anxious      2 ┤                                  █ █ █   █ █ █   █ █ █   █
+            stressed, angry   1 ┤                                  █ █ █ █ █ █ █ █ █ █ █ █ █
+                                └┬─────────────┬─────────────┬─────────────┬─────────────┬─┬
+                                 Oct 5         Oct 12        Oct 19        Oct 26      Nov 3
+            """), "\(unicode)")
+        // $COLUMNS narrows it: one column a day.
+        let narrow = try cli.succeed(["stats"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_CTYPE": "", "COLUMNS": "60"]).stdout
+        #expect(narrow.contains("stressed, angry   1 ┤" + String(repeating: " ", count: 17) + String(repeating: "█", count: 13) + "\n"),
+                "\(narrow)")
         #expect(unicode.contains("Current streak: 13 days") && unicode.contains("Longest streak: 14 days"))
 
-        let ascii = try cli.succeed(["stats"], environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": ""]).stdout
+        let ascii = try cli.succeed(["stats"], environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": "", "COLUMNS": "80"]).stdout
         #expect(ascii.contains("                  ++  1\n## ++                 2-3\nless .:+*# more"), "\(ascii)")
-        #expect(ascii.contains(String(repeating: " ", count: 17) + "#-._#-._#-._#\n"))
+        #expect(ascii.contains("neutral           3 |                                  # #     # #     # #     #\n"), "\(ascii)")
         let allASCII = ascii.unicodeScalars.allSatisfy { $0.isASCII }
         #expect(allASCII, "plain ASCII without a UTF-8 locale")
     }

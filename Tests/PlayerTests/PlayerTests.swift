@@ -96,24 +96,25 @@ import VoiceJournalTestSupport
         #expect(RawTerminal.isCooked(pty.child), "restored at the end")
         let written = screen.written
         #expect(written.hasPrefix("\u{1B}[?25l"), "the cursor is hidden while drawing")
-        #expect(written.hasSuffix(ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine + "\u{1B}[?25h"),
-                "the two lines wiped and the cursor back: \(written.suffix(40).debugDescription)")
+        #expect(written.hasSuffix(ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine + "\u{1B}[1A" + ANSI.redrawLine + "\u{1B}[?25h"),
+                "the three lines wiped and the cursor back: \(written.suffix(40).debugDescription)")
     }
 
-    @Test func theLinesAreTheStatusAndTheSegmentSpokenEscaped() async throws {
+    @Test func theLinesAreTheStatusTheSegmentSpokenEscapedAndTheKeys() async throws {
         let folder = try TemporaryFolder()
         let (session, _) = try session(paused: true, in: folder)
         let pty = try PseudoTerminal()
         let screen = Screen()
         let running = play(session, input: pty.child, screen: screen)
         try await screen.waitFor("The ferry left")
-        // Ends on the first frame's two lines: the status line (one column less than the
-        // terminal, so it never wraps) and the segment, its escape sequence made visible.
-        let frame = screen.written.components(separatedBy: ANSI.redrawLine).suffix(2)
+        // Ends on the first frame's three lines: the status line (one column less than the
+        // terminal, so it never wraps), the segment, its escape sequence made visible, and the keys.
+        let frame = Array(screen.written.components(separatedBy: ANSI.redrawLine).suffix(3))
         let status = try #require(frame.first?.components(separatedBy: "\n").first)
         #expect(status.hasPrefix("⏸ 00:00 / 00:20 [") && status.hasSuffix("#12 · Daily"), "\(status)")
         #expect(PlaybackLine.columns(status) == 60)
-        #expect(frame.last == "The ferry left \\e[31mat dawn.")
+        #expect(frame.dropFirst().first == "The ferry left \\e[31mat dawn.\n")
+        #expect(frame.last == "space play · ←/→ 5 s · ↑/↓ segment · q quit")
         #expect(!screen.written.contains("\u{1B}[31m"))
         pty.type("\u{1B}[B")
         try await waitForPosition(session, 7)
@@ -121,10 +122,11 @@ import VoiceJournalTestSupport
         // The terminal is resized: the next frames follow it.
         pty.resize(columns: 41)
         func lastStatus() -> String {
-            screen.written.components(separatedBy: ANSI.redrawLine).dropLast().last?.components(separatedBy: "\n").first ?? ""
+            screen.written.components(separatedBy: ANSI.redrawLine).dropLast(2).last?.components(separatedBy: "\n").first ?? ""
         }
         for _ in 0..<100 where PlaybackLine.columns(lastStatus()) != 40 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(PlaybackLine.columns(lastStatus()) == 40, "\(lastStatus())")
+        #expect(screen.written.components(separatedBy: ANSI.redrawLine).last == "", "40 columns are too few for the keys")
         pty.type("q")
         _ = await running.value
     }

@@ -1,5 +1,5 @@
 import Foundation
-import VoiceJournalPages
+@testable import VoiceJournalPages
 @testable import VoiceJournalStore
 import VoiceJournalTerminal
 import Testing
@@ -38,16 +38,47 @@ import VoiceJournalTestSupport
             ██ ▒▒                 2–3
             less ·░▒▓█ more  (busiest day: 3 entries)
             """), "\(text)")
-        #expect(text.contains("Mood, last 30 days (2026-10-05 to 2026-11-03, low to high):\n"
-                              + String(repeating: " ", count: 17) + "█▅▃▁█▅▃▁█▅▃▁█\n"))
+        // Each score named by its moods; the bars two columns a day in 80 columns; the first day,
+        // the Mondays and the last day (the Monday before it left unlabelled) under their bars.
+        #expect(text.contains("""
+            Mood, last 30 days (2026-10-05 to 2026-11-03), each day's average:
+            happy             5 ┤                                  █       █       █       █
+            grateful, excited 4 ┤                                  █       █       █       █
+            neutral           3 ┤                                  █ █     █ █     █ █     █
+            sad, anxious      2 ┤                                  █ █ █   █ █ █   █ █ █   █
+            stressed, angry   1 ┤                                  █ █ █ █ █ █ █ █ █ █ █ █ █
+                                └┬─────────────┬─────────────┬─────────────┬─────────────┬─┬
+                                 Oct 5         Oct 12        Oct 19        Oct 26      Nov 3
+            """), "\(text)")
         #expect(text.contains("Current streak: 13 days") && text.contains("Longest streak: 14 days"))
     }
 
     @Test func withoutUnicodeTheReportIsPlainASCII() throws {
         let text = try Self.november().lines(now: Date(), charset: .ascii).joined(separator: "\n") + "\n"
         #expect(text.contains("                  ++  1\n## ++                 2-3\nless .:+*# more"), "\(text)")
-        #expect(text.contains(String(repeating: " ", count: 17) + "#-._#-._#-._#\n"))
+        #expect(text.contains("""
+            neutral           3 |                                  # #     # #     # #     #
+            """), "\(text)")
+        #expect(text.contains("                    ++-------------+-------------+-------------+-------------+-+\n"))
         #expect(text.unicodeScalars.allSatisfy { $0.isASCII })
+    }
+
+    @Test func theMoodChartFitsANarrowTerminal() throws {
+        let lines = try Self.november().moodTrendLines(width: 60, charset: .unicode)
+        #expect(lines.dropFirst().allSatisfy { $0.count <= 60 }, "the chart under its heading: \(lines)")
+        // One column a day beside the names (21 + 30).
+        #expect(lines[5] == "stressed, angry   1 ┤                 █████████████", "\(lines)")
+        #expect(lines[7] == "                     Oct 5  Oct 12 Oct 19 Oct 26  Nov 3", "\(lines)")
+    }
+
+    @Test func theMoodChartNamesEachScoresMoodsAndMarksTheFirstTheLastDayAndEachMonday() {
+        #expect(JournalStats.moodNames == [5: "happy", 4: "grateful, excited", 3: "neutral", 2: "sad, anxious", 1: "stressed, angry"])
+        // Friday 30 October to Tuesday 3 November 2026: Monday the 2nd.
+        let days = ["2026-10-30", "2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"]
+        #expect(JournalStats.dayTicks(days) == [.init(index: 0, label: "Oct 30"), .init(index: 4, label: "Nov 3"),
+                                                .init(index: 3, label: "Nov 2")])
+        #expect(JournalStats.dayTicks(["2026-11-02"]) == [.init(index: 0, label: "Nov 2")])
+        #expect(JournalStats.dayTicks([]).isEmpty)
     }
 
     @Test func onThisDayListsEachEarlierYearsEntryWithHowLongAgo() throws {

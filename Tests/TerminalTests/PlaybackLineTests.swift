@@ -173,3 +173,29 @@ import Testing
         #expect(PlaybackLine.columns(line) <= 21 && line.count == 11)
     }
 }
+
+@Suite struct PlaybackLineKeyTests {
+    @Test func theHintNamesTheKeysThePlayerReads() {
+        // Player.act: space toggles the pause, ←/→ skip 5 s, ↑/↓ step through segments, q quits.
+        #expect(PlaybackLine.keyHint(isPaused: false, skipSeconds: 5, segments: true, width: 80, color: false)
+                == "space pause · ←/→ 5 s · ↑/↓ segment · q quit")
+        #expect(PlaybackLine.keyHint(isPaused: true, skipSeconds: 5, segments: true, width: 80, color: false)
+                == "space play · ←/→ 5 s · ↑/↓ segment · q quit")
+        #expect(PlaybackLine.keyHint(isPaused: false, skipSeconds: 2.5, segments: false, width: 80, color: false)
+                == "space pause · ←/→ 2.5 s · q quit", "no segments to step through: no ↑/↓")
+    }
+
+    @Test func asciiNamesTheArrows() {
+        let hint = PlaybackLine.keyHint(isPaused: false, skipSeconds: 5, segments: true, width: 80, color: false, charset: .ascii)
+        #expect(hint == "space pause | left/right 5 s | up/down segment | q quit")
+        #expect(hint.unicodeScalars.allSatisfy { $0.isASCII })
+    }
+
+    @Test func dimOnlyWithColourAndNothingOnANarrowTerminal() {
+        let plain = "space pause · ←/→ 5 s · ↑/↓ segment · q quit"
+        #expect(PlaybackLine.keyHint(isPaused: false, skipSeconds: 5, segments: true, width: 80, color: true)
+                == ANSI.dim + plain + ANSI.reset)
+        #expect(PlaybackLine.keyHint(isPaused: false, skipSeconds: 5, segments: true, width: plain.count, color: false) == plain)
+        #expect(PlaybackLine.keyHint(isPaused: false, skipSeconds: 5, segments: true, width: plain.count - 1, color: true) == "")
+    }
+}

@@ -13,7 +13,7 @@ struct Meter: AsyncParsableCommand {
         abstract: "Show the live input level, or a file's waveform",
         discussion: """
             Without FILE: the level of --device until Enter, Ctrl-C or --duration; nothing is saved. \
-            With FILE (any audio format libsndfile or FFmpeg decodes: WAV, FLAC, MP3, M4A, WebM, ...): its waveform, peak and RMS envelopes over a time axis.
+            With FILE (any audio format libsndfile or FFmpeg decodes: WAV, FLAC, MP3, M4A, WebM, ...): its waveform, peak and RMS envelopes over a time axis, on a decibel scale from -48 dBFS at the centre to 0 at the edges (quieter is blank).
             """)
 
     @OptionGroup var global: GlobalOptions
