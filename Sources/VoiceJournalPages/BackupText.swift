@@ -31,7 +31,16 @@ package enum BackupText {
             guard !isFolder.boolValue else { throw StoreError.invalidInput("\(url.path) is a folder: name the backup file, e.g. \(url.path)/voicejournal.tar") }
             guard force else { throw StoreError.conflict("\(url.path) is already there: add --force to replace it, or name another file") }
         }
-        return try PrivateFile.write(to: url) { handle in (true, try store.backup(to: handle, shouldStop: shouldStop, progress: progress)) }
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw StoreError.invalidInput("cannot write \(url.path): there is no folder \(folder.path)")
+        }
+        do {
+            return try PrivateFile.write(to: url) { handle in (true, try store.backup(to: handle, shouldStop: shouldStop, progress: progress)) }
+        } catch let error as POSIXError {
+            throw StoreError(error.code == .ENOSPC ? .storageFull : .storageFailure,
+                             "cannot write \(url.path): \(SystemError.text(error.code.rawValue))")
+        }
     }
 
     /// "Backed up 12 entries and 15 recordings (14 audio files, 230.1 MB) to FILE (230.4 MB)."

@@ -125,4 +125,24 @@ import VoiceJournalTestSupport
         }
         #expect(transcribed == transcribed.sorted(), "later backups hold no fewer transcripts: \(transcribed)")
     }
+
+    @Test(.enabled(if: SmallDisk.isAvailable, "needs root and a container that may mount tmpfs (mount -t tmpfs); skipped"))
+    func aFullDiskIsSaidAndLeavesNothingBehind() throws {
+        let harness = try TranscribeHarness(environment: ["TZ": "UTC"])
+        let memo = try harness.tones(["lighthouse.wav"], in: "memos", seconds: 3).appendingPathComponent("lighthouse.wav")
+        try harness.succeed(["transcribe", memo.path, "--journal", "Personal"])
+        let disk = try SmallDisk(at: harness.folder.path("disk"), bytes: 128 * 1024)
+        let result = try harness.binary.run(["backup", disk.url.appendingPathComponent("journal.tar").path])
+        #expect(result.status == 1 && result.stderr.contains("No space left on device"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.url.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.folder.path("home/tmp").path).isEmpty)
+        // A restore into a home on a disk too small for the backup is refused before anything is unpacked.
+        let backup = harness.folder.path("journal.tar")
+        try harness.succeed(["backup", backup.path])
+        let small = try SmallDisk(at: harness.folder.path("small"), bytes: 2 * 1024 * 1024)
+        let restored = try VoicejournalBinary(home: small.url.appendingPathComponent("home")).run(["restore", backup.path])
+        #expect(restored.status == 1 && restored.stderr.contains("MB free; restoring this backup needs about"), "\(restored.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small.url.appendingPathComponent("home/tmp").path).isEmpty)
+    }
 }

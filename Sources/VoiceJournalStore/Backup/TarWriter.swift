@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 /// Writes a tar archive front to back: member after member, each file copied in blocks
 /// (memory does not grow with it) and hashed in the same pass, so the SHA-256 the manifest
@@ -64,7 +65,12 @@ struct TarWriter {
     }
 
     private mutating func write(_ data: Data) throws {
-        try handle.write(contentsOf: data)
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            let reason = SystemError.reason(of: error)
+            throw StoreError(reason == SystemError.text(ENOSPC) ? .storageFull : .storageFailure, "the backup could not be written: \(reason)")
+        }
         offset += UInt64(data.count)
     }
 }
