@@ -50,9 +50,12 @@ struct GlobalOptions: ParsableArguments {
         try open(for: .reading)
     }
 
-    private func open(for purpose: JournalStore.Purpose) throws -> JournalStore {
+    /// As `openStoreForReading`, without the notice for a home with no journal (the command says it its own way).
+    func openStoreForReadingQuietly() throws -> JournalStore { try open(for: .reading, quietly: true) }
+
+    private func open(for purpose: JournalStore.Purpose, quietly: Bool = false) throws -> JournalStore {
         let opened = try OpenedJournal.open(DataHome.resolve(flag: home), for: purpose, logger: Logger(label: "voicejournal.store"))
-        for notice in opened.notices { printNotice(notice) }
+        for notice in opened.notices where !(quietly && opened.store.access == .empty) { printNotice(notice) }
         return opened.store
     }
 }

@@ -85,6 +85,12 @@ import VoiceJournalTestSupport
         // Every recording names a file in the new home.
         let paths = try CaptureDatabase.rows(home: other.home, "SELECT path FROM recording ORDER BY id").compactMap { $0["path"] as? String }
         #expect(paths.count == 2 && paths.allSatisfy { $0.hasPrefix(other.home.path + "/audio/") }, "\(paths)")
+        // A home with no journal has nothing to back up: one line, exit 2; a missing folder for the file likewise.
+        let nothing = try VoicejournalBinary(home: harness.folder.path("nothing")).run(["backup", harness.folder.path("n.tar").path])
+        #expect(nothing.status == 2 && nothing.stderr == "voicejournal: there is no journal in \(harness.folder.path("nothing").path) to back up "
+                + "(is --home or $VOICEJOURNAL_HOME the folder you meant?)\n", "\(nothing.stderr)")
+        let nowhere = try harness.binary.run(["backup", harness.folder.path("no/such/folder.tar").path])
+        #expect(nowhere.status == 2 && nowhere.stderr.contains("there is no folder"), "\(nowhere.stderr)")
         // A home that holds a journal is not restored over.
         let twice = try other.run(["restore", backup.path])
         #expect(twice.status == 2 && twice.stderr.contains("already holds a journal") && twice.stderr.contains("--entry"), "\(twice.stderr)")

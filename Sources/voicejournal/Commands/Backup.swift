@@ -13,7 +13,7 @@ struct Backup: AsyncParsableCommand {
     @Flag(help: "Replace FILE if it is there.") var force = false
 
     func run() async throws {
-        let store = try global.openStoreForReading()
+        let store = try global.openStoreForReadingQuietly()
         let terminal = isatty(STDERR_FILENO) == 1 && !output.json
         let summary = try BackupText.write(store, to: file, force: force) { done, total in
             guard terminal, total > 0 else { return }
