@@ -106,7 +106,12 @@ import VoiceJournalTestSupport
         let file = dir.appendingPathComponent("take.wav")
         let recorder = try Self.startRecorder(at: file, seconds: 4)
         defer { recorder.terminate() }
-        Thread.sleep(forTimeInterval: 0.6)
+        // The recorder has started writing (python can take a while to start on a busy machine).
+        let deadline = Date().addingTimeInterval(10)
+        while ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) < 32_000, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
 
         let early = try harness.binary.run(["transcribe", dir.path])
         #expect(early.status == 1, "\(early.stderr)")

@@ -12,7 +12,7 @@ extension JournalArchiver {
         guard archive.version <= JournalArchive.currentVersion else {
             throw StoreError.invalidInput("this export was made by a newer voicejournal (archive version \(archive.version)); upgrade voicejournal to import it")
         }
-        return try importRows(migrations: archive.migrations, from: .export) { insert in
+        return try importRows(migrations: archive.migrations, tables: archive.tables.map(\.name), from: .export) { insert in
             for table in archive.tables {
                 for row in table.rows { try insert(table.name, row) }
             }
@@ -24,10 +24,15 @@ extension JournalArchiver {
     /// written as it was, ids and times included; the search index is rebuilt by its
     /// triggers. `migrations` are those the rows' journal had run: it needs them all.
     /// Returns the rows written per table.
-    func importRows(migrations: [String], from source: ArchiveSource,
+    /// `tables`, when known beforehand, are checked first: a table this journal does not know
+    /// is refused even when it holds no row.
+    func importRows(migrations: [String], tables: [String] = [], from source: ArchiveSource,
                     _ rows: (_ insert: (String, [String: JournalArchive.Value]) throws -> Void) throws -> Void) throws -> [String: Int] {
         try immediateWrite { db in
             let known = try Self.checkMigrations(migrations, db, source: source)
+            if let unknown = tables.first(where: { !known.contains($0) }) {
+                throw StoreError.invalidInput("this \(source.noun) holds a table this voicejournal does not know: \(unknown)")
+            }
             if let held = try Self.heldRows(db, tables: known) {
                 throw StoreError.conflict("the data home \(home.url.path) already holds a journal (\(held)); "
                     + "\(source.verb) into a new, empty one: voicejournal --home NEW_FOLDER \(source.verb) FILE")
