@@ -75,6 +75,15 @@ package struct JournalArchive: Codable, Sendable, Equatable {
     }
 }
 
+extension JournalArchive {
+    /// A row of `table` as an archive holds it: its values by column name.
+    static func values(of row: Row, table: String) throws -> [String: Value] {
+        var object: [String: Value] = [:]
+        for (column, value) in row { object[column] = try Value(value, table: table, column: column) }
+        return object
+    }
+}
+
 /// A part of an archive as it is read, in document order (see `JournalArchiver.readArchive`).
 package enum ArchivePart: Sendable {
     /// The migrations the journal has run: first, once.
@@ -122,9 +131,7 @@ extension JournalArchiver {
                 while let row = try rows.next() {
                     guard try selection.keeps(row, of: name, foreignKeys: foreignKeys[name] ?? [], kept: kept) else { continue }
                     keptRows.note(row)
-                    var object: [String: JournalArchive.Value] = [:]
-                    for (column, value) in row { object[column] = try JournalArchive.Value(value, table: name, column: column) }
-                    try body(.row(object))
+                    try body(.row(try JournalArchive.values(of: row, table: name)))
                 }
                 kept.finish(keptRows)
             }

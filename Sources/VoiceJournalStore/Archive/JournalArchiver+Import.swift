@@ -33,10 +33,7 @@ extension JournalArchiver {
             if let unknown = tables.first(where: { !known.contains($0) }) {
                 throw StoreError.invalidInput("this \(source.noun) holds a table this voicejournal does not know: \(unknown)")
             }
-            if let held = try Self.heldRows(db, tables: known) {
-                throw StoreError.conflict("the data home \(home.url.path) already holds a journal (\(held)); "
-                    + "\(source.verb) into a new, empty one: voicejournal --home NEW_FOLDER \(source.verb) FILE")
-            }
+            try checkEmpty(db, tables: known, for: source)
             // Rows may refer to rows later in the document (or to each other): the foreign
             // keys are checked once, at commit.
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")

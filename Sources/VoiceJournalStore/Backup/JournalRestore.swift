@@ -83,9 +83,9 @@ extension JournalStore {
                                                              arguments: [rowid]) else { continue }
                             if plan.parents.contains(.init(table: table, rowid: rowid)),
                                try Self.journalHas(row, of: table, db) { continue }
-                            var values: [String: JournalArchive.Value] = [:]
-                            for (column, value) in row { values[column] = try JournalArchive.Value(value, table: table, column: column) }
-                            if let fixed = RestoredRow.fixed(values, of: table, audio: audio, home: home) { try writer.insert(fixed, into: table) }
+                            if let fixed = RestoredRow.fixed(try JournalArchive.values(of: row, table: table), of: table, audio: audio, home: home) {
+                                try writer.insert(fixed, into: table)
+                            }
                         }
                     }
                 }
@@ -124,12 +124,15 @@ extension JournalStore {
 extension JournalArchiver {
     /// Refuses, before any work, to write a whole journal into one that is not empty.
     func checkEmpty(for source: ArchiveSource) throws {
-        try pool.read { db in
-            if let held = try Self.heldRows(db, tables: try Self.archivedTables(db)) {
-                throw StoreError.conflict("the data home \(home.url.path) already holds a journal (\(held)); "
-                    + "\(source.verb) into a new, empty one: voicejournal --home NEW_FOLDER \(source.verb) FILE"
-                    + (source == .backup ? ", or bring back chosen entries with --entry ID" : ""))
-            }
+        try pool.read { db in try checkEmpty(db, tables: try Self.archivedTables(db), for: source) }
+    }
+
+    /// Refuses to write a whole journal into one that holds more than a new journal's "Myself".
+    func checkEmpty(_ db: Database, tables: [String], for source: ArchiveSource) throws {
+        if let held = try Self.heldRows(db, tables: tables) {
+            throw StoreError.conflict("the data home \(home.url.path) already holds a journal (\(held)); "
+                + "\(source.verb) into a new, empty one: voicejournal --home NEW_FOLDER \(source.verb) FILE"
+                + (source == .backup ? ", or bring back chosen entries with --entry ID" : ""))
         }
     }
 }
@@ -149,7 +152,7 @@ extension JournalStore {
     /// `restore FILE --entry ID` can bring back. The backup is checked as for a restore.
     package func entriesMissing(from url: URL) throws -> [MissingEntry] {
         let present = Set(try pool.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM entry") })
-        let staged = try StagedBackup(url, home: home)
+        let staged = try StagedBackup(url, home: home, keepingAudio: false)
         defer { staged.discard() }
         let snapshot = try BackupSnapshot(staged.database)
         return try snapshot.queue.read { db in

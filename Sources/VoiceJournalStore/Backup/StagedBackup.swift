@@ -17,8 +17,9 @@ struct StagedBackup {
     /// The largest manifest read: a million audio files' lines fit in far less.
     static let manifestLimit: UInt64 = 256 << 20
 
-    /// Unpacks and checks the backup at `url`. The disk must have room for it first.
-    init(_ url: URL, home: DataHome) throws {
+    /// Unpacks and checks the backup at `url`. The disk must have room for it first. Without
+    /// `keepingAudio` (to read the database only) the audio is read and checked, not written.
+    init(_ url: URL, home: DataHome, keepingAudio: Bool = true) throws {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {
             throw StoreError.invalidInput("cannot read \(url.path): \(SystemError.reason(of: error))")
@@ -31,13 +32,13 @@ struct StagedBackup {
         let size = UInt64(status.st_size)
         let tmp = home.url.appendingPathComponent("tmp", isDirectory: true)
         try home.createPrivateFolder(tmp)
-        try Self.checkRoom(for: size, in: tmp)
+        if keepingAudio { try Self.checkRoom(for: size, in: tmp) }
         folder = tmp.appendingPathComponent("restore-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
         guard mkdir(folder.path, 0o700) == 0 else {
             throw StoreError(.storageFailure, "cannot create \(folder.path): \(SystemError.text())")
         }
         do {
-            (manifest, database, audio) = try Self.unpack(handle, size: size, into: folder, named: url.path)
+            (manifest, database, audio) = try Self.unpack(handle, size: size, into: folder, named: url.path, keepingAudio: keepingAudio)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -51,7 +52,8 @@ struct StagedBackup {
 
     private typealias Unpacked = (manifest: BackupManifest, database: URL, audio: [String: URL])
 
-    private static func unpack(_ handle: FileHandle, size: UInt64, into folder: URL, named path: String) throws -> Unpacked {
+    private static func unpack(_ handle: FileHandle, size: UInt64, into folder: URL, named path: String,
+                               keepingAudio: Bool) throws -> Unpacked {
         var reader = TarReader(handle: handle, limit: size)
         var staged: [String: (url: URL, size: UInt64, sha256: String)] = [:]
         var manifestData: Data?
@@ -73,7 +75,8 @@ struct StagedBackup {
                     continue
                 }
                 let url = folder.appendingPathComponent(String(staged.count))
-                let written = try copy(&reader, to: url)
+                let kept = keepingAudio || header.name == BackupManifest.databaseName
+                let written = try copy(&reader, to: kept ? url : nil)
                 staged[header.name] = (url, written.size, written.sha256)
             }
         } catch let error as TarError {
@@ -117,21 +120,24 @@ struct StagedBackup {
         return (manifest, database, audio)
     }
 
-    /// Copies the current member into a new private file, hashing it on the way.
-    private static func copy(_ reader: inout TarReader, to url: URL) throws -> (size: UInt64, sha256: String) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StoreError(.storageFailure, "cannot create \(url.path): \(SystemError.text())") }
-        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    /// Copies the current member into a new private file at `url` (nil: nowhere), hashing it on the way.
+    private static func copy(_ reader: inout TarReader, to url: URL?) throws -> (size: UInt64, sha256: String) {
+        var output: FileHandle?
+        if let url {
+            let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw StoreError(.storageFailure, "cannot create \(url.path): \(SystemError.text())") }
+            output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        }
         let hasher = try SHA256Context()
         var size: UInt64 = 0
         try reader.content { block in
             try hasher.update(block)
-            do { try output.write(contentsOf: block) } catch {
-                throw StoreError(.storageFailure, "cannot unpack the backup into \(url.deletingLastPathComponent().path): \(SystemError.reason(of: error))")
+            do { try output?.write(contentsOf: block) } catch {
+                throw StoreError(.storageFailure, "cannot unpack the backup into \(url?.deletingLastPathComponent().path ?? ""): \(SystemError.reason(of: error))")
             }
             size += UInt64(block.count)
         }
-        try output.close()
+        try output?.close()
         return (size, try hasher.finish())
     }
 
