@@ -103,7 +103,10 @@ import VoiceJournalTestSupport
         for (member, log) in zip(members, logs) {
             let (most, busy) = Self.occupancy(log, over: span)
             #expect(most == member.concurrency, "\(member.server.baseURL) had \(most) uploads in flight at most")
-            #expect(busy >= 0.8, "\(member.server.baseURL) was busy for \(busy) of the batch")
+            // 0.8 or more on a quiet machine; a loaded one (the CI box running other suites)
+            // has measured 0.77, the gaps being the binary's own time between uploads. An
+            // endpoint left idle for a stretch of the batch drops far below.
+            #expect(busy >= 0.7, "\(member.server.baseURL) was busy for \(busy) of the batch")
         }
 
         // --json says what each endpoint did, the same as the servers saw.
