@@ -25,7 +25,7 @@ let package = Package(
         // The library's one module for programs: re-exports the modules below.
         .target(name: "VoiceJournal", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue",
-            "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback",
+            "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalChat",
         ]),
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
         .systemLibrary(name: "VoiceJournalCALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -73,6 +73,12 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The journal answering back: an OpenAI-compatible chat client (libcurl, both schema
+        // forms), reflections asked for, checked against the entry and stored.
+        .target(name: "VoiceJournalChat", dependencies: [
+            "VoiceJournalCCurl", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalSystem",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The queue engine: runners, workers, the bookkeeper, the endpoint pool.
         .target(name: "VoiceJournalQueue", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalSystem",
@@ -107,7 +113,7 @@ let package = Package(
         // The journal as text: its pages and listings, the stats, deletion plans, exports.
         .target(name: "VoiceJournalPages", dependencies: [
             "VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSystem",
-            "VoiceJournalSettings", "VoiceJournalTranscription",
+            "VoiceJournalSettings", "VoiceJournalTranscription", "VoiceJournalChat",
         ]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "VoiceJournalTerminal"),
@@ -151,6 +157,7 @@ let package = Package(
         ], path: "Tests/VoiceJournalTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),
+        .testTarget(name: "ChatTests", dependencies: ["VoiceJournalChat", "VoiceJournalStore", "VoiceJournalTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
             "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),

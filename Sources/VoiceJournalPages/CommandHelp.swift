@@ -1,6 +1,27 @@
 /// The longer help of commands, kept beside the texts they print rather than in the
 /// command-line target.
 package enum CommandHelp {
+    package static let reflect = """
+        Sends the entry's words (its transcript as corrected, or its text) as numbered \
+        sentences, its journal's people, and counts about its last four weeks to the chat \
+        endpoint you name (--chat-url, VOICEJOURNAL_CHAT_URL or [chat] base_url; the key from \
+        VOICEJOURNAL_CHAT_API_KEY or the variable [chat] api_key_env names), and asks for a \
+        reflection as JSON: a summary, a mood with its intensity, themes, the people the entry \
+        names, up to three highlights, follow-up questions, an insight and a line of \
+        encouragement. The answer is checked here, whatever the server enforces: highlights \
+        are sentence numbers of the entry (shown as the entry's own sentence with its time and \
+        the command that plays it), a person counts only if the entry names them, moods and \
+        themes come from the lists, and a mood that contradicts the entry's words is not \
+        suggested. An answer that breaks a rule is asked for once more with the reasons; after \
+        that the reflection is kept as failed, with why, and none of it is shown.
+
+        Every reflection is kept with the model, the endpoint, tokens, seconds and cost; an \
+        entry that has one is shown it again without a request (--again asks anew). \
+        --apply takes the suggested mood and first theme where the entry has none; what you \
+        set is never overwritten. --dry-run prints the messages as they would go and sends \
+        nothing.
+        """
+
     package static let backup = """
         Writes one file (a tar archive that any tar can list): a consistent snapshot of the \
         database, taken with SQLite's online backup (right while serve or a queue runner \

@@ -19,7 +19,7 @@ package struct EntryPage: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case recording, waveform, original, segments
+        case recording, waveform, original, segments, reflection
     }
 
     /// The waveform as its RMS envelope (0–1); every key is written, null when there is nothing.
@@ -35,6 +35,7 @@ package struct EntryPage: Encodable, Sendable {
         try container.encode(view.recording.map(PlayableRecording.init), forKey: .recording)
         try container.encode(waveform?.map(\.rms), forKey: .waveform)
         try container.encode(view.original, forKey: .original)
+        try container.encode(view.reflection.map(ReflectionPage.init), forKey: .reflection)
     }
 
     /// The page; `color` draws the waveform in colour; `raw` adds the transcript's audit
@@ -57,6 +58,7 @@ package struct EntryPage: Encodable, Sendable {
         } else if entry.recordingId != nil {
             lines.append("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
         }
+        if let reflection = view.reflection { lines += [""] + ReflectionPage(reflection).lines() }
         return lines.joined(separator: "\n")
     }
 

@@ -101,7 +101,7 @@ extension ConfigFile {
 
         // MARK: - Values
 
-        private func text(_ value: TOMLValueConvertible?, _ key: String, in table: String) throws(ConfigError) -> String {
+        func text(_ value: TOMLValueConvertible?, _ key: String, in table: String) throws(ConfigError) -> String {
             guard let string = value?.string else { throw wrongType(key, in: table, expected: "a string", got: value) }
             guard !string.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid(key, in: table, "must not be empty") }
             return string

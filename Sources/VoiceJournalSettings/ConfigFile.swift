@@ -42,6 +42,8 @@ package struct ConfigFile: Sendable, Equatable {
     package var defaults: Defaults
     /// The `[[endpoint]]` tables in file order.
     package var endpoints: [EndpointTable]
+    /// The `[chat]` table; nil when the file has none.
+    package var chat: ChatTable?
 
     package init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointTable] = []) {
         self.path = path
@@ -118,8 +120,11 @@ package struct ConfigFile: Sendable, Equatable {
                     }
                     file.endpoints.append(try reader.endpoint(table, index: index))
                 }
+            case "chat":
+                guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([chat])", got: root[key]) }
+                file.chat = try reader.chat(table)
             default:
-                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]" : "; the file holds [defaults] and [[endpoint]] tables"
+                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]" : "; the file holds [defaults], [[endpoint]] and [chat] tables"
                 throw reader.unknownKey(key, in: "", hint: hint)
             }
         }

@@ -58,6 +58,9 @@ package struct Settings: Sendable {
         package var askedBy: String?
         /// `--translate` given (nil: not given; the flag only ever turns translation on).
         package var translate: Bool?
+        /// `--chat-url`, `--chat-model`.
+        package var chatURL: String?
+        package var chatModel: String?
 
         package init() {}
     }
@@ -205,6 +208,50 @@ package struct Settings: Sendable {
         self.notices = notices
         askedBy = resolver.pickOptional(flags.askedBy, "--asked-by", file: defaults.askedBy)
         translate = resolver.pick(flags.translate, "--translate", file: defaults.translate, default: false)
+        chat = Chat(flags: flags, resolver: resolver, table: file?.chat)
+    }
+
+    /// The chat endpoint reflections are asked of: nil when none is named anywhere — a
+    /// journal's text goes only where the user said.
+    package let chat: Chat?
+
+    /// The chat endpoint as flags, environment and the config file's `[chat]` name it.
+    package struct Chat: Sendable, Equatable {
+        package let baseURL: Setting<String>
+        package let model: Setting<String>
+        /// The variable the key is read from: the table's `api_key_env`, else `VOICEJOURNAL_CHAT_API_KEY`.
+        package let keyVariable: String
+        /// `json_schema` or `json_object`; nil: learned from the server.
+        package let schema: String?
+        /// Dollars per million input and output tokens, when both are given.
+        package let prices: [Double]?
+        /// Whether every entry is reflected on once its words are in (`reflect = "auto"`).
+        package let automatic: Bool
+
+        /// The model asked for when none is named: the local server's (`voicejournal-chat-server`).
+        package static let localModel = "SmolLM2-135M-Instruct"
+
+        fileprivate init?(flags: Flags, resolver: Resolver, table: ChatTable?) {
+            let url = resolver.pickOptional(flags.chatURL.map(Settings.trimmedURL), "--chat-url", file: table?.baseURL)
+            let fromEnvironment = resolver.environment["VOICEJOURNAL_CHAT_URL"].map(Settings.trimmedURL).flatMap { $0.isEmpty ? nil : $0 }
+            let base: Setting<String>
+            if let given = url.value, case .flag = url.source {
+                base = Setting(given, from: url.source)
+            } else if let fromEnvironment {
+                base = Setting(fromEnvironment, from: .environment("VOICEJOURNAL_CHAT_URL"))
+            } else if let given = url.value {
+                base = Setting(given, from: url.source)
+            } else {
+                return nil
+            }
+            baseURL = base
+            model = resolver.pick(flags.chatModel, "--chat-model", env: "VOICEJOURNAL_CHAT_MODEL", { $0 }, file: table?.model,
+                                  default: Self.localModel)
+            keyVariable = table?.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
+            schema = table?.schema
+            prices = table.flatMap { table in table.priceInput.flatMap { input in table.priceOutput.map { [input, $0] } } }
+            automatic = table?.reflect == "auto"
+        }
     }
 
     /// The longest public URL taken, in bytes: a link is for a person to open, and a
@@ -253,7 +300,7 @@ package struct Settings: Sendable {
 }
 
 /// The one rule every setting follows: flag, environment, config file, default.
-private struct Resolver {
+fileprivate struct Resolver {
     let environment: [String: String]
     let file: ConfigFile?
 

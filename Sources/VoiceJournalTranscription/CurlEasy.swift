@@ -2,15 +2,15 @@ import VoiceJournalCCurl
 import Foundation
 
 /// A failed libcurl call: which function or option, and libcurl's own words for it.
-struct CurlFailure: Error, CustomStringConvertible {
-    let code: CURLcode
-    let function: String
+package struct CurlFailure: Error, CustomStringConvertible {
+    package let code: CURLcode
+    package let function: String
     /// The detail libcurl wrote to the error buffer, when it wrote one.
-    let detail: String
+    package let detail: String
     /// The system's errno of a failed connect (`CURLINFO_OS_ERRNO`; 0: none), e.g. ECONNREFUSED.
-    var osErrno: Int32 = 0
+    package var osErrno: Int32 = 0
 
-    var description: String {
+    package var description: String {
         let summary = String(cString: ccurl_easy_strerror(code))
         return detail.isEmpty || detail == summary ? "\(function): \(summary)" : "\(function): \(summary) (\(detail))"
     }
@@ -20,8 +20,8 @@ struct CurlFailure: Error, CustomStringConvertible {
 /// requests keeps its connection cache, so a worker reuses one connection to the server.
 ///
 /// Not Sendable: a handle belongs to the one thread that performs transfers on it.
-final class CurlEasy {
-    let handle: UnsafeMutableRawPointer
+package final class CurlEasy {
+    package let handle: UnsafeMutableRawPointer
     /// libcurl writes a readable error message here (CURLOPT_ERRORBUFFER) during a transfer.
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
@@ -29,7 +29,7 @@ final class CurlEasy {
     /// a static `let` runs its initialiser exactly once, guarded by the runtime.
     private static let globalInit: CURLcode = ccurl_global_init(Int(CURL_GLOBAL_ALL))
 
-    init() throws {
+    package init() throws {
         guard ccurl_load() else {
             let why = ccurl_load_error().map { String(cString: $0) } ?? "unknown reason"
             throw CurlFailure(code: CURLE_FAILED_INIT, function: "libcurl.so.4",
@@ -51,35 +51,35 @@ final class CurlEasy {
     }
 
     /// Clears every option (and the error buffer) but keeps live connections for reuse.
-    func reset() throws {
+    package func reset() throws {
         ccurl_easy_reset(handle)
         errorBuffer[0] = 0
         try check(ccurl_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
     }
 
-    func set(_ option: CURLoption, _ value: Int) throws {
+    package func set(_ option: CURLoption, _ value: Int) throws {
         try check(ccurl_setopt_long(raw, option, value), "curl_easy_setopt(\(option.rawValue))")
     }
 
-    func set(_ option: CURLoption, _ value: String) throws {
+    package func set(_ option: CURLoption, _ value: String) throws {
         // libcurl copies string options (since 7.17), so the temporary C string may go away.
         try value.withCString { try check(ccurl_setopt_string(raw, option, $0), "curl_easy_setopt(\(option.rawValue))") }
     }
 
-    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws {
+    package func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws {
         try check(ccurl_setopt_pointer(raw, option, pointer), "curl_easy_setopt(\(option.rawValue))")
     }
 
-    func set(_ option: CURLoption, callback: ccurl_data_callback) throws {
+    package func set(_ option: CURLoption, callback: ccurl_data_callback) throws {
         try check(ccurl_setopt_data_callback(raw, option, callback), "curl_easy_setopt(\(option.rawValue))")
     }
 
-    func setProgress(_ callback: ccurl_progress_callback) throws {
+    package func setProgress(_ callback: ccurl_progress_callback) throws {
         try check(ccurl_setopt_progress_callback(raw, callback), "CURLOPT_XFERINFOFUNCTION")
     }
 
     /// Sets the request headers; `headers` must stay alive until the transfer ends.
-    func set(headers: CurlHeaderList) throws {
+    package func set(headers: CurlHeaderList) throws {
         try check(ccurl_setopt_slist(raw, CURLOPT_HTTPHEADER, headers.list), "CURLOPT_HTTPHEADER")
     }
 
@@ -90,7 +90,7 @@ final class CurlEasy {
 
     /// Runs the transfer, blocking the calling thread until it ends. Call it from a thread
     /// of its own, never from Swift's cooperative pool.
-    func perform() throws {
+    package func perform() throws {
         errorBuffer[0] = 0
         do {
             try check(ccurl_easy_perform(raw), "curl_easy_perform")
@@ -103,7 +103,7 @@ final class CurlEasy {
     }
 
     /// The HTTP status of the last response (0 if none arrived).
-    var responseCode: Int {
+    package var responseCode: Int {
         var code = 0
         _ = ccurl_getinfo_long(raw, CURLINFO_RESPONSE_CODE, &code)
         return code
@@ -160,10 +160,10 @@ final class CurlMime {
 }
 
 /// A `curl_slist` of request headers, freed on deinit.
-final class CurlHeaderList {
-    private(set) var list: UnsafeMutablePointer<curl_slist>?
+package final class CurlHeaderList {
+    package private(set) var list: UnsafeMutablePointer<curl_slist>?
 
-    init(_ headers: [String]) throws {
+    package init(_ headers: [String]) throws {
         for header in headers {
             guard let appended = ccurl_slist_append(list, header) else {
                 ccurl_slist_free_all(list)

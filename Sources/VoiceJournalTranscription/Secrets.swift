@@ -3,7 +3,7 @@ import Foundation
 /// The secrets a client configuration holds — the API key and the credentials in the base
 /// URL (`https://user:pass@host/v1`) — and the one function that takes them out of text
 /// before it is shown, logged or stored. Only the request itself carries them.
-struct Secrets: Sendable {
+package struct Secrets: Sendable {
     /// What replaces a secret quoted as it is (a server echoing the key it was sent).
     static let mark = "[redacted]"
     /// What replaces the credentials of a URL (`http://***@host/v1`).
@@ -13,7 +13,7 @@ struct Secrets: Sendable {
     /// `user:pass` goes before its password alone.
     private let literals: [String]
 
-    init(apiKey: String?, baseURL: String) {
+    package init(apiKey: String?, baseURL: String) {
         var literals: [String] = []
         if let apiKey { literals.append(apiKey) }
         if let userinfo = Self.userinfo(of: baseURL) {
@@ -29,7 +29,7 @@ struct Secrets: Sendable {
     }
 
     /// `text` with every secret replaced and the credentials of any URL in it removed.
-    func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         var result = text
         for secret in literals where result.contains(secret) {
             result = result.replacingOccurrences(of: secret, with: Self.mark)

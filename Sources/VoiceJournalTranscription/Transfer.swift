@@ -5,19 +5,19 @@ import Foundation
 /// headers, the upload's progress for the low-speed abort, and the answer's deadline.
 /// libcurl calls the callbacks on the thread running `curl_easy_perform`, one at a time, so
 /// no locking is needed.
-final class Transfer {
+package final class Transfer {
     /// Transcripts are small; a larger answer is not one, and is not kept in memory.
-    static let bodyLimit = 16 << 20
+    package static let bodyLimit = 16 << 20
 
-    private(set) var body = Data()
+    package private(set) var body = Data()
     /// Headers of the final response, names lowercased.
-    private(set) var headers: [String: String] = [:]
-    private(set) var bodyTooLarge = false
-    private(set) var stalled = false
+    package private(set) var headers: [String: String] = [:]
+    package private(set) var bodyTooLarge = false
+    package private(set) var stalled = false
     /// The whole upload was sent, and when (system uptime).
     private(set) var uploadDoneAt: TimeInterval?
     /// The server took the whole upload and its answer did not arrive within `answerDeadline`.
-    private(set) var answerLate = false
+    package private(set) var answerLate = false
 
     private let abort: AbortSignal
     private let lowSpeedLimit: Int
@@ -27,7 +27,7 @@ final class Transfer {
     /// Seconds the answer may take once the upload is sent; nil: only the overall timeout.
     private let answerDeadline: Double?
 
-    init(abort: AbortSignal, lowSpeedLimit: Int, lowSpeedTime: Double, answerDeadline: Double? = nil) {
+    package init(abort: AbortSignal, lowSpeedLimit: Int, lowSpeedTime: Double, answerDeadline: Double? = nil) {
         self.abort = abort
         self.lowSpeedLimit = lowSpeedLimit
         self.lowSpeedTime = lowSpeedTime
@@ -39,7 +39,7 @@ final class Transfer {
     }
 
     /// CURLOPT_WRITEFUNCTION: appends body bytes; returning less than given stops the transfer.
-    static let receiveBody: ccurl_data_callback = { buffer, size, count, userdata in
+    package static let receiveBody: ccurl_data_callback = { buffer, size, count, userdata in
         let length = size * count
         guard let transfer = Transfer.from(userdata), let buffer else { return 0 }
         guard transfer.body.count + length <= Transfer.bodyLimit else {
@@ -52,7 +52,7 @@ final class Transfer {
 
     /// CURLOPT_HEADERFUNCTION: one header line per call. A new status line (after an interim
     /// `100 Continue`) starts a fresh set, so only the final response's headers remain.
-    static let receiveHeader: ccurl_data_callback = { buffer, size, count, userdata in
+    package static let receiveHeader: ccurl_data_callback = { buffer, size, count, userdata in
         let length = size * count
         guard let transfer = Transfer.from(userdata), let buffer else { return 0 }
         let line = buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
@@ -71,7 +71,7 @@ final class Transfer {
     /// CURLOPT_XFERINFOFUNCTION: called about once a second (and on every chunk), also while
     /// nothing moves. Non-zero stops the transfer: when the run is ending, when the upload
     /// has stalled, or when the answer is late.
-    static let progress: ccurl_progress_callback = { userdata, _, _, uploadTotal, uploadNow in
+    package static let progress: ccurl_progress_callback = { userdata, _, _, uploadTotal, uploadNow in
         guard let transfer = Transfer.from(userdata) else { return 1 }
         if transfer.abort.isRaised { return 1 }
         guard transfer.checkSpeed(uploadTotal: Int64(uploadTotal), uploadNow: Int64(uploadNow)) else { return 1 }

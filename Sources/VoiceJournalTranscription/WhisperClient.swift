@@ -141,13 +141,13 @@ public struct WhisperClient: Sendable {
 
         /// The key without the whitespace around it (a `.env` file with CRLF line ends
         /// leaves a `\r` at its end).
-        static func trimmedKey(_ key: String) -> String {
+        package static func trimmedKey(_ key: String) -> String {
             key.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\n"))
         }
 
         /// Whether the key can go into a header as it is: printable ASCII only. A line
         /// break inside it would add headers of its own to every request.
-        static func isUsableKey(_ key: String) -> Bool {
+        package static func isUsableKey(_ key: String) -> Bool {
             key.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
         }
     }

@@ -50,6 +50,11 @@ struct ErrorReport: Sendable, Equatable {
             return ErrorReport(message: error.description, status: status(of: error.kind))
         case let error as TranscriptionError:
             return ErrorReport(message: error.description, status: status(of: error))
+        case let error as ChatError:
+            return ErrorReport(message: error.description, status: error.kind == .cancelled ? .interrupted
+                               : error.disposition == .stopRun || error.kind == .unreachable ? .configuration : .failure)
+        case let error as ReflectionError:
+            return ErrorReport(message: error.description, status: error.isConfiguration ? .configuration : .failure)
         case let error as ConfigError:
             return ErrorReport(message: error.description, status: .configuration)
         case let error as ALSAError:

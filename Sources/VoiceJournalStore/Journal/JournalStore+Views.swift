@@ -7,6 +7,8 @@ package struct EntryView: Sendable, Equatable {
     package var recording: RecordingDetails?
     /// What the entry said before it was first corrected; nil if it never was.
     package var original: EntryOriginal?
+    /// The entry's latest reflection, valid or failed; nil when it has none.
+    package var reflection: StoredReflection?
 }
 
 /// A journal as `journal show` presents it, in the shape of its `--json` document.
@@ -30,7 +32,8 @@ package struct AssignmentView: Sendable, Equatable {
 extension JournalStore {
     /// The entry, its recording and its original text (`entry show`).
     package func entryView(id: Int64) throws -> EntryView {
-        EntryView(entry: try entry(id: id), recording: try recordingDetails(ofEntry: id), original: try original(ofEntry: id))
+        EntryView(entry: try entry(id: id), recording: try recordingDetails(ofEntry: id), original: try original(ofEntry: id),
+                  reflection: try latestReflection(entryId: id))
     }
 
     /// The journal with the person it is kept for, its questions' timeline and its latest

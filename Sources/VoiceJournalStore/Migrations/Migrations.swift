@@ -28,6 +28,7 @@ package enum Migrations {
         (translations, addTranslations),
         (searchScripts, addScriptSearchIndex),
         (translationSearch, indexTranslations),
+        (reflections, createReflections),
     ]
 
     /// The migrator with every migration registered.

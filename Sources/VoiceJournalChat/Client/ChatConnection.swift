@@ -1,0 +1,154 @@
+import VoiceJournalCCurl
+import VoiceJournalTranscription
+import Foundation
+import Logging
+import Synchronization
+
+/// One line to a chat server: a curl handle kept between requests so its connection is
+/// reused. Blocking: call `complete` from a thread of its own, never the cooperative pool.
+///
+/// Not Sendable: a connection belongs to the thread that made it.
+public final class ChatConnection {
+    public let endpoint: ChatEndpoint
+    private let easy: CurlEasy
+    private let abort: AbortSignal
+    private let logger: Logger
+    /// The schema form this server took or asked for, once known.
+    private let learned: LearnedForm
+
+    /// A connection to `endpoint`; `abort` stops a request in flight when raised; `learned`
+    /// shares what one connection learned of the server's schema form with the others.
+    public init(endpoint: ChatEndpoint, abort: AbortSignal = AbortSignal(), learned: LearnedForm = LearnedForm(),
+                logger: Logger) throws(ChatError) {
+        self.endpoint = endpoint
+        self.abort = abort
+        self.logger = logger
+        self.learned = learned
+        do {
+            easy = try CurlEasy()
+        } catch {
+            throw ChatError(kind: .invalidConfiguration, description: "libcurl could not start: \(error)")
+        }
+    }
+
+    /// The schema form a server takes, learned once and shared by every connection to it.
+    public final class LearnedForm: Sendable {
+        private let form = Mutex<ChatEndpoint.SchemaForm?>(nil)
+        public init() {}
+        public var value: ChatEndpoint.SchemaForm? { form.withLock { $0 } }
+        func learn(_ value: ChatEndpoint.SchemaForm) { form.withLock { $0 = value } }
+    }
+
+    /// Sends `request` and returns the server's answer, unchecked. A server that refuses the
+    /// schema's form is asked once more in the other form, and the form it took is kept.
+    public func complete(_ request: ChatRequest) throws(ChatError) -> ChatAnswer {
+        let first = learned.value ?? endpoint.firstSchemaForm
+        do {
+            return try send(request, form: first)
+        } catch where error.kind == .schemaFormRefused && request.schema != nil && endpoint.schemaForm == nil {
+            let other: ChatEndpoint.SchemaForm = first == .jsonObject ? .jsonSchema : .jsonObject
+            logger.debug("chat schema form refused; trying the other", metadata: ["refused": "\(first.rawValue)"])
+            let answer = try send(request, form: other)
+            learned.learn(other)
+            return answer
+        }
+    }
+
+    private func send(_ request: ChatRequest, form: ChatEndpoint.SchemaForm) throws(ChatError) -> ChatAnswer {
+        let body = Data(request.body(model: endpoint.model, form: form).compactText.utf8)
+        let transfer = Transfer(abort: abort, lowSpeedLimit: 1, lowSpeedTime: 60, answerDeadline: endpoint.answerTimeout)
+        var headers = ["Content-Type: application/json", "Accept: application/json"]
+        if let key = endpoint.apiKey {
+            guard WhisperClient.Configuration.isUsableKey(key) else {
+                throw ChatError(kind: .invalidConfiguration, description: "the chat API key holds characters a header cannot carry")
+            }
+            headers.append("Authorization: Bearer \(key)")
+        }
+        let started = ProcessInfo.processInfo.systemUptime
+        var failure: CurlFailure?
+        do {
+            let headerList = try CurlHeaderList(headers)
+            try configure(transfer: transfer, headers: headerList, bodySize: body.count)
+            // libcurl reads the body from this buffer while sending (CURLOPT_POSTFIELDS is not copied).
+            body.withUnsafeBytes { bytes in
+                do {
+                    try easy.set(CURLOPT_POSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                    try withExtendedLifetime((headerList, transfer)) { try easy.perform() }
+                } catch {
+                    failure = error as? CurlFailure
+                }
+            }
+        } catch {
+            throw ChatError(kind: .invalidConfiguration, description: "could not set up the request: \(endpoint.redact(String(describing: error)))")
+        }
+        let seconds = ProcessInfo.processInfo.systemUptime - started
+        if let failure { throw classify(failure, transfer: transfer) }
+        let status = easy.responseCode
+        logger.debug("chat answered", metadata: ["status": "\(status)", "seconds": "\(seconds)", "form": "\(form.rawValue)"])
+        guard (200..<300).contains(status) else {
+            throw ChatError.http(status: status, body: transfer.body, retryAfter: RetryPolicy.serverWait(headers: transfer.headers),
+                                 redact: endpoint.redact, keyHint: keyHint)
+        }
+        guard let answer = ChatAnswer.decode(transfer.body, request: request, seconds: seconds, form: request.schema == nil ? nil : form) else {
+            let preview = ChatText.oneLine(endpoint.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self)), limit: 80)
+            throw ChatError(kind: .malformedResponse, status: status,
+                            description: "the chat server's answer was not a chat completion (HTTP \(status), starts \(preview.debugDescription))")
+        }
+        return answer
+    }
+
+    private var keyHint: String {
+        "set \(endpoint.keyVariable ?? "VOICEJOURNAL_CHAT_API_KEY") to a valid key"
+    }
+
+    /// Made once, on the first request (libcurl is loaded by then).
+    private static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
+
+    private func configure(transfer: Transfer, headers: CurlHeaderList, bodySize: Int) throws {
+        try easy.reset()
+        try easy.set(CURLOPT_URL, endpoint.completionsURL)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // Worker threads must not get SIGALRM from the resolver's timeouts.
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(endpoint.connectTimeout * 1000))
+        try easy.set(CURLOPT_TIMEOUT_MS, Int(endpoint.timeout * 1000))
+        try easy.set(CURLOPT_USERAGENT, Self.userAgent)
+        try easy.set(CURLOPT_POST, 1)
+        try easy.set(CURLOPT_POSTFIELDSIZE, bodySize)
+        try easy.set(headers: headers)
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        try easy.set(CURLOPT_WRITEFUNCTION, callback: Transfer.receiveBody)
+        try easy.set(CURLOPT_WRITEDATA, pointer: context)
+        try easy.set(CURLOPT_HEADERFUNCTION, callback: Transfer.receiveHeader)
+        try easy.set(CURLOPT_HEADERDATA, pointer: context)
+        try easy.set(CURLOPT_NOPROGRESS, 0)
+        try easy.setProgress(Transfer.progress)
+        try easy.set(CURLOPT_XFERINFODATA, pointer: context)
+    }
+
+    private func classify(_ failure: CurlFailure, transfer: Transfer) -> ChatError {
+        let detail = endpoint.redact(failure.description)
+        let base = endpoint.shownBaseURL
+        switch failure.code {
+        case CURLE_ABORTED_BY_CALLBACK where transfer.answerLate:
+            return ChatError(kind: .noAnswer, description: "\(base) took the request but did not answer within \(Int(endpoint.answerTimeout)) s")
+        case _ where transfer.bodyTooLarge:
+            return ChatError(kind: .malformedResponse, description: "the chat server's answer was larger than \(Transfer.bodyLimit) bytes")
+        case CURLE_ABORTED_BY_CALLBACK:
+            return ChatError(kind: .cancelled, description: "the request was stopped")
+        case CURLE_COULDNT_CONNECT where failure.osErrno == ECONNREFUSED && endpoint.isLoopback:
+            return ChatError(kind: .unreachable, nothingListens: true, description:
+                "the connection to \(base) was refused: no server runs there; start the local one with voicejournal-chat-server "
+                + "(or systemctl --user start voicejournal-chat.service), or check \(endpoint.origin)")
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return ChatError(kind: .unreachable, description: "cannot reach \(base) (\(detail)); check the network and \(endpoint.origin)")
+        case CURLE_OPERATION_TIMEDOUT:
+            return ChatError(kind: .timeout, description: "no answer from \(base) within \(Int(endpoint.timeout)) s (\(detail))")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_PEER_FAILED_VERIFICATION:
+            return ChatError(kind: .invalidConfiguration, description: "cannot use \(base) (\(detail)); check \(endpoint.origin)")
+        default:
+            return ChatError(kind: .connection, description: "the connection to \(base) failed (\(detail))")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import GRDB
+
+extension Migrations {
+    /// Reflections: what a chat model said about an entry (or a week, a month), checked.
+    package static let reflections = "v17-reflections"
+
+    /// `reflection` keeps every reflection asked for (history: the latest is shown), valid or
+    /// failed with its reasons, with what it cost. An entry's reflections go with the entry.
+    static func createReflections(_ db: Database) throws {
+        try db.create(table: "reflection") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("entryId", .integer).references("entry", onDelete: .cascade)
+            t.column("periodKind", .text).notNull().check(sql: "periodKind IN ('entry', 'week', 'month')")
+            t.column("periodStart", .datetime)
+            t.column("periodEnd", .datetime)
+            t.column("status", .text).notNull().check(sql: "status IN ('valid', 'failed')")
+            // JSON: a list of sentences saying why it failed (empty when valid).
+            t.column("reasons", .text).notNull()
+            // JSON: the checked reflection's fields (NULL when it failed).
+            t.column("fields", .text)
+            t.column("model", .text).notNull()
+            t.column("endpointHost", .text).notNull()
+            t.column("promptVersion", .text).notNull()
+            t.column("requests", .integer).notNull()
+            t.column("inputTokens", .integer).notNull()
+            t.column("outputTokens", .integer).notNull()
+            t.column("seconds", .double).notNull()
+            // Dollars; NULL when the endpoint's prices are not known.
+            t.column("cost", .double)
+            t.column("createdAt", .datetime).notNull()
+        }
+        try db.create(index: "reflection_entry", on: "reflection", columns: ["entryId", "createdAt"])
+        try db.create(index: "reflection_period", on: "reflection", columns: ["periodKind", "periodStart", "createdAt"])
+    }
+}

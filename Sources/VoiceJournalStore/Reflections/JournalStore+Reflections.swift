@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+extension JournalStore {
+    /// Keeps `reflection` (a new row: reflections are history) and returns it with its id.
+    public func addReflection(_ reflection: StoredReflection) throws -> StoredReflection {
+        try pool.write { db in
+            var row = reflection
+            if let entryId = row.entryId, try Entry.fetchOne(db, key: entryId) == nil {
+                throw StoreError.notFound("no entry \(entryId) (deleted meanwhile?)")
+            }
+            try row.insert(db)
+            return row
+        }
+    }
+
+    /// The entry's latest reflection, valid or failed; nil when it has none.
+    public func latestReflection(entryId: Int64) throws -> StoredReflection? {
+        try pool.read { db in
+            try StoredReflection.filter(sql: "entryId = ?", arguments: [entryId])
+                .order(sql: "createdAt DESC, id DESC").fetchOne(db)
+        }
+    }
+
+    /// Every reflection of the entry, oldest first.
+    public func reflections(entryId: Int64) throws -> [StoredReflection] {
+        try pool.read { db in
+            try StoredReflection.filter(sql: "entryId = ?", arguments: [entryId]).order(sql: "createdAt, id").fetchAll(db)
+        }
+    }
+
+    /// Tokens and cost of every reflection kept: what `stats` sums.
+    public func reflectionTotals() throws -> (count: Int, inputTokens: Int, outputTokens: Int, cost: Double, unpriced: Int) {
+        try pool.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS n, coalesce(sum(inputTokens), 0) AS i, coalesce(sum(outputTokens), 0) AS o,
+                       coalesce(sum(cost), 0) AS c, count(*) - count(cost) AS u FROM reflection
+                """)
+            return (row?["n"] ?? 0, row?["i"] ?? 0, row?["o"] ?? 0, row?["c"] ?? 0, row?["u"] ?? 0)
+        }
+    }
+}
+
+extension JournalStore {
+    /// Sets the entry's mood and theme to these where it has none (`reflect --apply`): a
+    /// suggestion never overwrites what the user set. Returns what was set.
+    public func applySuggestion(entryId: Int64, mood: Mood?, theme: Theme?) throws -> (mood: Mood?, theme: Theme?) {
+        try pool.write { db in
+            guard var entry = try Entry.fetchOne(db, key: entryId) else { throw StoreError.notFound("no entry \(entryId)") }
+            let setMood = entry.mood == nil ? mood : nil, setTheme = entry.theme == nil ? theme : nil
+            guard setMood != nil || setTheme != nil else { return (nil, nil) }
+            entry.mood = entry.mood ?? setMood
+            entry.theme = entry.theme ?? setTheme
+            try entry.update(db)
+            return (setMood, setTheme)
+        }
+    }
+}
