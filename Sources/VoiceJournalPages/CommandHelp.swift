@@ -1,6 +1,102 @@
 /// The longer help of commands, kept beside the texts they print rather than in the
 /// command-line target.
 package enum CommandHelp {
+    package static let play = """
+        ID is an entry's number; anything else is an audio file (any format voicejournal reads: WAV, FLAC, \
+        MP3, Ogg, Opus, M4A, WebM, ...). Times are seconds (291, 291.5) or a clock (4:51, 1:02:03).
+
+        On a terminal a status line shows where you are, the level and the words being spoken. Keys: \
+        space pause/resume, Left/Right back/forward 5 s, Up/Down previous/next segment, q quit. Off a terminal \
+        nothing is printed but errors; --json prints what was played.
+        """
+
+    package static let serve = """
+        Each assignment's link (`assign` and `assignment link ID` print it) opens a page with \
+        the question, a record button and a send button; the recording arrives in the journal \
+        as the assignment's answer, its transcription queued (run at once with --transcribe). \
+        The link's token is its only credential. Listens on 127.0.0.1 unless --host says \
+        otherwise: to reach it from a phone, put a reverse proxy or tunnel with TLS in front and \
+        give its address as --public-url (see docs/serve.md), and name the proxy with \
+        --trusted-proxy so each visitor is rate-limited on their own. While it runs, `assign` and \
+        `assignment link` print links to it (its --public-url, else where it listens). Ctrl-C or \
+        SIGTERM stops it after the uploads in flight (at most --shutdown-timeout seconds).
+        """
+
+    package static let meter = """
+        Without FILE: the level of --device until Enter, Ctrl-C or --duration; nothing is saved. \
+        With FILE (any audio format libsndfile or FFmpeg decodes: WAV, FLAC, MP3, M4A, WebM, ...): its waveform, peak and RMS envelopes over a time axis, on a decibel scale from -48 dBFS at the centre to 0 at the edges (quieter is blank).
+        """
+
+    package static let answer = """
+        Without --file this records exactly like `record --assignment ID`. With --file the \
+        audio (any format `meter FILE` draws, judged by its bytes; an empty, cut-off or \
+        implausibly long file is refused) is copied into the journal's audio folder. Either \
+        way the assignment is marked answered and the transcription queued. An answer sent \
+        again with the same --idempotency-key (a retry after a lost reply) gets the first \
+        recording back and stores nothing; without one, each attempt gets a fresh key.
+        """
+
+    package static let assign = """
+        Prints the link that answers it: send it to the person, and `voicejournal serve` takes \
+        their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.
+        """
+
+    package static let config = """
+        Settings come from the command-line flag, else the environment variable, else the \
+        config file ($XDG_CONFIG_HOME/voicejournal/config.toml, ~/.config/voicejournal/config.toml, \
+        or --config FILE), else the built-in default; for public_url a serve running on the \
+        home comes before the config file. Keys are shown as set or unset, never their value.
+        """
+
+    package static let entryEdit = """
+        Opens $VISUAL (else $EDITOR, else vi) on the typed text, or on the transcript one \
+        segment a line, so each line keeps its time in the recording; --text replaces it \
+        without an editor. The correction is searchable at once; the original is kept \
+        (entry show ID --original). Add names the model keeps mishearing with: \
+        voicejournal vocabulary add WORD.
+        """
+
+    package static let entryShow = """
+        A transcript shows one segment a line with its time ([02:10] words). A line \
+        ending in (?) is a segment the model was unsure of (its mean log probability \
+        below -1): worth checking against the audio. A line [unheard START-END] (mm:ss, \
+        an en dash between) marks speech that no words came back for, even when sent \
+        again on its own. \
+        --raw adds what the model answered that the transcript leaves out (words over \
+        silence, repetition loops, segments the model judged no speech, times outside \
+        the audio), each with its \
+        time and reason, and the seconds of audio sent with the re-sends made. --json \
+        carries all of it: per segment avgLogprob, noSpeechProb, lowConfidence and \
+        words; per transcript unheard, leftOut, audioSentSeconds and resends. \
+        --original shows what a corrected entry said before its first correction.
+        """
+
+    package static let stats = """
+        Days are counted in your local time zone; a streak still counts today if yesterday had \
+        an entry. The mood chart fits the terminal's width (or $COLUMNS, else 80); it and the \
+        calendar use Unicode blocks when the locale is UTF-8 (LC_ALL, LC_CTYPE, LANG), plain \
+        ASCII otherwise. Audio sent is what was uploaded for transcription (chunks, live pieces \
+        and re-sends included), summed over the transcripts that counted it; left out is those \
+        recordings' length less what was sent for them (pauses shortened, silence never sent), \
+        never below 0. --json: audioSentSeconds, audioLeftOutSeconds and resends.
+        """
+
+    package static let record = """
+        Stops on Enter, Ctrl-C (the file is still saved; exit 130), --max-duration, or \
+        --stop-on-silence. The file goes to <home>/audio/YYYY/MM/ and a voice entry is \
+        created. While you speak, the take is cut at pauses into pieces queued for \
+        transcription: `queue run` uploads them, or --live does it as they come, shows \
+        their text and prints the transcript when you stop.
+        """
+
+    package static let search = """
+        Every word must appear; word forms match ("walking" finds "walked"). FTS5's query \
+        language works too: "an exact phrase", prefix*, AND, OR, NOT (in capitals), ( ) and \
+        NEAR(garden rain, 5). A match in a transcript shows where it is in the recording (@12:03) \
+        and the command that plays it from a second before; --play plays the best such match \
+        after listing them (as `voicejournal play --search QUERY` does, filters applied).
+        """
+
     package static let reflect = """
         Sends the entry's words (its transcript as corrected, or its text) as numbered \
         sentences, its journal's people, and counts about its last four weeks to the chat \

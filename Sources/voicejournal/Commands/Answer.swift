@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalSettings
 
 /// `answer` — record the answer to an assignment, or attach an existing audio file as it.
@@ -8,14 +9,7 @@ struct Answer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "answer",
         abstract: "Record (or attach) the answer to an assignment",
-        discussion: """
-            Without --file this records exactly like `record --assignment ID`. With --file the \
-            audio (any format `meter FILE` draws, judged by its bytes; an empty, cut-off or \
-            implausibly long file is refused) is copied into the journal's audio folder. Either \
-            way the assignment is marked answered and the transcription queued. An answer sent \
-            again with the same --idempotency-key (a retry after a lost reply) gets the first \
-            recording back and stores nothing; without one, each attempt gets a fresh key.
-            """)
+        discussion: CommandHelp.answer)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The assignment to answer (see `voicejournal assignment list`).", valueName: "assignment-id"))

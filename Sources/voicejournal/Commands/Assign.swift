@@ -1,5 +1,6 @@
 import ArgumentParser
 import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalServer
 import VoiceJournalSettings
 import VoiceJournalTerminal
@@ -8,10 +9,7 @@ import VoiceJournalTerminal
 struct Assign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assign", abstract: "Give a question to a person; they answer it with a recording.",
-        discussion: """
-            Prints the link that answers it: send it to the person, and `voicejournal serve` takes \
-            their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.
-            """)
+        discussion: CommandHelp.assign)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The question's id (see 'question list').") var questionId: Int64

@@ -8,12 +8,7 @@ struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Show the effective settings and where each came from.",
-        discussion: """
-            Settings come from the command-line flag, else the environment variable, else the \
-            config file ($XDG_CONFIG_HOME/voicejournal/config.toml, ~/.config/voicejournal/config.toml, \
-            or --config FILE), else the built-in default; for public_url a serve running on the \
-            home comes before the config file. Keys are shown as set or unset, never their value.
-            """,
+        discussion: CommandHelp.config,
         subcommands: [Show.self],
         defaultSubcommand: Show.self)
 

@@ -76,20 +76,7 @@ struct EntryCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show one entry in full: text or timed transcript, mood, theme, recording and waveform.",
-            discussion: """
-                A transcript shows one segment a line with its time ([02:10] words). A line \
-                ending in (?) is a segment the model was unsure of (its mean log probability \
-                below -1): worth checking against the audio. A line [unheard START-END] (mm:ss, \
-                an en dash between) marks speech that no words came back for, even when sent \
-                again on its own. \
-                --raw adds what the model answered that the transcript leaves out (words over \
-                silence, repetition loops, segments the model judged no speech, times outside \
-                the audio), each with its \
-                time and reason, and the seconds of audio sent with the re-sends made. --json \
-                carries all of it: per segment avgLogprob, noSpeechProb, lowConfidence and \
-                words; per transcript unheard, leftOut, audioSentSeconds and resends. \
-                --original shows what a corrected entry said before its first correction.
-                """)
+            discussion: CommandHelp.entryShow)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The entry's id (see 'entry list'), or last.", completion: .custom(LiveCompletions.entries),
@@ -109,13 +96,7 @@ struct EntryCommand: AsyncParsableCommand {
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit", abstract: "Correct an entry's text or transcript (a misheard name, a typo).",
-            discussion: """
-                Opens $VISUAL (else $EDITOR, else vi) on the typed text, or on the transcript one \
-                segment a line, so each line keeps its time in the recording; --text replaces it \
-                without an editor. The correction is searchable at once; the original is kept \
-                (entry show ID --original). Add names the model keeps mishearing with: \
-                voicejournal vocabulary add WORD.
-                """)
+            discussion: CommandHelp.entryEdit)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The entry's id (see 'entry list').", completion: .custom(LiveCompletions.entries)) var id: Int64
         @Option(help: "The corrected text (no editor is opened).") var text: String?

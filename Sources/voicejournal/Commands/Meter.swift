@@ -11,10 +11,7 @@ struct Meter: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meter",
         abstract: "Show the live input level, or a file's waveform",
-        discussion: """
-            Without FILE: the level of --device until Enter, Ctrl-C or --duration; nothing is saved. \
-            With FILE (any audio format libsndfile or FFmpeg decodes: WAV, FLAC, MP3, M4A, WebM, ...): its waveform, peak and RMS envelopes over a time axis, on a decibel scale from -48 dBFS at the centre to 0 at the edges (quieter is blank).
-            """)
+        discussion: CommandHelp.meter)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("An audio file to draw.", valueName: "file")) var file: String?

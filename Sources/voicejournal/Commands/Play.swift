@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalTerminal
 
 /// `play` — listen to an entry, an answer, a search hit or any audio file through ALSA.
@@ -8,14 +9,7 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Listen to an entry, an answer, a search hit or an audio file",
-        discussion: """
-            ID is an entry's number; anything else is an audio file (any format voicejournal reads: WAV, FLAC, \
-            MP3, Ogg, Opus, M4A, WebM, ...). Times are seconds (291, 291.5) or a clock (4:51, 1:02:03).
-
-            On a terminal a status line shows where you are, the level and the words being spoken. Keys: \
-            space pause/resume, Left/Right back/forward 5 s, Up/Down previous/next segment, q quit. Off a terminal \
-            nothing is printed but errors; --json prints what was played.
-            """)
+        discussion: CommandHelp.play)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("An entry's number, or an audio file.", valueName: "id-or-file")) var target: String?

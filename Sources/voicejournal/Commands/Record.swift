@@ -10,13 +10,7 @@ struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record from the microphone with a live level meter",
-        discussion: """
-            Stops on Enter, Ctrl-C (the file is still saved; exit 130), --max-duration, or \
-            --stop-on-silence. The file goes to <home>/audio/YYYY/MM/ and a voice entry is \
-            created. While you speak, the take is cut at pauses into pieces queued for \
-            transcription: `queue run` uploads them, or --live does it as they come, shows \
-            their text and prints the transcript when you stop.
-            """)
+        discussion: CommandHelp.record)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var capture: CaptureOptions

@@ -8,13 +8,7 @@ import VoiceJournalSystem
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Search entries and transcripts, best match first.",
-        discussion: """
-            Every word must appear; word forms match ("walking" finds "walked"). FTS5's query \
-            language works too: "an exact phrase", prefix*, AND, OR, NOT (in capitals), ( ) and \
-            NEAR(garden rain, 5). A match in a transcript shows where it is in the recording (@12:03) \
-            and the command that plays it from a second before; --play plays the best such match \
-            after listing them (as `voicejournal play --search QUERY` does, filters applied).
-            """)
+        discussion: CommandHelp.search)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var filters: EntryFilterOptions

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalServer
 import VoiceJournalSystem
 
@@ -10,17 +11,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the page where a person records their answer to an assignment.",
-        discussion: """
-            Each assignment's link (`assign` and `assignment link ID` print it) opens a page with \
-            the question, a record button and a send button; the recording arrives in the journal \
-            as the assignment's answer, its transcription queued (run at once with --transcribe). \
-            The link's token is its only credential. Listens on 127.0.0.1 unless --host says \
-            otherwise: to reach it from a phone, put a reverse proxy or tunnel with TLS in front and \
-            give its address as --public-url (see docs/serve.md), and name the proxy with \
-            --trusted-proxy so each visitor is rate-limited on their own. While it runs, `assign` and \
-            `assignment link` print links to it (its --public-url, else where it listens). Ctrl-C or \
-            SIGTERM stops it after the uploads in flight (at most --shutdown-timeout seconds).
-            """)
+        discussion: CommandHelp.serve)
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on (0.0.0.0: every interface; see docs/serve.md first).") var host = "127.0.0.1"

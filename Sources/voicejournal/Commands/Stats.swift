@@ -9,15 +9,7 @@ struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Entry counts, streaks, this month's calendar, the mood trend and \"on this day\".",
-        discussion: """
-            Days are counted in your local time zone; a streak still counts today if yesterday had \
-            an entry. The mood chart fits the terminal's width (or $COLUMNS, else 80); it and the \
-            calendar use Unicode blocks when the locale is UTF-8 (LC_ALL, LC_CTYPE, LANG), plain \
-            ASCII otherwise. Audio sent is what was uploaded for transcription (chunks, live pieces \
-            and re-sends included), summed over the transcripts that counted it; left out is those \
-            recordings' length less what was sent for them (pauses shortened, silence never sent), \
-            never below 0. --json: audioSentSeconds, audioLeftOutSeconds and resends.
-            """)
+        discussion: CommandHelp.stats)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Option(help: "Only this journal.", completion: .custom(LiveCompletions.journals)) var journal: String?
