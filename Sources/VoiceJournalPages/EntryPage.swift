@@ -35,7 +35,7 @@ package struct EntryPage: Encodable, Sendable {
         try container.encode(view.recording.map(PlayableRecording.init), forKey: .recording)
         try container.encode(waveform?.map(\.rms), forKey: .waveform)
         try container.encode(view.original, forKey: .original)
-        try container.encode(view.reflection.map(ReflectionPage.init), forKey: .reflection)
+        try container.encode(view.reflection.map { ReflectionPage($0, entry: view.entry) }, forKey: .reflection)
     }
 
     /// The page; `color` draws the waveform in colour; `raw` adds the transcript's audit
@@ -58,7 +58,7 @@ package struct EntryPage: Encodable, Sendable {
         } else if entry.recordingId != nil {
             lines.append("(transcript \(entry.transcriptionState?.rawValue ?? "not queued"); run: voicejournal queue run)")
         }
-        if let reflection = view.reflection { lines += [""] + ReflectionPage(reflection).lines() }
+        if let reflection = view.reflection { lines += [""] + ReflectionPage(reflection, entry: entry).lines() }
         return lines.joined(separator: "\n")
     }
 

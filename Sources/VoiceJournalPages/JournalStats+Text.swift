@@ -22,6 +22,11 @@ extension JournalStats {
             lines.append("Audio sent:     \(Self.amount(audioSentSeconds)) (\(Self.amount(audioLeftOutSeconds)) of pauses and silence "
                          + "left out; \(resends) re-send\(resends == 1 ? "" : "s"))")
         }
+        if reflections > 0 {
+            let unpriced = reflectionsUnpriced == 0 ? "" : ", \(reflectionsUnpriced) at unknown prices"
+            lines.append("Reflections:    \(reflections) (\(reflectionInputTokens) tokens in, \(reflectionOutputTokens) out, "
+                         + String(format: "$%.4f", reflectionCost) + unpriced + ")")
+        }
         if let averageMoodScore {
             lines.append(String(format: "Mood average:   %.1f of 5", averageMoodScore))
             let present = Mood.allCases.filter { (moods[$0.rawValue] ?? 0) > 0 }

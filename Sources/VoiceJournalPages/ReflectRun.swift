@@ -26,7 +26,7 @@ package struct ReflectRun: Sendable {
             return Self.dryRunText(reflector.body(of: request), request: request, endpoint: endpoint, json: json)
         }
         let outcome = try await onThread { [again] in try reflector.reflect(entryId: entryId, in: store, again: again, now: now) }
-        let page = ReflectionPage(outcome.reflection)
+        let page = ReflectionPage(outcome.reflection, entry: try store.entry(id: entryId))
         var notes: [String] = []
         if case .kept = outcome, !json { notes.append("(kept from before; nothing was sent: --again asks for a new one)") }
         if apply, let reflection = page.reflection {

@@ -11,9 +11,36 @@ package struct ReflectionPage: Encodable, Sendable {
     /// The checked fields; nil for a failed reflection.
     package var reflection: Reflection?
 
-    package init(_ stored: StoredReflection) {
-        self.stored = stored
+    /// The page of `stored`, its claims checked again against `entry` as it is now: a
+    /// reflection whose fields do not read, or whose highlights or people the entry no
+    /// longer holds (corrected since, or brought in by an import), is shown as failed with why.
+    package init(_ stored: StoredReflection, entry: EntryDetails?) {
+        var stored = stored
         reflection = Reflector.decode(stored)
+        if stored.status == .valid {
+            let reasons = reflection.map { Self.stale($0, entry: entry) } ?? ["its stored fields do not read as a reflection"]
+            if !reasons.isEmpty {
+                stored.status = .failed
+                stored.reasons = reasons
+                reflection = nil
+            }
+        }
+        self.stored = stored
+    }
+
+    /// What of `reflection` the entry does not hold now.
+    static func stale(_ reflection: Reflection, entry: EntryDetails?) -> [String] {
+        guard let entry else { return [] }
+        let sentences = EntrySentences.of(entry)
+        var reasons: [String] = []
+        for highlight in reflection.highlights where !sentences.contains(where: { $0.number == highlight.sentence && $0.text == highlight.text }) {
+            reasons.append("highlight \(highlight.sentence) is no longer that sentence of the entry (corrected since?)")
+        }
+        let text = sentences.map(\.text).joined(separator: " ")
+        for person in reflection.people where !ReflectionCheck.names(person, in: text) {
+            reasons.append("\(ChatText.oneLine(person, limit: 40)) is not named in the entry")
+        }
+        return reasons
     }
 
     enum CodingKeys: String, CodingKey {

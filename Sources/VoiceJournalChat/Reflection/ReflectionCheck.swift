@@ -87,7 +87,7 @@ public enum ReflectionCheck {
     }
 
     /// Whether `name` is in `text` as a word of its own (any case; "Anna" is not in "Annabel").
-    static func names(_ name: String, in text: String) -> Bool {
+    public static func names(_ name: String, in text: String) -> Bool {
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "'" }.map(String.init)
         let nameWords = name.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "'" }.map(String.init)
         guard !nameWords.isEmpty, nameWords.count <= words.count else { return false }

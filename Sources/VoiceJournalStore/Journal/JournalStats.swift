@@ -36,6 +36,13 @@ package struct JournalStats: Codable, Sendable, Equatable {
     package var audioLeftOutSeconds: Double = 0
     /// Extra uploads made to check coverage, over every transcript.
     package var resends: Int = 0
+    /// Reflections kept (valid and failed, every request of each), their tokens and what
+    /// they cost in dollars; `reflectionsUnpriced` of them at an endpoint of unknown prices.
+    package var reflections: Int = 0
+    package var reflectionInputTokens: Int = 0
+    package var reflectionOutputTokens: Int = 0
+    package var reflectionCost: Double = 0
+    package var reflectionsUnpriced: Int = 0
     /// Entries made on today's month and day in earlier years, newest first.
     package var onThisDay: [EntryDetails] = []
 
@@ -122,6 +129,7 @@ extension JournalStore {
                 db, where: ["e.id IN (\(earlier.map { _ in "?" }.joined(separator: ",")))"], StatementArguments(earlier))
             (stats.minutesRecorded, stats.minutesTranscribed) = try Self.minutes(db, journalName: journal)
             (stats.audioSentSeconds, stats.audioLeftOutSeconds, stats.resends) = try Self.audioSent(db, journalName: journal)
+            try stats.addReflections(db, journalName: journal)
             return stats
         }
     }

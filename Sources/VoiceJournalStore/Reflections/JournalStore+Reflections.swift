@@ -29,15 +29,23 @@ extension JournalStore {
         }
     }
 
-    /// Tokens and cost of every reflection kept: what `stats` sums.
-    public func reflectionTotals() throws -> (count: Int, inputTokens: Int, outputTokens: Int, cost: Double, unpriced: Int) {
-        try pool.read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT count(*) AS n, coalesce(sum(inputTokens), 0) AS i, coalesce(sum(outputTokens), 0) AS o,
-                       coalesce(sum(cost), 0) AS c, count(*) - count(cost) AS u FROM reflection
-                """)
-            return (row?["n"] ?? 0, row?["i"] ?? 0, row?["o"] ?? 0, row?["c"] ?? 0, row?["u"] ?? 0)
+}
+
+extension JournalStats {
+    /// Sums the reflections' tokens and cost: every reflection, or those on one journal's entries.
+    mutating func addReflections(_ db: Database, journalName: String?) throws {
+        var sql = """
+            SELECT count(*) AS n, coalesce(sum(r.inputTokens), 0) AS i, coalesce(sum(r.outputTokens), 0) AS o,
+                   coalesce(sum(r.cost), 0) AS c, count(*) - count(r.cost) AS u FROM reflection r
+            """
+        var arguments: StatementArguments = []
+        if let journalName {
+            sql += " JOIN entry e ON e.id = r.entryId JOIN journal j ON j.id = e.journalId WHERE j.name = ?"
+            arguments = [journalName]
         }
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return }
+        (reflections, reflectionInputTokens, reflectionOutputTokens) = (row["n"], row["i"], row["o"])
+        (reflectionCost, reflectionsUnpriced) = (row["c"], row["u"])
     }
 }
 
