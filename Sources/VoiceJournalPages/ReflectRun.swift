@@ -16,14 +16,20 @@ package struct ReflectRun: Sendable {
 
     package init(entry: EntryReference) { self.entry = entry }
 
+    /// What the command prints, and whether the reflection it shows failed its checks (exit 1).
+    package struct Output: Sendable {
+        package var text: String
+        package var failed = false
+    }
+
     /// Runs it and returns what goes on stdout.
-    package func run(settings: Settings, store: JournalStore, environment: [String: String], now: Date) async throws -> String {
+    package func run(settings: Settings, store: JournalStore, environment: [String: String], now: Date) async throws -> Output {
         let endpoint = try settings.chatEndpoint(environment: environment)
         let reflector = Reflector(endpoint: endpoint, logger: Logger(label: "voicejournal.reflect"))
         let entryId = try store.entryView(entry).entry.id
         if dryRun {
             let request = try reflector.request(entryId: entryId, in: store)
-            return Self.dryRunText(reflector.body(of: request), request: request, endpoint: endpoint, json: json)
+            return Output(text: Self.dryRunText(reflector.body(of: request), request: request, endpoint: endpoint, json: json))
         }
         let outcome = try await onThread { [again] in try reflector.reflect(entryId: entryId, in: store, again: again, now: now) }
         let page = ReflectionPage(outcome.reflection, entry: try store.entry(id: entryId))
@@ -34,8 +40,9 @@ package struct ReflectRun: Sendable {
             let said = [set.mood.map { "mood \($0.rawValue)" }, set.theme.map { "theme \($0.rawValue)" }].compactMap { $0 }
             if !json { notes.append(said.isEmpty ? "(--apply: the entry keeps its own mood and theme)" : "Applied to entry \(entryId): " + said.joined(separator: ", ")) }
         }
-        if json { return try JSONText.encode(page) }
-        return (page.lines() + notes).joined(separator: "\n")
+        let failed = page.reflection == nil
+        if json { return Output(text: try JSONText.encode(page), failed: failed) }
+        return Output(text: (page.lines() + notes).joined(separator: "\n"), failed: failed)
     }
 
     /// `--dry-run`: the messages as they would go, the schema's form, and an estimate of the

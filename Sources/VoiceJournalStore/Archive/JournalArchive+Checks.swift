@@ -127,6 +127,19 @@ struct ArchiveRowCheck {
                 throw refusal(item, column, "is not a chunk's transcription result")
             }
             if let problem = TranscriptCheck.problem(result) { throw refusal(item, column, problem) }
+        case (StoredReflection.databaseTableName, "reasons"):
+            guard let reasons = try? JSONDecoder().decode([String].self, from: Data(text.utf8)), reasons.count <= 100,
+                  reasons.allSatisfy({ $0.utf8.count <= 1000 }) else {
+                throw refusal(item, column, "is not a list of reasons (at most 100 texts of 1000 bytes)")
+            }
+        case (StoredReflection.databaseTableName, "fields"):
+            // What the fields claim is checked again against the entry whenever they are shown;
+            // here only that they are a JSON object of a reflection's size.
+            guard text.utf8.count <= 64 << 10, (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any] else {
+                throw refusal(item, column, "is not a reflection's fields (a JSON object of at most 64 KB)")
+            }
+        case (StoredReflection.databaseTableName, "periodKind"): try oneOf(StoredReflection.PeriodKind.self)
+        case (StoredReflection.databaseTableName, "status"): try oneOf(StoredReflection.Status.self)
         case (Recording.databaseTableName, "path"):
             try checkFile(text, allowed: .audio, item: item, column: column)
         case ("job_chunk", "path"):

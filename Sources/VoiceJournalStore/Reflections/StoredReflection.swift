@@ -7,12 +7,12 @@ public struct StoredReflection: Codable, Sendable, Equatable, FetchableRecord, M
     public static let databaseTableName = "reflection"
 
     /// What a reflection is about.
-    public enum PeriodKind: String, Codable, Sendable, DatabaseValueConvertible {
+    public enum PeriodKind: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
         case entry, week, month
     }
 
     /// Whether it passed the checks.
-    public enum Status: String, Codable, Sendable, DatabaseValueConvertible {
+    public enum Status: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
         case valid, failed
     }
 
@@ -61,7 +61,4 @@ public struct StoredReflection: Codable, Sendable, Equatable, FetchableRecord, M
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
-    /// `reasons` is a JSON list in its column.
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.useDefaultKeys
 }

@@ -25,6 +25,8 @@ struct Reflect: AsyncParsableCommand {
         var run = ReflectRun(entry: entry)
         (run.again, run.apply, run.dryRun, run.json) = (again, apply, dryRun, output.json)
         let store = try dryRun ? global.openStoreForReading() : global.openStore()
-        print(try await run.run(settings: try global.settings(flags), store: store, environment: ProcessInfo.processInfo.environment, now: Now.date()))
+        let result = try await run.run(settings: try global.settings(flags), store: store, environment: ProcessInfo.processInfo.environment, now: Now.date())
+        print(result.text)
+        if result.failed { throw ExitCode.failure }
     }
 }
