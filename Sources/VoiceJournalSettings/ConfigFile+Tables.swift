@@ -62,6 +62,9 @@ extension ConfigFile {
                 case "translate":
                     guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
                     defaults.translate = flag
+                case "encourage":
+                    guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
+                    defaults.encourage = flag
                 default:
                     throw unknownKey(key, in: name, hint: "")
                 }

@@ -33,6 +33,8 @@ package struct ConfigFile: Sendable, Equatable {
         package var askedBy: String?
         /// Translate every recording to English as well (`translate = true`).
         package var translate: Bool?
+        /// `encourage`: a line of encouragement after `record` and `entry add`.
+        package var encourage: Bool?
 
         package init() {}
     }
@@ -136,6 +138,6 @@ extension ConfigFile.Defaults {
     /// The keys `[defaults]` takes.
     static let keys: Set<String> = [
         "journal", "device", "rate", "model", "language", "upload_codec", "max_chunk_seconds", "max_request_bytes",
-        "public_url", "asked_by", "translate",
+        "public_url", "asked_by", "translate", "encourage",
     ]
 }

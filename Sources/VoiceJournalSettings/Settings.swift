@@ -208,8 +208,13 @@ package struct Settings: Sendable {
         self.notices = notices
         askedBy = resolver.pickOptional(flags.askedBy, "--asked-by", file: defaults.askedBy)
         translate = resolver.pick(flags.translate, "--translate", file: defaults.translate, default: false)
+        encourage = resolver.pick(nil, "--quiet", file: defaults.encourage, default: true)
         chat = Chat(flags: flags, resolver: resolver, table: file?.chat)
     }
+
+    /// Whether `record` and `entry add` print a line of encouragement (`encourage` under
+    /// `[defaults]`; their `--quiet` turns it off for one command).
+    package let encourage: Setting<Bool>
 
     /// The chat endpoint reflections are asked of: nil when none is named anywhere — a
     /// journal's text goes only where the user said.

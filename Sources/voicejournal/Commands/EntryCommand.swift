@@ -26,6 +26,7 @@ struct EntryCommand: AsyncParsableCommand {
         @Option(help: "The kind of entry (voice entries are made by 'record').") var kind: TypedKind = .text
         @Option(help: ArgumentHelp("When it happened (default: now), e.g. 2026-11-20 or 2026-11-20T21:30.",
                                    valueName: "when")) var date: PointInTime?
+        @Flag(help: "No line of encouragement (also: encourage = false under [defaults] in the config file).") var quiet = false
 
         /// The kinds a typed entry can have.
         enum TypedKind: String, ExpressibleByArgument, CaseIterable {
@@ -39,12 +40,13 @@ struct EntryCommand: AsyncParsableCommand {
         func run() async throws {
             var flags = Settings.Flags()
             flags.journal = journal
-            let store = try global.openStore(), journalName = try global.settings(flags).journal.value
+            let store = try global.openStore(), settings = try global.settings(flags), journalName = settings.journal.value
             let given = words.isEmpty ? text : words.joined(separator: " ")
             let content = try await store.newEntryText(given, journal: journalName, editor: EntryEditor())
             let entry = try store.addEntry(journal: journalName, kind: kind == .text ? .text : .gratitude, title: title,
                                            content: content, mood: mood, theme: theme, createdAt: date?.date ?? Now.date())
-            try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))." }
+            try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))."
+                + (quiet || !settings.encourage.value ? "" : "\n" + Encouragement.line(entryId: $0.id, mood: $0.mood)) }
         }
     }
 

@@ -23,6 +23,7 @@ struct Record: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Record the answer to this assignment instead of a journal entry.", valueName: "id"))
     var assignment: Int64?
     @Flag(help: "Print the saved recording as JSON.") var json = false
+    @Flag(help: "No line of encouragement once the entry is saved (also: encourage = false under [defaults]).") var quiet = false
     @Flag(help: "Transcribe while recording, show the text as it comes and print the transcript at the end (needs the endpoint and key, see 'transcribe').")
     var live = false
     @Flag(help: "The same as --live.") var wait = false
@@ -51,6 +52,7 @@ struct Record: AsyncParsableCommand {
             if !json { try? RecordingReport.show(outcome, json: false, live: true) }
         }
         try RecordingReport.finish(take, json: json)
+        if !json, !quiet, settings.encourage.value, let id = take.outcome.recording.entryId { print(Encouragement.line(entryId: id, mood: mood)) }
     }
 }
 
