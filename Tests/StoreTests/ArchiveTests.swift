@@ -80,6 +80,11 @@ import VoiceJournalTestSupport
         // A journal's vocabulary, and a corrected entry that keeps its original.
         try store.addVocabulary(["Anneliese", "Jörg"], journal: "Rose's stories", now: start.addingTimeInterval(800))
         try store.correctEntry(id: 1, text: "Entry on day 0, corrected", now: start.addingTimeInterval(900))
+        // A reflection kept on an entry, as `reflect` stores one.
+        _ = try store.addReflection(StoredReflection(
+            entryId: 1, periodKind: .entry, status: .failed, reasons: ["mood \"joyful\" is not one of happy, …"], fields: nil,
+            model: "SmolLM2-135M-Instruct", endpointHost: "127.0.0.1:8179", promptVersion: "reflect-1", requests: 2,
+            inputTokens: 740, outputTokens: 260, seconds: 3.5, cost: 0, createdAt: start.addingTimeInterval(1000)))
     }
 
     @Test func anExportImportedIntoAnEmptyHomeReproducesEveryRowTableByTable() throws {

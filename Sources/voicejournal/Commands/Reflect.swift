@@ -16,7 +16,7 @@ struct Reflect: AsyncParsableCommand {
     @Flag(help: "Ask for a new reflection even if the entry has one.") var again = false
     @Flag(help: "Take the suggested mood and theme where the entry has none.") var apply = false
     @Flag(help: "Print what would be sent; send nothing.") var dryRun = false
-    @Option(help: ArgumentHelp("The chat server's OpenAI-style base URL (…/v1).", valueName: "url")) var chatURL: String?
+    @Option(help: ArgumentHelp("The chat server's OpenAI-style base URL, ending in /v1.", valueName: "url")) var chatURL: String?
     @Option(help: ArgumentHelp("The chat model to ask.", valueName: "name")) var chatModel: String?
 
     func run() async throws {
