@@ -38,7 +38,8 @@ import VoiceJournalTestSupport
         #expect(try InstallTests.listing(journalHome, contents: true) == before)
         #expect(removed.status == 1)
         #expect(removed.stderr.contains("refused to remove \(layout.path("share").path): the installer makes no tree there "
-                                        + "(only \(layout.path("lib/voicejournal/whisper-venv").path))"), "\(removed.stderr)")
+                                        + "(only \(layout.path("lib/voicejournal/whisper-venv").path) and "
+                                        + "\(layout.path("lib/voicejournal/chat-venv").path))"), "\(removed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: layout.path("bin/voicejournal").path))
     }
 
@@ -65,8 +66,8 @@ import VoiceJournalTestSupport
         let layout = try Layout()
         #expect(try layout.install().status == 0)
         // The installer's folder moved elsewhere and linked back: the manifest is read through
-        // the link, and what it lists there (itself, the uninstaller, whisper-venv) is not the
-        // prefix's to delete.
+        // the link, and what it lists there (itself, the uninstaller, whisper-venv, chat-venv) is
+        // not the prefix's to delete.
         let share = layout.path("lib/voicejournal")
         try FileManager.default.moveItem(at: share.appendingPathComponent("install-manifest"),
                                          to: layout.victim.appendingPathComponent("install-manifest"))
@@ -76,7 +77,7 @@ import VoiceJournalTestSupport
         let removed = try layout.uninstall()
         #expect(try InstallTests.listing(layout.victim, contents: true) == before)
         #expect(removed.status == 1)
-        #expect(removed.stderr.contains("refused to remove \(share.path)/install-manifest (and 2 more listed paths): \(share.path) leads to "),
+        #expect(removed.stderr.contains("refused to remove \(share.path)/install-manifest (and 3 more listed paths): \(share.path) leads to "),
                 "\(removed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: layout.path("bin/voicejournal").path))
     }
@@ -84,7 +85,7 @@ import VoiceJournalTestSupport
     // MARK: - the layout
 
     /// A prefix in a temporary home, and someone else's folder beside it (a README, a folder
-    /// with a file, a Python environment), the place each tampered symlink leads to.
+    /// with a file, two Python environments), the place each tampered symlink leads to.
     struct Layout {
         let folder: TemporaryFolder
         let prefix: URL
@@ -100,18 +101,22 @@ import VoiceJournalTestSupport
             try files.createDirectory(at: prefix, withIntermediateDirectories: true)
             try files.createDirectory(at: victim.appendingPathComponent("folder"), withIntermediateDirectories: true)
             try files.createDirectory(at: victim.appendingPathComponent("whisper-venv/bin"), withIntermediateDirectories: true)
+            try files.createDirectory(at: victim.appendingPathComponent("chat-venv/bin"), withIntermediateDirectories: true)
             try Data("someone else's README\n".utf8).write(to: victim.appendingPathComponent("README.md"))
             try Data("kept\n".utf8).write(to: victim.appendingPathComponent("folder/notes.txt"))
             try Data("#!/bin/sh\n".utf8).write(to: victim.appendingPathComponent("whisper-venv/bin/python"))
+            try Data("#!/bin/sh\n".utf8).write(to: victim.appendingPathComponent("chat-venv/bin/python"))
             environment = ["HOME": home.path, "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": folder.path("config").path]
         }
 
         func path(_ relative: String) -> URL { prefix.appendingPathComponent(relative) }
 
-        /// The release binary, and no Whisper environment: nothing is fetched from PyPI.
+        /// The release binary, and no Whisper or chat environment: nothing is fetched from PyPI
+        /// or built.
         func install() throws -> InstallTests.Outcome {
             try InstallTests.run("/bin/bash", [InstallTests.install, "--prefix", prefix.path,
-                                               "--binary", InstallTests.releaseBinary(), "--no-whisper"], environment: environment)
+                                               "--binary", InstallTests.releaseBinary(), "--no-whisper", "--no-chat"],
+                                 environment: environment)
         }
 
         func uninstall() throws -> InstallTests.Outcome {

@@ -12,6 +12,9 @@ import VoiceJournalTestSupport
     /// The Whisper environment the tests already use: the install links it instead of fetching
     /// the models from PyPI again (the fetch is whisper-setup's, tested with the checkout).
     static var whisperVenv: URL { WhisperServer.python.deletingLastPathComponent().deletingLastPathComponent() }
+    /// The chat environment the tests already use, linked the same way: a test never builds
+    /// llama-cpp-python (chat-setup's build is tested with the checkout, by scripts/test).
+    static var chatVenv: URL { ChatServer.python.deletingLastPathComponent().deletingLastPathComponent() }
 
     /// `.build/release/voicejournal`, when it is there and newer than every source.
     static func releaseBinary() throws -> String {
@@ -41,15 +44,19 @@ import VoiceJournalTestSupport
 
         let release = try Self.releaseBinary()
         let installed = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release,
-                                                   "--whisper-venv", Self.whisperVenv.path, "--whisper-model", "tiny.en", "--offline"],
+                                                   "--whisper-venv", Self.whisperVenv.path, "--whisper-model", "tiny.en",
+                                                   "--chat-venv", Self.chatVenv.path, "--offline"],
                                      environment: environment)
         #expect(installed.status == 0, "\(installed.stderr)")
         #expect(installed.stdout.contains("--uninstall --prefix \(prefix.path)"), "\(installed.stdout)")
 
-        // --offline named the local server in the config file, as the one endpoint.
+        // --offline named the local server in the config file, as the one endpoint, and the
+        // local chat server as its [chat] table.
         let config = folder.path("config/voicejournal/config.toml")
         let configText = try String(contentsOf: config, encoding: .utf8)
         #expect(configText.contains("[[endpoint]]\nbase_url = \"http://127.0.0.1:8178/v1\"\nmodel = \"tiny.en\""), "\(configText)")
+        #expect(configText.contains("\n[chat]\nbase_url = \"http://127.0.0.1:8179/v1\"\nmodel = \"SmolLM2-135M-Instruct\"\n"
+                                    + "schema = \"json_object\"\n"), "\(configText)")
 
         // The command, from another folder, with nothing but PATH (and HOME) set.
         let bin = prefix.appendingPathComponent("bin")
@@ -78,12 +85,13 @@ import VoiceJournalTestSupport
         try checkCompletions(prefix: prefix, scratch: folder.path("shells"), clean: clean)
         try checkUnits(prefix: prefix, folder: folder)
         try checkWhisperServer(bin: bin, clean: clean)
+        try checkChatServer(bin: bin, clean: clean)
 
         // A second run upgrades in place: the same files, the same manifest.
         let manifest = prefix.appendingPathComponent("lib/voicejournal/install-manifest")
         let firstManifest = try String(contentsOf: manifest, encoding: .utf8)
         let again = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release,
-                                               "--no-whisper", "--offline"], environment: environment)
+                                               "--no-whisper", "--no-chat", "--offline"], environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try String(contentsOf: config, encoding: .utf8) == configText, "a config naming the server is left alone")
         let shown = try Self.run(bin.appendingPathComponent("voicejournal").path, ["config", "show"],
@@ -99,35 +107,44 @@ import VoiceJournalTestSupport
         #expect(try String(contentsOf: config, encoding: .utf8) == configText, "the config file is the user's: kept")
         #expect(FileManager.default.fileExists(atPath: Self.whisperVenv.appendingPathComponent("bin/python").path),
                 "an environment given with --whisper-venv is the user's: kept")
+        #expect(FileManager.default.fileExists(atPath: Self.chatVenv.appendingPathComponent("bin/python").path),
+                "an environment given with --chat-venv is the user's: kept")
         let twice = try Self.run("/bin/bash", [Self.install, "--uninstall", "--prefix", prefix.path], environment: environment)
         #expect(twice.status == 1 && twice.stderr.contains("nothing to uninstall"), "\(twice.stderr)")
     }
 
-    /// A run given --whisper-venv after one without lists as a link the path the first listed as
-    /// the environment's tree: the link it has just made stays, and --uninstall removes that link,
-    /// not the environment it leads to.
+    /// A run given --whisper-venv (and --chat-venv) after one without lists as a link the path
+    /// the first listed as the environment's tree: the link it has just made stays, and
+    /// --uninstall removes that link, not the environment it leads to.
     @Test func aSecondRunGivenWhisperVenvKeepsTheLinkItMadeAndUninstallLeavesTheEnvironment() throws {
         let folder = try TemporaryFolder("vj-install-venv")
         let prefix = folder.path("prefix")
-        let venv = folder.path("venv")
-        try FileManager.default.createDirectory(at: venv.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        try Data("#!/bin/sh\n".utf8).write(to: venv.appendingPathComponent("bin/python"))
+        let venv = folder.path("venv"), chatVenv = folder.path("chat-venv")
+        for environment in [venv, chatVenv] {
+            try FileManager.default.createDirectory(at: environment.appendingPathComponent("bin"), withIntermediateDirectories: true)
+            try Data("#!/bin/sh\n".utf8).write(to: environment.appendingPathComponent("bin/python"))
+        }
         let environment = ["HOME": folder.path("home").path, "PATH": "/usr/bin:/bin"]
         let release = try Self.releaseBinary()
-        let first = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release, "--no-whisper"],
+        let first = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release, "--no-whisper", "--no-chat"],
                                  environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         let second = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", release, "--no-whisper",
-                                                "--whisper-venv", venv.path], environment: environment)
+                                                "--whisper-venv", venv.path, "--no-chat", "--chat-venv", chatVenv.path],
+                                  environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         let link = prefix.appendingPathComponent("lib/voicejournal/whisper-venv").path
+        let chatLink = prefix.appendingPathComponent("lib/voicejournal/chat-venv").path
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == venv.path)
-        let before = try Self.listing(venv, contents: true)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: chatLink)) == chatVenv.path)
+        let before = try Self.listing(venv, contents: true), chatBefore = try Self.listing(chatVenv, contents: true)
 
         let removed = try Self.run("/bin/bash", [Self.install, "--uninstall", "--prefix", prefix.path], environment: environment)
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: chatLink)) == nil)
         #expect(try Self.listing(venv, contents: true) == before)
+        #expect(try Self.listing(chatVenv, contents: true) == chatBefore)
     }
 
     /// What is installed speaks for itself, as a person reads it with no source tree: the
@@ -141,17 +158,20 @@ import VoiceJournalTestSupport
         let prefix = home.appendingPathComponent(".local")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let before = try Self.listing(home, contents: true)
-        let installed = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", Self.releaseBinary(), "--no-whisper"],
+        let installed = try Self.run("/bin/bash", [Self.install, "--prefix", prefix.path, "--binary", Self.releaseBinary(),
+                                                   "--no-whisper", "--no-chat"],
                                      environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
         #expect(installed.status == 0, "\(installed.stderr)")
         let bin = prefix.appendingPathComponent("bin")
         let clean = ["PATH": "\(bin.path):/usr/bin:/bin", "HOME": home.path]
-        let checkout = ["scripts/", "whisper-server/whisper-", ".venv-whisper"]
+        let checkout = ["scripts/", "whisper-server/whisper-", ".venv-whisper", "chat-server/chat-", ".venv-chat"]
 
-        // --help, by the installed names (the server's needs no environment for it).
+        // --help, by the installed names (the servers' need no environment for it).
         for (command, names) in [("voicejournal", "voicejournal-whisper-server"),
                                  ("voicejournal-whisper-setup", "usage: voicejournal-whisper-setup"),
-                                 ("voicejournal-whisper-server", "usage: voicejournal-whisper-server")] {
+                                 ("voicejournal-whisper-server", "usage: voicejournal-whisper-server"),
+                                 ("voicejournal-chat-setup", "usage: voicejournal-chat-setup"),
+                                 ("voicejournal-chat-server", "usage: voicejournal-chat-server")] {
             let help = try Self.run("/usr/bin/env", [command, "--help"], environment: clean, in: folder.url)
             let said = help.stdout + help.stderr
             #expect(help.status == 0 && said.contains(names), "\(command) --help: \(said)")
@@ -162,6 +182,11 @@ import VoiceJournalTestSupport
                 "\(setup)")
         let server = try Self.run("/usr/bin/env", ["voicejournal-whisper-server", "--help"], environment: clean).stdout
         #expect(server.contains("voicejournal-whisper-setup"), "\(server)")
+        let chatSetup = try Self.run("/usr/bin/env", ["voicejournal-chat-setup", "--help"], environment: clean).stdout
+        #expect(chatSetup.contains("voicejournal-chat-server") && chatSetup.contains(prefix.appendingPathComponent("lib/voicejournal/chat-venv").path),
+                "\(chatSetup)")
+        let chatServer = try Self.run("/usr/bin/env", ["voicejournal-chat-server", "--help"], environment: clean).stdout
+        #expect(chatServer.contains("voicejournal-chat-setup"), "\(chatServer)")
 
         // The manual pages and the units.
         let manuals = prefix.appendingPathComponent("share/man/man1")
@@ -171,6 +196,8 @@ import VoiceJournalTestSupport
         }
         let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/voicejournal-whisper.service"), encoding: .utf8)
         #expect(unit.contains("\nDocumentation=man:voicejournal-whisper-server(1)"), "\(unit)")
+        let chatUnit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/voicejournal-chat.service"), encoding: .utf8)
+        #expect(chatUnit.contains("\nDocumentation=man:voicejournal-chat-server(1)"), "\(chatUnit)")
 
         // The docs: the source tree's layout, links that resolve, no developer page.
         let docs = prefix.appendingPathComponent("share/doc/voicejournal")
@@ -236,12 +263,12 @@ import VoiceJournalTestSupport
         }
     }
 
-    /// `systemd-analyze verify` accepts both units as the user's manager would load them: their
-    /// commands exist and run, their manual page is found.
+    /// `systemd-analyze verify` accepts the three units as the user's manager would load them:
+    /// their commands exist and run, their manual page is found.
     func checkUnits(prefix: URL, folder: TemporaryFolder) throws {
         let runtime = folder.path("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        for name in ["voicejournal-whisper.service", "voicejournal-serve.service"] {
+        for name in ["voicejournal-whisper.service", "voicejournal-chat.service", "voicejournal-serve.service"] {
             let unit = prefix.appendingPathComponent("share/systemd/user/\(name)")
             let text = try String(contentsOf: unit, encoding: .utf8)
             #expect(text.contains("ExecStart=\(prefix.path)/bin/") && text.contains("Restart=on-failure"))
@@ -255,9 +282,24 @@ import VoiceJournalTestSupport
     /// The installed server, started by its installed name with a clean environment, finds its
     /// environment through the prefix and answers /health.
     func checkWhisperServer(bin: URL, clean: [String: String]) throws {
+        try checkInstalledServer(bin.appendingPathComponent("voicejournal-whisper-server"), ["--model", "tiny.en"],
+                                 clean: clean, path: "/health", answer: ["\"ok\"", "tiny.en"])
+    }
+
+    /// The installed chat server likewise (its environment, and the model in it, through the
+    /// prefix's chat-venv link) lists its model at /v1/models.
+    func checkChatServer(bin: URL, clean: [String: String]) throws {
+        try checkInstalledServer(bin.appendingPathComponent("voicejournal-chat-server"), [],
+                                 clean: clean, path: "/v1/models", answer: ["\"SmolLM2-135M-Instruct\""])
+    }
+
+    /// Starts `server` on a free port (it prints the port once ready), asks `path` and expects
+    /// each of `answer` in what it says.
+    func checkInstalledServer(_ server: URL, _ arguments: [String], clean: [String: String], path: String,
+                              answer: [String]) throws {
         let process = Process()
-        process.executableURL = bin.appendingPathComponent("voicejournal-whisper-server")
-        process.arguments = ["--port", "0", "--model", "tiny.en", "--exit-with-stdin"]
+        process.executableURL = server
+        process.arguments = ["--port", "0"] + arguments + ["--exit-with-stdin"]
         process.environment = clean
         let input = Pipe(), output = Pipe(), errors = Pipe()
         (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
@@ -276,10 +318,10 @@ import VoiceJournalTestSupport
         }
         watchdog.cancel()
         let port = Int(String(decoding: line, as: UTF8.self))
-        #expect(port != nil, "no port printed")
+        #expect(port != nil, "\(server.lastPathComponent): no port printed")
         guard let port else { return }
-        let health = try runTool("curl", ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)/health"])
-        #expect(health.contains("\"ok\"") && health.contains("tiny.en"), "\(health)")
+        let said = try runTool("curl", ["-sf", "--max-time", "10", "http://127.0.0.1:\(port)\(path)"])
+        #expect(answer.allSatisfy { said.contains($0) }, "\(server.lastPathComponent): \(said)")
     }
 
     /// The .deb: dpkg-deb reads it, lintian has no error, dpkg installs it (as root), the command
@@ -304,6 +346,8 @@ import VoiceJournalTestSupport
         #expect(info.contains("Recommends: libcurl4") && info.contains("libavformat"))
         let contents = try runTool("dpkg-deb", ["--contents", deb])
         for path in ["./usr/bin/voicejournal", "./usr/bin/voicejournal-whisper-setup", "./usr/share/man/man1/voicejournal.1.gz",
+                     "./usr/bin/voicejournal-chat-setup", "./usr/bin/voicejournal-chat-server",
+                     "./usr/share/man/man1/voicejournal-chat-server.1.gz", "./usr/lib/systemd/user/voicejournal-chat.service",
                      "./usr/share/bash-completion/completions/voicejournal", "./usr/share/zsh/vendor-completions/_voicejournal",
                      "./usr/share/fish/vendor_completions.d/voicejournal.fish", "./usr/lib/systemd/user/voicejournal-serve.service",
                      "./usr/lib/systemd/user/voicejournal-whisper.service", "./usr/share/doc/voicejournal/copyright"] {

@@ -97,14 +97,14 @@ import VoiceJournalTestSupport
     }
 
     /// The pages installed with voicejournal name the installed commands, never the source tree's
-    /// paths (`scripts/...`, `whisper-server/whisper-server`).
+    /// paths (`scripts/...`, `whisper-server/whisper-server`, `chat-server/chat-server`).
     @Test func installedPagesNameNothingOfTheSourceTree() throws {
         let pages = [Self.page] + (try FileManager.default.contentsOfDirectory(atPath: PackagePaths.root.appendingPathComponent("dist/man").path))
             .filter { $0.hasSuffix(".1") }.map { PackagePaths.root.appendingPathComponent("dist/man/\($0)") }
-        #expect(pages.count == 3)
+        #expect(pages.count == 5)
         for page in pages {
             let text = try String(contentsOf: page, encoding: .utf8)
-            for checkout in ["scripts/", "whisper-server/whisper-"] {
+            for checkout in ["scripts/", "whisper-server/whisper-", "chat-server/chat-"] {
                 #expect(!text.contains(checkout), "\(page.lastPathComponent) names \(checkout)")
             }
             let warnings = try runTool("sh", ["-c", #"groff -t -mandoc -Tutf8 -ww -z "$0" 2>&1"#, page.path])

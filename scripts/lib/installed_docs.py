@@ -12,13 +12,14 @@ bytes. Each page is changed only thus:
   own) is left out: what only a source tree has (scripts/demo, scripts/test, scripts/bench...).
 - `<!-- installed: TEXT -->` becomes TEXT: what the installed copy says instead.
 - The source tree's commands get their installed names: whisper-server/whisper-server is
-  voicejournal-whisper-server, whisper-server/whisper-setup voicejournal-whisper-setup,
-  `man ./docs/voicejournal.1` is `man voicejournal`.
+  voicejournal-whisper-server, whisper-server/whisper-setup voicejournal-whisper-setup (and
+  chat-server/chat-server, chat-server/chat-setup likewise voicejournal-chat-server,
+  voicejournal-chat-setup), `man ./docs/voicejournal.1` is `man voicejournal`.
 - A link to a page or file that is not installed (the developer pages, the manual page's
   source) becomes its text.
 
-A page that still names scripts/ or a whisper-server/ path after that is an error, with its
-file and line: mark the passage, or say it the installed way.
+A page that still names scripts/ or a whisper-server/ or chat-server/ path after that is an
+error, with its file and line: mark the passage, or say it the installed way.
 """
 
 import os
@@ -33,11 +34,12 @@ CHECKOUT, END_CHECKOUT = "<!-- checkout -->", "<!-- /checkout -->"
 INSTALLED = re.compile(r"<!-- installed:[ \n](.*?)[ \n]-->", re.S)
 RENAMED = [
     (re.compile(r"(?:[\w.$~-]+/)*whisper-server/whisper-(server|setup)\b"), r"voicejournal-whisper-\1"),
+    (re.compile(r"(?:[\w.$~-]+/)*chat-server/chat-(server|setup)\b"), r"voicejournal-chat-\1"),
     (re.compile(r"\bscripts/whisper-(server|setup)\b"), r"voicejournal-whisper-\1"),
     (re.compile(r"\bman \./docs/voicejournal\.1\b"), "man voicejournal"),
 ]
 LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^()\s]+)\)")
-LEFT_OVER = re.compile(r"scripts/|whisper-server/|<!-- /?checkout|<!-- installed:")
+LEFT_OVER = re.compile(r"scripts/|whisper-server/|chat-server/|<!-- /?checkout|<!-- installed:")
 
 
 class PageError(Exception):
