@@ -16,7 +16,7 @@ public enum ReflectionPrompt {
     /// The request for `subject`.
     public static func request(for subject: ReflectionSubject) -> ChatRequest {
         ChatRequest(messages: [.system(system), .user(user(for: subject))], schema: schema(for: subject),
-                    schemaName: "reflection", maxTokens: 700, temperature: 0.2)
+                    schemaName: "reflection", maxTokens: 700, temperature: 0)
     }
 
     /// `request` asked again after `answer` broke the rules in `reasons`: the conversation
