@@ -110,3 +110,30 @@ package final class Transfer {
         return true
     }
 }
+
+extension CurlEasy {
+    /// Sets what every request of ours shares, after a reset: the URL, http(s) only, no
+    /// signals (worker threads must not get SIGALRM from the resolver's timeouts), TCP
+    /// keep-alive, the timeouts, the user agent, the headers (`headers` must outlive the
+    /// transfer), and `transfer` as the receiver of the answer and the watch on its progress.
+    package func prepare(url: String, connectTimeout: Double, timeout: Double, userAgent: String,
+                         headers: CurlHeaderList, transfer: Transfer) throws {
+        try reset()
+        try set(CURLOPT_URL, url)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
+        try set(CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+        try set(CURLOPT_USERAGENT, userAgent)
+        try set(headers: headers)
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        try set(CURLOPT_WRITEFUNCTION, callback: Transfer.receiveBody)
+        try set(CURLOPT_WRITEDATA, pointer: context)
+        try set(CURLOPT_HEADERFUNCTION, callback: Transfer.receiveHeader)
+        try set(CURLOPT_HEADERDATA, pointer: context)
+        try set(CURLOPT_NOPROGRESS, 0)
+        try setProgress(Transfer.progress)
+        try set(CURLOPT_XFERINFODATA, pointer: context)
+    }
+}

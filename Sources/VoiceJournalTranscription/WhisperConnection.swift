@@ -87,26 +87,9 @@ public final class WhisperConnection {
 
     private func configure(transfer: Transfer, configuration: WhisperClient.Configuration, url: String,
                            mime: CurlMime, headers: CurlHeaderList) throws {
-        try easy.reset()
-        try easy.set(CURLOPT_URL, url)
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        // Worker threads must not get SIGALRM from the resolver's timeouts.
-        try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
-        try easy.set(CURLOPT_TIMEOUT_MS, Int(configuration.timeout * 1000))
-        try easy.set(CURLOPT_USERAGENT, Self.userAgent)
-        try easy.set(headers: headers)
+        try easy.prepare(url: url, connectTimeout: configuration.connectTimeout, timeout: configuration.timeout,
+                         userAgent: Self.userAgent, headers: headers, transfer: transfer)
         try easy.set(mime: mime)
-
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        try easy.set(CURLOPT_WRITEFUNCTION, callback: Transfer.receiveBody)
-        try easy.set(CURLOPT_WRITEDATA, pointer: context)
-        try easy.set(CURLOPT_HEADERFUNCTION, callback: Transfer.receiveHeader)
-        try easy.set(CURLOPT_HEADERDATA, pointer: context)
-        try easy.set(CURLOPT_NOPROGRESS, 0)
-        try easy.setProgress(Transfer.progress)
-        try easy.set(CURLOPT_XFERINFODATA, pointer: context)
     }
 
     /// Whether a new connection to the server can be made now (connect and TLS only, no

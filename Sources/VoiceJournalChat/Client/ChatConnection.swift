@@ -105,26 +105,10 @@ public final class ChatConnection {
     private static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
 
     private func configure(transfer: Transfer, headers: CurlHeaderList, bodySize: Int) throws {
-        try easy.reset()
-        try easy.set(CURLOPT_URL, endpoint.completionsURL)
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        // Worker threads must not get SIGALRM from the resolver's timeouts.
-        try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(endpoint.connectTimeout * 1000))
-        try easy.set(CURLOPT_TIMEOUT_MS, Int(endpoint.timeout * 1000))
-        try easy.set(CURLOPT_USERAGENT, Self.userAgent)
+        try easy.prepare(url: endpoint.completionsURL, connectTimeout: endpoint.connectTimeout, timeout: endpoint.timeout,
+                         userAgent: Self.userAgent, headers: headers, transfer: transfer)
         try easy.set(CURLOPT_POST, 1)
         try easy.set(CURLOPT_POSTFIELDSIZE, bodySize)
-        try easy.set(headers: headers)
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        try easy.set(CURLOPT_WRITEFUNCTION, callback: Transfer.receiveBody)
-        try easy.set(CURLOPT_WRITEDATA, pointer: context)
-        try easy.set(CURLOPT_HEADERFUNCTION, callback: Transfer.receiveHeader)
-        try easy.set(CURLOPT_HEADERDATA, pointer: context)
-        try easy.set(CURLOPT_NOPROGRESS, 0)
-        try easy.setProgress(Transfer.progress)
-        try easy.set(CURLOPT_XFERINFODATA, pointer: context)
     }
 
     private func classify(_ failure: CurlFailure, transfer: Transfer) -> ChatError {
