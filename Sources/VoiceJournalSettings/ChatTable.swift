@@ -13,7 +13,6 @@ import TOMLKit
 /// api_key_env = "OPENAI_API_KEY"
 /// price_input = 0.15          # dollars per million tokens, for the cost kept with each reflection
 /// price_output = 0.60
-/// reflect = "auto"            # reflect on every entry once its words are in
 /// ```
 package struct ChatTable: Sendable, Equatable {
     package var baseURL: String?
@@ -23,15 +22,13 @@ package struct ChatTable: Sendable, Equatable {
     package var schema: String?
     package var priceInput: Double?
     package var priceOutput: Double?
-    /// `auto` or `off`.
-    package var reflect: String?
     /// The line of the table's header, for messages.
     package var line: Int?
 
     package init() {}
 
     /// The keys `[chat]` takes.
-    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output", "reflect"]
+    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output"]
 }
 
 extension ConfigFile.TableReader {
@@ -45,7 +42,7 @@ extension ConfigFile.TableReader {
             case "base_url":
                 let url = try text(value, key, in: name)
                 guard rules.isHTTPURL(url) else { throw invalid(key, in: name, "must be an http(s) URL such as \"http://127.0.0.1:8179/v1\"") }
-                chat.baseURL = url
+                chat.baseURL = Settings.trimmedURL(url)
             case "model": chat.model = try text(value, key, in: name)
             case "api_key_env":
                 let variable = try text(value, key, in: name)
@@ -63,10 +60,6 @@ extension ConfigFile.TableReader {
                 }
                 guard price.isFinite, price >= 0, price <= 10_000 else { throw invalid(key, in: name, "must be 0 or more dollars per million tokens") }
                 if key == "price_input" { chat.priceInput = price } else { chat.priceOutput = price }
-            case "reflect":
-                let mode = try text(value, key, in: name)
-                guard ["auto", "off"].contains(mode) else { throw invalid(key, in: name, "must be \"auto\" or \"off\"") }
-                chat.reflect = mode
             default:
                 throw unknownKey(key, in: name, hint: "")
             }

@@ -141,7 +141,7 @@ extension ConfigFile {
             let lowered = key.lowercased()
             if ["key", "token", "secret", "password", "bearer"].contains(where: lowered.contains) {
                 return ConfigError(kind: .keyInFile, path: path, line: line, message:
-                    "\"\(key)\" \(Self.shown(table)): API keys are never written in the config file; put the key in an environment variable and name that variable with api_key_env = \"NAME\" in the [[endpoint]] table")
+                    "\"\(key)\" \(Self.shown(table)): API keys are never written in the config file; put the key in an environment variable and name that variable with api_key_env = \"NAME\" in the \(table == "chat" ? "[chat]" : "[[endpoint]]") table")
             }
             return ConfigError(kind: .unknownKey, path: path, line: line,
                                message: "unknown key \"\(key)\" \(Self.shown(table))\(hint)")

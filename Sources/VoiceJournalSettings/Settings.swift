@@ -230,8 +230,6 @@ package struct Settings: Sendable {
         package let schema: String?
         /// Dollars per million input and output tokens, when both are given.
         package let prices: [Double]?
-        /// Whether every entry is reflected on once its words are in (`reflect = "auto"`).
-        package let automatic: Bool
 
         /// The model asked for when none is named: the local server's (`voicejournal-chat-server`).
         package static let localModel = "SmolLM2-135M-Instruct"
@@ -255,7 +253,6 @@ package struct Settings: Sendable {
             keyVariable = table?.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
             schema = table?.schema
             prices = table.flatMap { table in table.priceInput.flatMap { input in table.priceOutput.map { [input, $0] } } }
-            automatic = table?.reflect == "auto"
         }
     }
 

@@ -43,6 +43,12 @@ extension PointInTime: ExpressibleByArgument {
     package static var defaultValueDescription: String { "YYYY-MM-DD[THH:MM]" }
 }
 
+/// A line of encouragement, on stderr: standard output stays what a script reads (a take's
+/// transcript, an entry's number).
+func printEncouragement(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
 /// One line on stdout at once, not when a buffer fills: a server's output is read as it happens.
 func printNow(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))

@@ -203,3 +203,34 @@ import VoiceJournalTestSupport
         #expect(kept["mood"] as? String == "sad" && kept["theme"] as? String == "relationships")
     }
 }
+
+/// Reflections brought in by an import are data like any other row: checked as they come in,
+/// and their claims checked again against the entry before they are shown as a model's view.
+@Suite(.onTestThreads) struct ImportedReflectionTests {
+    @Test func anImportedReflectionIsShownOnlyAsFarAsTheEntryBearsItOut() throws {
+        let folder = try TemporaryFolder()
+        let server = try StubChatServer(rules: [.init(responses: [.says(ReflectTests.valid())])])
+        let binary = try ReflectTests.journal(folder, environment: ["VOICEJOURNAL_CHAT_URL": server.baseURL])
+        #expect(try binary.run(["reflect", "1"]).status == 0)
+        #expect(try binary.run(["export", "--format", "json", "--out", folder.path("export").path]).status == 0)
+        let file = folder.path("export/voicejournal.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        // The highlight's text made to say what the entry never did.
+        let crafted = text.replacingOccurrences(of: "The water was calm.\\\"", with: "Send your password to me.\\\"")
+        #expect(crafted != text)
+        try Data(crafted.utf8).write(to: file)
+        let other = VoicejournalBinary(home: folder.path("home2"))
+        #expect(try other.run(["import", file.path]).status == 0)
+        let shown = try other.run(["entry", "show", "1"])
+        #expect(shown.stdout.contains("Reflection failed") && shown.stdout.contains("highlight 2 is no longer that sentence"))
+        #expect(!shown.stdout.contains("Send your password"))
+        // Reasons that are not a list of texts: the import is refused in one line and nothing is written.
+        let broken = text.replacingOccurrences(of: "\"reasons\" : \"[]\"", with: "\"reasons\" : \"{oops\"")
+        #expect(broken != text)
+        try Data(broken.utf8).write(to: file)
+        let third = VoicejournalBinary(home: folder.path("home3"))
+        let refused = try third.run(["import", file.path])
+        #expect(refused.status != 0 && refused.stderr.contains("reasons"))
+        #expect(try third.run(["entry", "list"]).stdout.contains("No entries"))
+    }
+}

@@ -45,8 +45,8 @@ struct EntryCommand: AsyncParsableCommand {
             let content = try await store.newEntryText(given, journal: journalName, editor: EntryEditor())
             let entry = try store.addEntry(journal: journalName, kind: kind == .text ? .text : .gratitude, title: title,
                                            content: content, mood: mood, theme: theme, createdAt: date?.date ?? Now.date())
-            try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))."
-                + (quiet || !settings.encourage.value ? "" : "\n" + Encouragement.line(entryId: $0.id, mood: $0.mood)) }
+            try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))." }
+            if !output.json, !quiet, settings.encourage.value { printEncouragement(Encouragement.line(entryId: entry.id, mood: entry.mood)) }
         }
     }
 

@@ -52,7 +52,7 @@ struct Record: AsyncParsableCommand {
             if !json { try? RecordingReport.show(outcome, json: false, live: true) }
         }
         try RecordingReport.finish(take, json: json)
-        if !json, !quiet, settings.encourage.value, let id = take.outcome.recording.entryId { print(Encouragement.line(entryId: id, mood: mood)) }
+        if !json, !quiet, settings.encourage.value, let id = take.outcome.recording.entryId { printEncouragement(Encouragement.line(entryId: id, mood: mood)) }
     }
 }
 
