@@ -43,10 +43,11 @@ extension PointInTime: ExpressibleByArgument {
     package static var defaultValueDescription: String { "YYYY-MM-DD[THH:MM]" }
 }
 
-/// A line of encouragement, on stderr: standard output stays what a script reads (a take's
-/// transcript, an entry's number).
+/// A line of encouragement, for a person at a terminal only: standard output piped or in a
+/// file is what a script reads (a take's transcript, an entry's number), and stays that.
 func printEncouragement(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    guard isatty(STDOUT_FILENO) == 1 else { return }
+    print(line)
 }
 
 /// One line on stdout at once, not when a buffer fills: a server's output is read as it happens.
