@@ -153,7 +153,7 @@ let package = Package(
 
         // Shared by the test targets: temporary homes, running the built binary, fixtures.
         .target(name: "VoiceJournalTestSupport", dependencies: [
-            "VoiceJournalStore", .product(name: "Logging", package: "swift-log"),
+            "VoiceJournalStore", "VoiceJournalChat", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/VoiceJournalTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),

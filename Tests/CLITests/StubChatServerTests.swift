@@ -104,7 +104,7 @@ import VoiceJournalTestSupport
         let logged = try server.completions()
         #expect(logged.map(\.schemaForm) == ["json_object", "json_schema", "none"])
         #expect(logged.allSatisfy { $0.problems.isEmpty && $0.answer == "reflect" && $0.authorizationOk == true })
-        #expect(logged[1].responseFormat?["json_schema"]?["name"]?.string == "reflection")
+        #expect(logged[1].responseFormat?["json_schema"]?["name"]?.stringValue == "reflection")
         #expect(logged[0].temperature == 0.2)
         #expect(logged[0].messages?.map(\.role) == ["system", "user"])
         #expect(logged[0].lastUserContent == "Today I walked.")

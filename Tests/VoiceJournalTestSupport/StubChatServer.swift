@@ -1,4 +1,5 @@
 import Foundation
+@_exported import enum VoiceJournalChat.JSONValue
 
 /// The OpenAI-compatible chat test server (Tests/Servers/chat_stub.py) on 127.0.0.1, on a port
 /// the OS picks. It checks every `POST /v1/chat/completions` against the API's contract, answers
@@ -262,44 +263,5 @@ public struct StubChatRequest: Decodable, Sendable {
         promptTokens = try container.decodeIfPresent(Int.self, forKey: .promptTokens)
         completionTokens = try container.decodeIfPresent(Int.self, forKey: .completionTokens)
         content = try container.decodeIfPresent(String.self, forKey: .content)
-    }
-
-    /// Any JSON value, as the request sent it.
-    public enum JSONValue: Decodable, Sendable, Equatable {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-        case array([JSONValue])
-        case object([String: JSONValue])
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = .number(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else if let value = try? container.decode([JSONValue].self) {
-                self = .array(value)
-            } else {
-                self = .object(try container.decode([String: JSONValue].self))
-            }
-        }
-
-        /// An object's member (nil for other values or a missing key).
-        public subscript(key: String) -> JSONValue? {
-            if case .object(let members) = self { return members[key] }
-            return nil
-        }
-
-        /// A string's text (nil for other values).
-        public var string: String? {
-            if case .string(let text) = self { return text }
-            return nil
-        }
     }
 }
