@@ -116,6 +116,11 @@ package enum CommandHelp {
         --apply takes the suggested mood and first theme where the entry has none; what you \
         set is never overwritten. --dry-run prints the messages as they would go and sends \
         nothing.
+
+        With reflect = "auto" under [chat] (or record --reflect), every new entry gets a \
+        reflection job in the queue, asked for by `queue run` once its words are there; \
+        `queue status` counts them. More servers, as [[chat.endpoint]] tables, form a pool: \
+        one that does not answer passes the work to the next.
         """
 
     package static let backup = """

@@ -6,18 +6,22 @@ import VoiceJournalTerminal
 package struct QueueStatusJSON: Encodable, Sendable {
     let counts: QueueCounts
     let runningJobs: [RunningJob]
+    /// The reflection queue's jobs, when it has any.
+    let reflections: ReflectionJobCounts?
 
-    package init(counts: QueueCounts, runningJobs: [RunningJob]) {
+    package init(counts: QueueCounts, runningJobs: [RunningJob], reflections: ReflectionJobCounts? = nil) {
         self.counts = counts
         self.runningJobs = runningJobs
+        self.reflections = reflections
     }
 
-    private enum Keys: String, CodingKey { case runningJobs }
+    private enum Keys: String, CodingKey { case runningJobs, reflections }
 
     package func encode(to encoder: Encoder) throws {
         try counts.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(runningJobs, forKey: .runningJobs)
+        try container.encodeIfPresent(reflections, forKey: .reflections)
     }
 }
 
@@ -28,11 +32,23 @@ extension QueueStatusJSON {
         self.init(counts: counts, runningJobs: counts.running > 0 ? try queue.runningJobs() : [])
     }
 
+    /// The status of the journal's queues: transcriptions, and reflections when there are any.
+    package init(of store: JournalStore) throws {
+        let transcriptions = try Self(of: store.queue)
+        let reflections = try store.reflectionJobCounts()
+        self.init(counts: transcriptions.counts, runningJobs: transcriptions.runningJobs, reflections: reflections.total > 0 ? reflections : nil)
+    }
+
     /// What `queue status` prints without `--json` (see `QueueText.status`).
     package var text: String {
-        QueueText.status(queued: counts.queued, running: counts.running, done: counts.done, failed: counts.failed,
-                         cancelled: counts.cancelled, runningJobs: runningJobs.map { ($0.jobId, $0.path, $0.chunk, $0.endpoint) },
-                         nextDueIn: counts.nextDue?.timeIntervalSinceNow)
+        let transcriptions = QueueText.status(queued: counts.queued, running: counts.running, done: counts.done, failed: counts.failed,
+                                              cancelled: counts.cancelled, runningJobs: runningJobs.map { ($0.jobId, $0.path, $0.chunk, $0.endpoint) },
+                                              nextDueIn: counts.nextDue?.timeIntervalSinceNow)
+        guard let reflections else { return transcriptions }
+        let parts = [(reflections.queued, "queued"), (reflections.waiting, "waiting for transcripts"), (reflections.running, "running"),
+                     (reflections.done, "done"), (reflections.failed, "failed"), (reflections.cancelled, "cancelled")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return transcriptions + "\nReflections: " + parts.joined(separator: ", ")
     }
 }
 

@@ -24,16 +24,18 @@ package struct ReflectRun: Sendable {
 
     /// Runs it and returns what goes on stdout.
     package func run(settings: Settings, store: JournalStore, environment: [String: String], now: Date) async throws -> Output {
-        let endpoint = try settings.chatEndpoint(environment: environment)
-        let reflector = Reflector(endpoint: endpoint, logger: Logger(label: "voicejournal.reflect"))
+        let reflectors = try settings.chatEndpoints(environment: environment).map {
+            Reflector(endpoint: $0, logger: Logger(label: "voicejournal.reflect"))
+        }
         let entryId = try store.entryView(entry).entry.id
         if dryRun {
-            let request = try reflector.request(entryId: entryId, in: store)
-            return Output(text: Self.dryRunText(reflector.body(of: request), request: request, endpoint: endpoint, json: json))
+            let request = try reflectors[0].request(entryId: entryId, in: store)
+            return Output(text: Self.dryRunText(reflectors[0].body(of: request), request: request, endpoint: reflectors[0].endpoint, json: json))
         }
-        let outcome = try await onThread { [again] in try reflector.reflect(entryId: entryId, in: store, again: again, now: now) }
-        let page = ReflectionPage(outcome.reflection, entry: try store.entry(id: entryId))
         var notes: [String] = []
+        let (outcome, passed) = try await onThread { [again] in try Self.reflect(entryId, on: reflectors, store: store, again: again, now: now) }
+        if !json { notes += passed }
+        let page = ReflectionPage(outcome.reflection, entry: try store.entry(id: entryId))
         if case .kept = outcome, !json { notes.append("(kept from before; nothing was sent: --again asks for a new one)") }
         if apply, let reflection = page.reflection {
             let set = try store.applySuggestion(entryId: entryId, mood: reflection.mood, theme: reflection.themes.first)
@@ -43,6 +45,23 @@ package struct ReflectRun: Sendable {
         let failed = page.reflection == nil
         if json { return Output(text: try JSONText.encode(page), failed: failed) }
         return Output(text: (page.lines() + notes).joined(separator: "\n"), failed: failed)
+    }
+
+    /// The reflection from the pool's first server that answers: one that cannot be reached,
+    /// refuses the key or keeps failing passes the entry to the next (said in the returned
+    /// notes); the last one's error is the command's.
+    static func reflect(_ entryId: Int64, on reflectors: [Reflector], store: JournalStore, again: Bool,
+                        now: Date) throws -> (Reflector.Outcome, [String]) {
+        var notes: [String] = []
+        for (index, reflector) in reflectors.enumerated() {
+            do {
+                return (try reflector.reflect(entryId: entryId, in: store, again: again, now: now), notes)
+            } catch let error as ChatError where index + 1 < reflectors.count && error.kind != .cancelled
+                && (error.kind == .unreachable || error.disposition != .giveUp) {
+                notes.append("(\(reflector.endpoint.shownBaseURL) did not answer — \(error.description) — so \(reflectors[index + 1].endpoint.shownBaseURL) was asked)")
+            }
+        }
+        preconditionFailure("the last server's error is thrown above")
     }
 
     /// `--dry-run`: the messages as they would go, the schema's form, and an estimate of the
@@ -65,23 +84,26 @@ package struct ReflectRun: Sendable {
 }
 
 extension Settings {
-    /// The chat endpoint the settings name, ready to use; none named is a configuration
-    /// error that says how to start the local server or name one.
+    /// The preferred chat endpoint the settings name, ready to use (see `chatEndpoints`).
     package func chatEndpoint(environment: [String: String]) throws -> ChatEndpoint {
-        guard let chat else {
+        try chatEndpoints(environment: environment)[0]
+    }
+
+    /// Every chat server the settings name, the preferred first (`Settings.Chat.pool`), ready
+    /// to use; none named is a configuration error that says how to start the local server
+    /// or name one.
+    package func chatEndpoints(environment: [String: String]) throws -> [ChatEndpoint] {
+        guard let chat, !chat.pool.isEmpty else {
             throw ReflectionError("no chat endpoint is named, and a journal's words go only where you say: start the local one "
                 + "(voicejournal-chat-setup --configure, then voicejournal-chat-server) or name a server with --chat-url, "
                 + "VOICEJOURNAL_CHAT_URL or [chat] base_url in \(configPath.value)", isConfiguration: true)
         }
-        let origin = switch chat.baseURL.source {
-        case .flag(let name), .environment(let name): name
-        case .configFile(let path): "[chat] base_url in \(path)"
-        case .runningServe, .builtIn: "--chat-url"
+        return try chat.pool.map { member in
+            var endpoint = try ChatEndpoint.resolve(baseURL: member.baseURL, model: member.model, keyVariable: member.keyVariable,
+                                                    environment: environment, origin: member.origin)
+            endpoint.schemaForm = member.schema.flatMap(ChatEndpoint.SchemaForm.init(rawValue:))
+            if let prices = member.prices, prices.count == 2 { endpoint.pricePerMillion = (prices[0], prices[1]) }
+            return endpoint
         }
-        var endpoint = try ChatEndpoint.resolve(baseURL: chat.baseURL.value, model: chat.model.value, keyVariable: chat.keyVariable,
-                                                environment: environment, origin: origin)
-        endpoint.schemaForm = chat.schema.flatMap(ChatEndpoint.SchemaForm.init(rawValue:))
-        if let prices = chat.prices, prices.count == 2 { endpoint.pricePerMillion = (prices[0], prices[1]) }
-        return endpoint
     }
 }

@@ -1,5 +1,6 @@
 import VoiceJournalAudio
 import Foundation
+import VoiceJournalSystem
 import Logging
 import VoiceJournalStore
 import VoiceJournalTranscription

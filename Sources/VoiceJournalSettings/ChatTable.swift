@@ -13,7 +13,16 @@ import TOMLKit
 /// api_key_env = "OPENAI_API_KEY"
 /// price_input = 0.15          # dollars per million tokens, for the cost kept with each reflection
 /// price_output = 0.60
+/// reflect = "auto"            # every new entry reflected by the queue; "manual" (the default): `reflect` only
+///
+/// [[chat.endpoint]]           # more servers: a pool, tried in priority order, with failover
+/// base_url = "https://api.openai.com/v1"
+/// model = "gpt-4o-mini"
+/// priority = -1
 /// ```
+///
+/// A `[[chat.endpoint]]` table takes the keys of `[chat]` that describe a server, and
+/// `priority`; what it leaves out it takes from `[chat]`.
 package struct ChatTable: Sendable, Equatable {
     package var baseURL: String?
     package var model: String?
@@ -22,23 +31,50 @@ package struct ChatTable: Sendable, Equatable {
     package var schema: String?
     package var priceInput: Double?
     package var priceOutput: Double?
+    /// `reflect`: "auto" or "manual" (`[chat]` only).
+    package var reflect: String?
+    /// `priority` (`[[chat.endpoint]]` only): higher first.
+    package var priority = 0
+    /// The `[[chat.endpoint]]` tables, in file order (`[chat]` only).
+    package var endpoints: [ChatTable] = []
     /// The line of the table's header, for messages.
     package var line: Int?
 
     package init() {}
 
     /// The keys `[chat]` takes.
-    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output"]
+    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output", "reflect", "endpoint"]
 }
 
 extension ConfigFile.TableReader {
-    func chat(_ table: TOMLTable) throws(ConfigError) -> ChatTable {
+    func chat(_ table: TOMLTable, endpoint index: Int? = nil) throws(ConfigError) -> ChatTable {
         var chat = ChatTable()
-        let name = "chat"
+        let name = index.map { "chat.endpoint#\($0)" } ?? "chat"
         chat.line = lines.line(ofTable: name)
+        if index != nil, table["base_url"] == nil {
+            throw ConfigError(kind: .invalidValue, path: path, line: chat.line, message: "[[chat.endpoint]] needs a base_url")
+        }
         for key in ordered(table.keys, in: name) {
             let value = table[key]
             switch key {
+            case "reflect" where index == nil:
+                let mode = try text(value, key, in: name)
+                guard ["auto", "manual"].contains(mode) else {
+                    throw invalid(key, in: name, "must be \"auto\" (every new entry is reflected on by the queue) or \"manual\"")
+                }
+                chat.reflect = mode
+            case "endpoint" where index == nil:
+                guard let tables = value?.array else { throw wrongType(key, in: name, expected: "a list of tables ([[chat.endpoint]])", got: value) }
+                for number in 0..<tables.count {
+                    guard let member = tables[number].table else {
+                        throw wrongType(key, in: name, expected: "a list of tables ([[chat.endpoint]])", got: tables[number])
+                    }
+                    chat.endpoints.append(try self.chat(member, endpoint: number))
+                }
+            case "priority" where index != nil:
+                guard let number = value?.int else { throw wrongType(key, in: name, expected: "an integer", got: value) }
+                guard (-1000...1000).contains(number) else { throw invalid(key, in: name, "must be between -1000 and 1000") }
+                chat.priority = number
             case "base_url":
                 let url = try text(value, key, in: name)
                 guard rules.isHTTPURL(url) else { throw invalid(key, in: name, "must be an http(s) URL such as \"http://127.0.0.1:8179/v1\"") }

@@ -8,13 +8,14 @@ extension ConfigFile {
     /// Only called on text the parser has accepted, so a light scan suffices: headers
     /// (`[defaults]`, `[[endpoint]]`), `key =` lines, and multi-line strings skipped over.
     struct KeyLines {
-        /// A table as the scan names it: "" for the top level, "defaults", "endpoint#0"...
+        /// A table as the scan names it: "" for the top level, "defaults", "endpoint#0",
+        /// "chat.endpoint#1"...
         private var headers: [String: Int] = [:]
         private var keys: [String: Int] = [:]
 
         init(_ text: String) {
             var table = ""
-            var endpointCount = 0
+            var listCounts: [String: Int] = [:]
             var openQuote: Substring?
             for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let number = index + 1
@@ -26,8 +27,10 @@ extension ConfigFile {
                 }
                 if line.hasPrefix("[[") {
                     let name = Self.headerName(line.dropFirst(2))
-                    table = name == "endpoint" ? "endpoint#\(endpointCount)" : name
-                    if name == "endpoint" { endpointCount += 1 }
+                    // Each table of a list is a table of its own: `endpoint#0`, `chat.endpoint#1`.
+                    let path = Self.dottedPath(name).joined(separator: ".")
+                    table = "\(path)#\(listCounts[path, default: 0])"
+                    listCounts[path, default: 0] += 1
                     headers[table] = headers[table] ?? number
                 } else if line.hasPrefix("[") {
                     let path = Self.dottedPath(String(line.dropFirst().prefix { $0 != "]" }))

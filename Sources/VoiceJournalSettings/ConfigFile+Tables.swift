@@ -141,7 +141,7 @@ extension ConfigFile {
             let lowered = key.lowercased()
             if ["key", "token", "secret", "password", "bearer"].contains(where: lowered.contains) {
                 return ConfigError(kind: .keyInFile, path: path, line: line, message:
-                    "\"\(key)\" \(Self.shown(table)): API keys are never written in the config file; put the key in an environment variable and name that variable with api_key_env = \"NAME\" in the \(table == "chat" ? "[chat]" : "[[endpoint]]") table")
+                    "\"\(key)\" \(Self.shown(table)): API keys are never written in the config file; put the key in an environment variable and name that variable with api_key_env = \"NAME\" in the \(table.hasPrefix("chat") ? "[chat]" : "[[endpoint]]") table")
             }
             return ConfigError(kind: .unknownKey, path: path, line: line,
                                message: "unknown key \"\(key)\" \(Self.shown(table))\(hint)")
@@ -150,8 +150,8 @@ extension ConfigFile {
         /// A table's name as a message shows it: `in [defaults]`, `in [[endpoint]] 2`.
         private static func shown(_ table: String) -> String {
             if table.isEmpty { return "at the top level" }
-            if table.hasPrefix("endpoint#"), let index = Int(table.dropFirst("endpoint#".count)) {
-                return "in [[endpoint]] \(index + 1)"
+            if let mark = table.lastIndex(of: "#"), let index = Int(table[table.index(after: mark)...]) {
+                return "in [[\(table[..<mark])]] \(index + 1)"
             }
             return "in [\(table)]"
         }

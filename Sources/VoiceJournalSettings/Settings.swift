@@ -61,6 +61,8 @@ package struct Settings: Sendable {
         /// `--chat-url`, `--chat-model`.
         package var chatURL: String?
         package var chatModel: String?
+        /// `record --reflect`: this take gets a reflection job.
+        package var reflect = false
 
         package init() {}
     }
@@ -210,6 +212,7 @@ package struct Settings: Sendable {
         translate = resolver.pick(flags.translate, "--translate", file: defaults.translate, default: false)
         encourage = resolver.pick(nil, "--quiet", file: defaults.encourage, default: true)
         chat = Chat(flags: flags, resolver: resolver, table: file?.chat)
+        autoReflect = resolver.pick(flags.reflect ? true : nil, "--reflect", file: file?.chat?.reflect.map { $0 == "auto" }, default: false)
     }
 
     /// Whether `record` and `entry add` print a line of encouragement (`encourage` under
@@ -219,6 +222,10 @@ package struct Settings: Sendable {
     /// The chat endpoint reflections are asked of: nil when none is named anywhere — a
     /// journal's text goes only where the user said.
     package let chat: Chat?
+
+    /// Whether a new entry gets a reflection job in the queue, run once its words are there
+    /// (`reflect = "auto"` under `[chat]`, or `record --reflect` for one take).
+    package let autoReflect: Setting<Bool>
 
     /// The chat endpoint as flags, environment and the config file's `[chat]` name it.
     package struct Chat: Sendable, Equatable {
@@ -230,11 +237,27 @@ package struct Settings: Sendable {
         package let schema: String?
         /// Dollars per million input and output tokens, when both are given.
         package let prices: [Double]?
+        /// Every server of the pool, the preferred first: the one above, then the
+        /// `[[chat.endpoint]]` tables by priority. A URL from a flag or the environment is
+        /// the only one (the user named where the words go for this run).
+        package let pool: [Member]
+
+        /// One server of the pool, each value its own or `[chat]`'s.
+        package struct Member: Sendable, Equatable {
+            package let baseURL: String
+            package let model: String
+            package let keyVariable: String
+            package let schema: String?
+            package let prices: [Double]?
+            /// Where its URL was named, for messages: `[chat] base_url in PATH`, `--chat-url`.
+            package let origin: String
+        }
 
         /// The model asked for when none is named: the local server's (`voicejournal-chat-server`).
         package static let localModel = "SmolLM2-135M-Instruct"
 
-        fileprivate init?(flags: Flags, resolver: Resolver, table: ChatTable?) {
+        fileprivate init?(flags: Flags, resolver: Resolver, table given: ChatTable?) {
+            let table = given.map(Self.promoted)
             let url = resolver.pickOptional(flags.chatURL.map(Settings.trimmedURL), "--chat-url", file: table?.baseURL)
             let fromEnvironment = resolver.environment["VOICEJOURNAL_CHAT_URL"].map(Settings.trimmedURL).flatMap { $0.isEmpty ? nil : $0 }
             let base: Setting<String>
@@ -252,7 +275,49 @@ package struct Settings: Sendable {
                                   default: Self.localModel)
             keyVariable = table?.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
             schema = table?.schema
-            prices = table.flatMap { table in table.priceInput.flatMap { input in table.priceOutput.map { [input, $0] } } }
+            prices = Self.prices(table)
+            let origin = switch base.source {
+            case .flag(let name), .environment(let name): name
+            case .configFile(let path): "[chat] base_url in \(path)"
+            case .runningServe, .builtIn: "--chat-url"
+            }
+            var members = [Member(baseURL: base.value, model: model.value, keyVariable: keyVariable, schema: schema, prices: prices, origin: origin)]
+            if case .configFile(let path) = base.source, let table {
+                let pinned = flags.chatModel ?? resolver.environment["VOICEJOURNAL_CHAT_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+                // What a member leaves out comes from [chat] as written, not from a member promoted into it.
+                let shared = given ?? table
+                let sharedModel = shared.model ?? Self.localModel, sharedKey = shared.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
+                members += Self.preferred(table.endpoints).map { member in
+                    Member(baseURL: Settings.trimmedURL(member.baseURL ?? ""), model: pinned ?? member.model ?? sharedModel,
+                           keyVariable: member.apiKeyVariable ?? sharedKey, schema: member.schema ?? shared.schema,
+                           prices: Self.prices(member) ?? Self.prices(shared), origin: "[[chat.endpoint]] base_url in \(path)")
+                }
+            }
+            pool = members
+        }
+
+        /// `[chat]` with no base_url of its own: its most preferred `[[chat.endpoint]]` stands in.
+        private static func promoted(_ table: ChatTable) -> ChatTable {
+            guard table.baseURL == nil, let first = preferred(table.endpoints).first else { return table }
+            var table = table
+            table.endpoints.removeAll { $0 == first }
+            table.baseURL = first.baseURL
+            table.model = first.model ?? table.model
+            table.apiKeyVariable = first.apiKeyVariable ?? table.apiKeyVariable
+            table.schema = first.schema ?? table.schema
+            if prices(first) != nil { (table.priceInput, table.priceOutput) = (first.priceInput, first.priceOutput) }
+            return table
+        }
+
+        /// A table's prices, when it gives both.
+        private static func prices(_ table: ChatTable?) -> [Double]? {
+            table.flatMap { table in table.priceInput.flatMap { input in table.priceOutput.map { [input, $0] } } }
+        }
+
+        /// Highest priority first, file order within one.
+        private static func preferred(_ tables: [ChatTable]) -> [ChatTable] {
+            tables.enumerated().sorted { $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset }
+                .map(\.element)
         }
     }
 

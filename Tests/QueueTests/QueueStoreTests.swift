@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 import GRDB
 import VoiceJournalQueue
 import VoiceJournalStore

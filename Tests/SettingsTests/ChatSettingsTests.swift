@@ -39,12 +39,55 @@ import VoiceJournalSettings
         #expect(bare.keyVariable == "VOICEJOURNAL_CHAT_API_KEY" && bare.model.value == Settings.Chat.localModel)
     }
 
+    @Test func automaticReflectionAndAPoolOfServersAreReadInPriorityOrder() throws {
+        let file = try ConfigFile.parse("""
+            [chat]
+            model = "small"
+            reflect = "auto"
+            api_key_env = "CHAT_KEY"
+
+            [[chat.endpoint]]
+            base_url = "https://api.openai.com/v1"
+            model = "gpt-4o-mini"
+            priority = -1
+
+            [[chat.endpoint]]
+            base_url = "http://127.0.0.1:8179/v1/"
+            price_input = 0
+            price_output = 0
+
+            [[chat.endpoint]]
+            base_url = "http://10.0.0.2:8179/v1"
+            """, path: path, rules: .voiceJournal)
+        let settings = resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath)
+        #expect(settings.autoReflect.value)
+        let chat = try #require(settings.chat)
+        // No base_url in [chat]: the most preferred server stands in for it; ties keep file order.
+        #expect(chat.pool.map(\.baseURL) == ["http://127.0.0.1:8179/v1", "http://10.0.0.2:8179/v1", "https://api.openai.com/v1"])
+        #expect(chat.pool.map(\.model) == ["small", "small", "gpt-4o-mini"])
+        #expect(chat.pool.map(\.keyVariable) == ["CHAT_KEY", "CHAT_KEY", "CHAT_KEY"])
+        #expect(chat.pool[0].prices == [0, 0] && chat.pool[1].prices == nil)
+        // A URL from the environment is the only server: the user named where the words go.
+        let named = try #require(resolved(flags: Settings.Flags(), environment: ["VOICEJOURNAL_CHAT_URL": "http://127.0.0.1:9/v1"],
+                                          file: file, configPath: configPath).chat)
+        #expect(named.pool.map(\.baseURL) == ["http://127.0.0.1:9/v1"])
+        // record --reflect asks for one take; without either it is off.
+        var flags = Settings.Flags()
+        flags.reflect = true
+        #expect(resolved(flags: flags, environment: [:], file: nil, configPath: configPath).autoReflect.value)
+        #expect(!resolved(flags: Settings.Flags(), environment: [:], file: nil, configPath: configPath).autoReflect.value)
+    }
+
     @Test(arguments: [
         ("[chat]\nschema = \"xml\"\n", "json_schema"),
         ("[chat]\nbase_url = \"ftp://x\"\n", "http(s) URL"),
         ("[chat]\napi_key = \"sk-123\"\n", "never written in the config file"),
         ("[chat]\nprice_input = -1\n", "0 or more dollars"),
-        ("[chat]\nreflect = \"auto\"\n", "reflect"),
+        ("[chat]\nreflect = \"always\"\n", "\"auto\""),
+        ("[chat]\nbase_url = \"http://a/v1\"\n\n[[chat.endpoint]]\nmodel = \"m\"\n", "[[chat.endpoint]] needs a base_url"),
+        ("[chat]\nbase_url = \"http://a/v1\"\n\n[[chat.endpoint]]\nbase_url = \"http://b/v1\"\nreflect = \"auto\"\n",
+         "unknown key \"reflect\" in [[chat.endpoint]] 1"),
+        ("[chat]\nbase_url = \"http://a/v1\"\npriority = 2\n", "unknown key \"priority\" in [chat]"),
         ("chat = 3\n", "a table ([chat])"),
     ])
     func aWrongValueIsRefusedOnItsLine(text: String, words: String) {

@@ -85,6 +85,11 @@ import VoiceJournalTestSupport
             entryId: 1, periodKind: .entry, status: .failed, reasons: ["mood \"joyful\" is not one of happy, …"], fields: nil,
             model: "SmolLM2-135M-Instruct", endpointHost: "127.0.0.1:8179", promptVersion: "reflect-1", requests: 2,
             inputTokens: 740, outputTokens: 260, seconds: 3.5, cost: 0, createdAt: start.addingTimeInterval(1000)))
+        // Reflections asked for automatically: one done, one still queued.
+        try store.queueReflection(entryId: 1, now: start.addingTimeInterval(1100))
+        let reflectionJob = try #require(try store.claimReflectionJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(1200)))
+        #expect(try store.finishReflectionJob(id: reflectionJob.id!, owner: "host:1:abc", reflectionId: 1, now: start.addingTimeInterval(1300)))
+        try store.queueReflection(entryId: 2, now: start.addingTimeInterval(1400))
     }
 
     @Test func anExportImportedIntoAnEmptyHomeReproducesEveryRowTableByTable() throws {

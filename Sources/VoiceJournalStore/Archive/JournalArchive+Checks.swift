@@ -98,7 +98,7 @@ struct ArchiveRowCheck {
         case (Entry.databaseTableName, "theme"): try oneOf(Theme.self)
         case (Assignment.databaseTableName, "status"): try oneOf(AssignmentStatus.self)
         case (Recording.databaseTableName, "state"): try oneOf(RecordingState.self)
-        case (Job.databaseTableName, "state"): try oneOf(JobState.self)
+        case (Job.databaseTableName, "state"), (ReflectionJob.databaseTableName, "state"): try oneOf(JobState.self)
         case (Job.databaseTableName, "kind"):
             let chunk = text.hasPrefix(Job.chunkKindPrefix) && Int(text.dropFirst(Job.chunkKindPrefix.count)).map { $0 > 0 } == true
             guard text == Job.transcribeKind || chunk else {

@@ -33,3 +33,32 @@ extension Migrations {
         try db.create(index: "reflection_period", on: "reflection", columns: ["periodKind", "periodStart", "createdAt"])
     }
 }
+
+extension Migrations {
+    /// Reflections asked for automatically (`reflect = "auto"`, `record --reflect`): jobs of
+    /// their own queue.
+    package static let reflectionJobs = "v18-reflection-jobs"
+
+    /// `reflection_job`: one per entry (asking twice finds the one there), claimed with a
+    /// lease like a transcription job, due once the entry has words. A table of its own rather
+    /// than a kind in `job`: every query of that queue is about a recording and its file.
+    static func createReflectionJobs(_ db: Database) throws {
+        try db.create(table: "reflection_job") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("entryId", .integer).notNull().unique().references("entry", onDelete: .cascade)
+            t.column("state", .text).notNull().check(sql: "state IN ('queued', 'running', 'done', 'failed', 'cancelled')")
+            t.column("attempts", .integer).notNull()
+            t.column("maxAttempts", .integer).notNull()
+            t.column("runAfter", .datetime).notNull()
+            t.column("leaseOwner", .text)
+            t.column("leaseExpiresAt", .datetime)
+            t.column("lastError", .text)
+            // The server the running job was claimed for, shown by `queue status`.
+            t.column("endpoint", .text)
+            t.column("reflectionId", .integer).references("reflection", onDelete: .setNull)
+            t.column("createdAt", .datetime).notNull()
+            t.column("updatedAt", .datetime).notNull()
+        }
+        try db.create(index: "reflection_job_due", on: "reflection_job", columns: ["state", "runAfter"])
+    }
+}

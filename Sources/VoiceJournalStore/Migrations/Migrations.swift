@@ -29,6 +29,7 @@ package enum Migrations {
         (searchScripts, addScriptSearchIndex),
         (translationSearch, indexTranslations),
         (reflections, createReflections),
+        (reflectionJobs, createReflectionJobs),
     ]
 
     /// The migrator with every migration registered.

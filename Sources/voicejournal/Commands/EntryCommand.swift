@@ -45,6 +45,7 @@ struct EntryCommand: AsyncParsableCommand {
             let content = try await store.newEntryText(given, journal: journalName, editor: EntryEditor())
             let entry = try store.addEntry(journal: journalName, kind: kind == .text ? .text : .gratitude, title: title,
                                            content: content, mood: mood, theme: theme, createdAt: date?.date ?? Now.date())
+            try AutoReflection.queue(entryId: entry.id, settings: settings, store: store)
             try output.show(entry) { "Added entry #\($0.id) to \(TerminalText.escaped($0.journal))." }
             if !output.json, !quiet, settings.encourage.value { printEncouragement(Encouragement.line(entryId: entry.id, mood: entry.mood)) }
         }

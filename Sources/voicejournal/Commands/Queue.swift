@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VoiceJournal
 import VoiceJournalPages
 
@@ -21,7 +22,7 @@ extension Queue {
         @Flag(help: "One JSON document on stdout.") var json = false
 
         func run() async throws {
-            try show(try QueueStatusJSON(of: global.openStoreForReading().queue)) { $0.text }
+            try show(try QueueStatusJSON(of: global.openStoreForReading())) { $0.text }
         }
     }
 
@@ -29,7 +30,7 @@ extension Queue {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
-            abstract: "Transcribe queued jobs until the queue is empty.",
+            abstract: "Transcribe queued jobs until the queue is empty, then ask for the queued reflections.",
             discussion: "Safe to run alongside other `queue run`s and `transcribe`s: jobs are leased, never shared.")
 
         @OptionGroup var global: GlobalOptions
@@ -45,7 +46,8 @@ extension Queue {
             let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs)
             let display = BatchProgressDisplay(notice: printNotice)
             let drained = try await untilInterrupted { try await display.drain(runner) }
-            if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines { print(line) } }
+            let reflected = try await untilInterrupted { try await AutoReflection.drain(settings: settings, store: store, environment: ProcessInfo.processInfo.environment, notice: printNotice) }
+            if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines + reflected { print(line) } }
             if drained.summary.failed > 0 { throw ExitCode(.failure) }
         }
     }

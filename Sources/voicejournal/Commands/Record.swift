@@ -27,6 +27,7 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "Transcribe while recording, show the text as it comes and print the transcript at the end (needs the endpoint and key, see 'transcribe').")
     var live = false
     @Flag(help: "The same as --live.") var wait = false
+    @Flag(help: "Reflect on the entry once its transcript is in (a job in the queue; with --live, shown before the command ends).") var reflect = false
     @OptionGroup(title: "Transcription (with --live)") var transcription: TranscriptionFlags
     /// Benchmarks only (scripts/bench-capture): capture, meter and write to this file, no store.
     @Option(help: ArgumentHelp(visibility: .hidden)) var captureOnly: String?
@@ -34,7 +35,7 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         if let captureOnly { return try await capture.captureOnly(to: URL(fileURLWithPath: captureOnly)) }
         var flags = transcription.flags()
-        flags.journal = journal
+        (flags.journal, flags.reflect) = (journal, reflect)
         var capture = capture
         let settings = try capture.input.resolve(flags, with: global)
         if assignment != nil, title != nil || mood != nil || theme != nil || date != nil {
@@ -51,8 +52,10 @@ struct Record: AsyncParsableCommand {
         let take = try await capture.record(owner: owner, store: store, live: runner, showTexts: !json) { outcome in
             if !json { try? RecordingReport.show(outcome, json: false, live: true) }
         }
+        try AutoReflection.queue(entryId: take.outcome.recording.entryId, settings: settings, store: store)
         try RecordingReport.finish(take, json: json)
         if !json, !quiet, settings.encourage.value, let id = take.outcome.recording.entryId { printEncouragement(Encouragement.line(entryId: id, mood: mood)) }
+        if live { for line in await AutoReflection.afterTake(entryId: take.outcome.recording.entryId, settings: settings, store: store, environment: environment) where !json && !quiet { printEncouragement(line) } }
     }
 }
 

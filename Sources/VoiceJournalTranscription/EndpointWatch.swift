@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import VoiceJournalTranscription
 
 /// Whether one server of a run can take uploads: a circuit breaker. When an upload finds it
 /// unreachable (connection refused, unknown host, no connection within the connect timeout),
@@ -13,9 +12,9 @@ import VoiceJournalTranscription
 /// answers with errors keeps being probed (its jobs spend their attempts as usual, so the
 /// run ends). Jobs are handed back untouched while it is out, so no attempt is spent on an
 /// outage.
-final class EndpointWatch: Sendable {
+package final class EndpointWatch: Sendable {
     /// What a worker does next.
-    enum Turn: Equatable {
+    package enum Turn: Equatable {
         /// Work as usual.
         case work
         /// Claim a job and upload it: it is the probe.
@@ -27,7 +26,7 @@ final class EndpointWatch: Sendable {
     }
 
     /// What a failed upload means for the server.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         /// Not (yet) a reason to take the server out.
         case stillUp
         /// The server is out from now on, for a cool-down (tell the user, once).
@@ -65,21 +64,21 @@ final class EndpointWatch: Sendable {
 
     /// Uploads failing in a row (server errors, timeouts, broken connections) that take a
     /// server out for a cool-down.
-    static let defaultTripAfter = 3
+    package static let defaultTripAfter = 3
 
-    init(policy: RetryPolicy, probes: Int, tripAfter: Int = EndpointWatch.defaultTripAfter) {
+    package init(policy: RetryPolicy, probes: Int, tripAfter: Int = EndpointWatch.defaultTripAfter) {
         self.policy = policy
         self.probes = max(1, probes)
         self.tripAfter = max(1, tripAfter)
     }
 
     /// How long an unreachable server is probed at most: the backoff before each probe, added up.
-    var patience: TimeInterval {
+    package var patience: TimeInterval {
         (1...probes).reduce(0) { $0 + policy.bound(afterAttempt: $1) }
     }
 
     /// Whether `worker` may work, should probe, waits, or is done with this server.
-    func turn(worker: Int, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Turn {
+    package func turn(worker: Int, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Turn {
         state.withLock { state in
             if state.out { return .out }
             guard let current = state.outage else { return .work }
@@ -95,7 +94,7 @@ final class EndpointWatch: Sendable {
     /// machine; a server that has not answered in this run is then not running at all and
     /// is given up at once, not waited for as a busy one (one that answered before may be
     /// restarting, and is probed as usual).
-    func unreachable(worker: Int, nothingListens: Bool = false, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Verdict {
+    package func unreachable(worker: Int, nothingListens: Bool = false, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Verdict {
         let notRunning = state.withLock { state in
             guard nothingListens, !state.answeredOnce, !state.out else { return false }
             state.out = true
@@ -106,7 +105,7 @@ final class EndpointWatch: Sendable {
 
     /// `worker`'s upload failed with a server error, a timeout or a broken connection: the
     /// server is there but not well. Takes it out when that happened `tripAfter` times in a row.
-    func serverFailed(worker: Int, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Verdict {
+    package func serverFailed(worker: Int, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Verdict {
         failed(worker: worker, unreachable: false, now: now)
     }
 
@@ -133,14 +132,14 @@ final class EndpointWatch: Sendable {
     }
 
     /// Whether the server takes uploads now: workers may claim ahead for it.
-    var isAnswering: Bool { state.withLock { $0.outage == nil && !$0.out } }
+    package var isAnswering: Bool { state.withLock { $0.outage == nil && !$0.out } }
 
     /// Whether the server is out for the rest of the run.
-    var isOut: Bool { state.withLock { $0.out } }
+    package var isOut: Bool { state.withLock { $0.out } }
 
     /// The server answered well (a transcript, or a refusal of the file itself, which says
     /// it works). True when that ended an outage.
-    func answered() -> Bool {
+    package func answered() -> Bool {
         state.withLock { state in
             state.failuresInARow = 0
             state.answeredOnce = true
@@ -150,7 +149,7 @@ final class EndpointWatch: Sendable {
     }
 
     /// Takes the server out for the rest of the run (its key was refused). True the first time.
-    func drop() -> Bool {
+    package func drop() -> Bool {
         state.withLock { state in
             defer { state.out = true }
             return !state.out
@@ -159,7 +158,7 @@ final class EndpointWatch: Sendable {
 
     /// `worker`'s probe turn ended without reaching the server either way (nothing to
     /// claim, an unreadable file): the next worker may probe at once.
-    func endTurn(worker: Int) {
+    package func endTurn(worker: Int) {
         state.withLock { state in
             if state.outage?.prober == worker { state.outage?.prober = nil }
         }
