@@ -37,9 +37,10 @@ public enum BatchQueue {
     /// start on them at once); `firstTransaction` files go in the first one, and each later
     /// transaction doubles, up to `filesPerTransaction`. `shouldStop` is asked before each
     /// file: what is queued by then stays queued. With a journal, each entry is dated `date`,
-    /// else when its audio was recorded (`recordedAt`).
+    /// else when its audio was recorded (`recordedAt`); with `reflect`, each entry made gets a
+    /// reflection job.
     public static func enqueue(_ files: [WalkedFile], prepared: [PreparedFile] = [], queue: JobQueue, journalName: String?,
-                               date: Date? = nil, priority: Int = Job.batchPriority, logger: Logger,
+                               date: Date? = nil, priority: Int = Job.batchPriority, reflect: Bool = false, logger: Logger,
                                firstTransaction: Int = filesPerTransaction,
                                shouldStop: () -> Bool = { false },
                                onQueued: ([QueuedFile], [SkippedFile]) -> Void = { _, _ in }) throws
@@ -56,7 +57,8 @@ public enum BatchQueue {
             // The entries (with --journal) are dated when their audio was recorded, or `date`.
             let dates = journalName == nil ? nil : pending.map { date ?? recordedAt($0.0, $0.1) }
             let outcomes = pending.isEmpty ? []
-                : try queue.addBatchFiles(pending.map(\.1), journalName: journalName, recordedAt: dates, priority: priority)
+                : try queue.addBatchFiles(pending.map(\.1), journalName: journalName, recordedAt: dates, priority: priority,
+                                          reflect: reflect)
             let landed = zip(pending, outcomes).map { file, outcome in
                 QueuedFile(url: file.0, outcome: outcome, replacedTranscript: replaced[file.1.path] == outcome.recordingId)
             }

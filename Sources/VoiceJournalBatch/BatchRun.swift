@@ -24,6 +24,8 @@ public struct BatchRequest: Sendable {
     /// The wrap-up reads each transcribed file's text (`BatchWrapUp.Transcribed.text`); a
     /// batch of one file always does.
     public var keepTexts = false
+    /// Each entry made (with `journal`) gets a reflection job (`reflect = "auto"`).
+    public var reflect = false
 
     /// A batch of `paths` (files and folders), uploaded to `pool` (nil: only queued).
     public init(paths: [String], journal: String? = nil, again: Bool = false, pool: EndpointPool?) {
@@ -106,7 +108,8 @@ extension BatchQueue {
         } else {
             let files = walk.files
             (queued, skipped) = try await onThread {
-                var enqueued = try enqueue(files, queue: store.queue, journalName: request.journal, date: request.date, logger: logger)
+                var enqueued = try enqueue(files, queue: store.queue, journalName: request.journal, date: request.date,
+                                       reflect: request.reflect, logger: logger)
                 if request.again { enqueued.queued = try queueAgain(enqueued.queued, store: store) }
                 return enqueued
             }
@@ -162,7 +165,7 @@ extension BatchQueue {
         }
         let head = Array(files.prefix(prepared.count))
         let first = try await onThread {
-            try enqueue(head, prepared: prepared, queue: store.queue, journalName: journal, date: request.date, logger: logger,
+            try enqueue(head, prepared: prepared, queue: store.queue, journalName: journal, date: request.date, reflect: request.reflect, logger: logger,
                         firstTransaction: prepared.count, onQueued: queued)
         }
         let rest = Array(files.dropFirst(prepared.count))
@@ -170,7 +173,7 @@ extension BatchQueue {
             try await onThread {
                 defer { batch.close() }
                 do {
-                    return try enqueue(rest, queue: store.queue, journalName: journal, date: request.date, logger: logger,
+                    return try enqueue(rest, queue: store.queue, journalName: journal, date: request.date, reflect: request.reflect, logger: logger,
                                        firstTransaction: runner.workers, shouldStop: { runner.takesNoMoreFiles }, onQueued: queued)
                 } catch {
                     runner.stop()

@@ -47,12 +47,13 @@ package enum AutoReflection {
         }
     }
 
-    /// `queue run`'s reflections, after its transcriptions: every job that can be claimed,
-    /// on the configured chat servers. Returns the report's lines; throws what stops the run
+    /// `queue run`'s reflections, after its transcriptions: every job that can be claimed (or
+    /// those of `entries`: a `transcribe` run's), on the configured chat servers. Returns the report's lines; throws what stops the run
     /// (a refused key). With no chat server named, one line says the jobs wait.
-    package static func drain(settings: Settings, store: JournalStore, environment: [String: String],
+    package static func drain(settings: Settings, store: JournalStore, environment: [String: String], entries: Set<Int64>? = nil,
                               notice: @escaping @Sendable (String) -> Void) async throws -> [String] {
-        let pending = try store.pendingReflectionJobs()
+        if entries?.isEmpty == true { return [] }
+        let pending = try store.pendingReflectionJobs(entries: entries)
         guard pending.claimable > 0 else {
             return pending.unfinished > 0 ? ["Reflections: \(pending.unfinished) wait for their entries' transcripts."] : []
         }
@@ -62,7 +63,7 @@ package enum AutoReflection {
         }
         let runner = ReflectionRunner(store: store, endpoints: try settings.chatEndpoints(environment: environment),
                                       options: .from(environment: environment), logger: Logger(label: "voicejournal.reflect"))
-        let summary = try await runner.run { event in
+        let summary = try await runner.run(until: entries.map { .entries($0) } ?? .drainQueue) { event in
             switch event {
             case .reflected(let entryId, let reflection, _):
                 notice("Reflected on entry \(entryId)" + (reflection.status == .failed ? " (it failed its checks: `voicejournal reflect \(entryId)` shows why)" : ""))

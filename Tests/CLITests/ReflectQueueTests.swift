@@ -189,3 +189,34 @@ import VoiceJournalTestSupport
         #expect(try chat.completions().count == 1)
     }
 }
+
+/// `transcribe --journal` with automatic reflection: each entry it makes is reflected on once
+/// its transcript is in, and what a script reads on stdout stays the transcripts.
+@Suite(.onTestThreads) struct ReflectBatchTests {
+    @Test func aBatchIntoAJournalReflectsOnEachEntryItMadeAndLeavesStdoutAlone() throws {
+        let folder = try TemporaryFolder()
+        let whisper = try StubWhisperServer()
+        let chat = try StubChatServer()
+        let audio = folder.path("audio")
+        try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
+        for index in 0..<2 {
+            try SyntheticVoice.writeWAV(SyntheticVoice.pcm16(seconds: 1.5 + Double(index), dbfs: -16, pitchHz: 160),
+                                        to: audio.appendingPathComponent("clip\(index).wav"))
+        }
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: ["OPENAI_BASE_URL": whisper.baseURL])
+        _ = try binary.writeConfig("[chat]\nbase_url = \"\(chat.baseURL)\"\nreflect = \"auto\"\n")
+        #expect(try binary.run(["journal", "create", "Days"]).status == 0)
+        let result = try binary.run(["transcribe", audio.path, "--journal", "Days"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("Reflect"), "stdout: \(result.stdout)")
+        #expect(result.stderr.contains("Reflections: 2 made."), "\(result.stderr)")
+        #expect(try chat.completions().count == 2)
+        #expect(try ReflectQueueTests.reflectionsPerEntry(binary) == [1: 1, 2: 1])
+        // Without a journal there are no entries, and nothing to reflect on.
+        let other = folder.path("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try SyntheticVoice.writeWAV(SyntheticVoice.pcm16(seconds: 2.5, dbfs: -16, pitchHz: 200), to: other.appendingPathComponent("lone.wav"))
+        #expect(try binary.run(["transcribe", other.path]).status == 0)
+        #expect(try chat.completions().count == 2)
+    }
+}

@@ -21,9 +21,11 @@ extension JobQueue {
     /// cancelled job for it is queued again, since the user asked for the file again. With
     /// `journalName` (an existing journal; the default one is made on first use, as for
     /// `entry add`), each recording without an entry gets a voice entry, dated when its audio
-    /// was recorded: `recordedAt`, one date per file (nil: now).
+    /// was recorded: `recordedAt`, one date per file (nil: now); with `reflect`, each entry made
+    /// gets a reflection job too (due once its transcript lands).
     public func addBatchFiles(_ files: [Recording], journalName: String? = nil, recordedAt: [Date]? = nil,
-                              priority: Int = Job.batchPriority, maxAttempts: Int = 6, now: Date = Date()) throws -> [BatchFileOutcome] {
+                              priority: Int = Job.batchPriority, maxAttempts: Int = 6, reflect: Bool = false,
+                              now: Date = Date()) throws -> [BatchFileOutcome] {
         precondition(recordedAt == nil || recordedAt?.count == files.count, "one recording date per file")
         return try immediateWrite { db in
             let journalId = try journalName.map { try JournalStore.journalForNewEntry(db, named: $0, now: now).id }
@@ -49,6 +51,10 @@ extension JobQueue {
                     try entry.insert(db)
                     recording.entryId = entry.id
                     try recording.update(db)
+                    if reflect, let entryId = entry.id {
+                        var reflection = ReflectionJob(entryId: entryId, now: now)
+                        try reflection.insert(db)
+                    }
                 }
                 var job = try Self.enqueueTranscription(db, recordingId: recordingId, priority: priority,
                                                         maxAttempts: maxAttempts, now: now)

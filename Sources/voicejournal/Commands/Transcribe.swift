@@ -44,7 +44,7 @@ struct Transcribe: AsyncParsableCommand {
     func run() async throws {
         let settings = try global.settings(transcription.flags(jobs: jobs))
         var request = BatchRequest(paths: paths, journal: journal, again: again, sidecars: sidecar ?? [], pool: nil)
-        (request.keepTexts, request.date) = (json || printText, date?.date)
+        (request.keepTexts, request.date, request.reflect) = (json || printText, date?.date, settings.autoReflect.value)
         if !noWait { // the endpoints and keys are checked before anything is touched
             let environment = ProcessInfo.processInfo.environment
             request.pool = try settings.endpointPool(jobs: jobs, environment: environment, logger: Logger(label: "voicejournal.queue"))
@@ -57,6 +57,9 @@ struct Transcribe: AsyncParsableCommand {
         }
         let outcome = try await noWait ? transcribe() : untilInterrupted(transcribe)
         for notice in outcome.sidecarNotices { printNotice(notice) }
+        if !noWait, request.reflect, let made = outcome.wrapUp?.transcribed.compactMap(\.entryId) { // the batch's entries, reflected on
+            for line in try await untilInterrupted({ try await AutoReflection.drain(settings: settings, store: global.openStore(), environment: ProcessInfo.processInfo.environment, entries: Set(made), notice: printNotice) }) { printNotice(line) }
+        }
         // --json goes with a run (never --no-wait, which only queues): the lines say what was queued.
         let report = outcome.report(BatchListing(text: printText, quiet: quiet, files: outcome.files))
         if json { try printJSON(RunJSON(outcome)) } else { report.out.forEach { print($0) }; report.notices.forEach(printNotice) }
