@@ -116,9 +116,12 @@ extension JobQueue {
 
     /// The lease owners of running jobs, so a runner can find owners that are gone.
     package func leaseOwners() throws -> Set<String> {
-        try pool.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT DISTINCT leaseOwner FROM job WHERE state = 'running' AND leaseOwner IS NOT NULL"))
-        }
+        try pool.read { db in try Self.leaseOwners(db, table: Job.databaseTableName) }
+    }
+
+    /// The owners of the running rows of a leased table (`job`, `reflection_job`).
+    static func leaseOwners(_ db: Database, table: String) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT DISTINCT leaseOwner FROM \(table) WHERE state = 'running' AND leaseOwner IS NOT NULL"))
     }
 
     /// Ends the leases of `owners` now (their processes are known to be dead), so their
@@ -127,16 +130,19 @@ extension JobQueue {
     @discardableResult
     package func expireLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
         guard !owners.isEmpty else { return 0 }
-        return try pool.write { db in
-            var expired = 0
-            for owner in owners {
-                try db.execute(sql: """
-                    UPDATE job SET leaseExpiresAt = ? WHERE state = 'running' AND leaseOwner = ? AND leaseExpiresAt > ?
-                    """, arguments: [now.addingTimeInterval(-0.001), owner, now])
-                expired += db.changesCount
-            }
-            return expired
+        return try pool.write { db in try Self.expireLeases(db, table: Job.databaseTableName, of: owners, now: now) }
+    }
+
+    /// Ends the leases `owners` hold on the rows of a leased table (`job`, `reflection_job`).
+    static func expireLeases(_ db: Database, table: String, of owners: Set<String>, now: Date) throws -> Int {
+        var expired = 0
+        for owner in owners {
+            try db.execute(sql: """
+                UPDATE \(table) SET leaseExpiresAt = ? WHERE state = 'running' AND leaseOwner = ? AND leaseExpiresAt > ?
+                """, arguments: [now.addingTimeInterval(-0.001), owner, now])
+            expired += db.changesCount
         }
+        return expired
     }
 
     /// Puts a failed attempt back in the queue until `retryAt`, or fails the job for good

@@ -123,9 +123,7 @@ extension JournalStore {
 
     /// The lease owners of running reflection jobs, so a runner can find owners that are gone.
     public func reflectionLeaseOwners() throws -> Set<String> {
-        try pool.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT DISTINCT leaseOwner FROM reflection_job WHERE state = 'running' AND leaseOwner IS NOT NULL"))
-        }
+        try pool.read { db in try JobQueue.leaseOwners(db, table: ReflectionJob.databaseTableName) }
     }
 
     /// Ends the leases of `owners` now (their processes are known to be dead): their jobs are
@@ -133,16 +131,7 @@ extension JournalStore {
     @discardableResult
     public func expireReflectionLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
         guard !owners.isEmpty else { return 0 }
-        return try pool.write { db in
-            var expired = 0
-            for owner in owners {
-                try db.execute(sql: """
-                    UPDATE reflection_job SET leaseExpiresAt = ? WHERE state = 'running' AND leaseOwner = ? AND leaseExpiresAt > ?
-                    """, arguments: [now.addingTimeInterval(-0.001), owner, now])
-                expired += db.changesCount
-            }
-            return expired
-        }
+        return try pool.write { db in try JobQueue.expireLeases(db, table: ReflectionJob.databaseTableName, of: owners, now: now) }
     }
 
     /// Queues failed reflection jobs again (all of them, or those of `entries`), attempts
