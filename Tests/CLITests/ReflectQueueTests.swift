@@ -158,6 +158,17 @@ import VoiceJournalTestSupport
         #expect(try server.completions().count == 3)
     }
 
+    @Test func aChatServerThatIsNotRunningLeavesTheJobsQueuedAfterTheTranscriptionsReport() throws {
+        let folder = try TemporaryFolder()
+        let binary = try Self.journal(folder, chatURL: "http://127.0.0.1:9/v1")
+        let run = try binary.run(["queue", "run"])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(!run.stdout.isEmpty, "the transcriptions' report comes first")
+        #expect(run.stderr.contains("could be reached") && run.stderr.contains("stay queued"), "\(run.stderr)")
+        let status = try Self.reflectionStatus(binary)
+        #expect(status["queued"] as? Int == 2 && status["failed"] as? Int == 0, "no attempt is spent on an outage")
+    }
+
     @Test func withNoChatServerNamedQueueRunSaysTheReflectionsWait() throws {
         let folder = try TemporaryFolder()
         let binary = VoicejournalBinary(home: folder.path("home"), environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"])

@@ -46,8 +46,10 @@ extension Queue {
             let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs)
             let display = BatchProgressDisplay(notice: printNotice)
             let drained = try await untilInterrupted { try await display.drain(runner) }
+            if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines { print(line) } }
+            // After the transcriptions' report: a chat server that refuses or is not there stops only this part.
             let reflected = try await untilInterrupted { try await AutoReflection.drain(settings: settings, store: store, environment: ProcessInfo.processInfo.environment, notice: printNotice) }
-            if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines + reflected { print(line) } }
+            for line in reflected { if json { printNotice(line) } else { print(line) } }
             if drained.summary.failed > 0 { throw ExitCode(.failure) }
         }
     }

@@ -57,12 +57,12 @@ struct Transcribe: AsyncParsableCommand {
         }
         let outcome = try await noWait ? transcribe() : untilInterrupted(transcribe)
         for notice in outcome.sidecarNotices { printNotice(notice) }
-        if !noWait, request.reflect, let made = outcome.wrapUp?.transcribed.compactMap(\.entryId) { // the batch's entries, reflected on
-            for line in try await untilInterrupted({ try await AutoReflection.drain(settings: settings, store: global.openStore(), environment: ProcessInfo.processInfo.environment, entries: Set(made), notice: printNotice) }) { printNotice(line) }
-        }
         // --json goes with a run (never --no-wait, which only queues): the lines say what was queued.
         let report = outcome.report(BatchListing(text: printText, quiet: quiet, files: outcome.files))
         if json { try printJSON(RunJSON(outcome)) } else { report.out.forEach { print($0) }; report.notices.forEach(printNotice) }
+        if !noWait, request.reflect, let made = outcome.wrapUp?.transcribed.compactMap(\.entryId) { // the batch's entries, reflected on
+            for line in try await untilInterrupted({ try await AutoReflection.drain(settings: settings, store: global.openStore(), environment: ProcessInfo.processInfo.environment, entries: Set(made), notice: printNotice) }) { printNotice(line) }
+        }
         if outcome.failedWork { throw ExitCode(.failure) }
     }
 }
