@@ -18,6 +18,13 @@ package final class Transfer {
     private(set) var uploadDoneAt: TimeInterval?
     /// The server took the whole upload and its answer did not arrive within `answerDeadline`.
     package private(set) var answerLate = false
+    /// The final response's status, from its status line (0 before one came).
+    package private(set) var status = 0
+    /// Told each piece of the body as it comes, for an answer read while it streams (server-
+    /// sent events); false stops the transfer. While pieces come, the answer is not late:
+    /// the deadline counts from the last one.
+    package var receive: ((Data) -> Bool)?
+    private var lastPieceAt: TimeInterval?
 
     private let abort: AbortSignal
     private let lowSpeedLimit: Int
@@ -47,6 +54,11 @@ package final class Transfer {
             return 0
         }
         buffer.withMemoryRebound(to: UInt8.self, capacity: length) { transfer.body.append($0, count: length) }
+        if let receive = transfer.receive {
+            transfer.lastPieceAt = ProcessInfo.processInfo.systemUptime
+            let piece = buffer.withMemoryRebound(to: UInt8.self, capacity: length) { Data(bytes: $0, count: length) }
+            guard receive(piece) else { return 0 }
+        }
         return length
     }
 
@@ -60,6 +72,7 @@ package final class Transfer {
         }
         if line.hasPrefix("HTTP/") {
             transfer.headers = [:]
+            transfer.status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
@@ -84,7 +97,7 @@ package final class Transfer {
     private func checkAnswer(uploadTotal: Int64, uploadNow: Int64) -> Bool {
         let now = ProcessInfo.processInfo.systemUptime
         if uploadDoneAt == nil, uploadTotal > 0, uploadNow >= uploadTotal { uploadDoneAt = now }
-        guard let answerDeadline, let done = uploadDoneAt, now - done > answerDeadline else { return true }
+        guard let answerDeadline, let done = uploadDoneAt, now - max(done, lastPieceAt ?? 0) > answerDeadline else { return true }
         answerLate = true
         return false
     }

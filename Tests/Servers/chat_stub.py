@@ -47,6 +47,8 @@ text), and gives "then" afterwards (default: reflect). Kinds:
               held until the client closes it (or the server stops).
     slow      wait "seconds", then answer as reflect.
     body      a 200 whose body is "body", sent as it is (not JSON, cut JSON…).
+    cut       streamed (the request must ask for a stream): the role chunk and the first half of
+              "content" in pieces, then the TCP connection is reset (a server gone mid-answer).
 --delay seconds are added before every good answer (reflect, says, length, slow, body).
 A request with "stream": true gets its good answer (reflect, says, length, slow) as server-sent
 events in OpenAI's chunk shape (choices[0].delta.content, the content in a few pieces, then
@@ -463,6 +465,9 @@ class Handler(UploadHandler):
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.connection.close()
             self.close_connection = True
+        elif kind == "cut":
+            content = str(behaviour.get("content", ""))
+            self.send_stream("chatcmpl-cut", int(time.time()), self.server.model, content[:len(content) // 2], None, cut=True)
         elif kind == "body":
             # A crafted answer, sent as it is (a hostile or broken server).
             self.send_body(200, str(behaviour.get("body", "")))
@@ -482,16 +487,18 @@ class Handler(UploadHandler):
         else:
             self.send_error_json(500, f"the stub has no behaviour {kind!r}", "server_error")
 
-    def send_stream(self, completion_id, created, model, content, finish):
+    def send_stream(self, completion_id, created, model, content, finish, cut=False):
         """The answer as server-sent events, chunked: a role chunk, the content in up to four
-        pieces, a chunk with the finish reason, then [DONE]; no usage chunk."""
+        pieces, a chunk with the finish reason, then [DONE]; no usage chunk. With cut, the
+        connection is reset after the content's pieces instead."""
         def chunk(delta, finish_reason=None):
             return {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
         size = max(1, math.ceil(len(content) / 4))
         events = [chunk({"role": "assistant", "content": ""})]
         events += [chunk({"content": content[at:at + size]}) for at in range(0, len(content), size)]
-        events.append(chunk({}, finish))
+        if not cut:
+            events.append(chunk({}, finish))
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -499,10 +506,17 @@ class Handler(UploadHandler):
         for name, value in self.extra_headers().items():
             self.send_header(name, value)
         self.end_headers()
-        for data in [json.dumps(event) for event in events] + ["[DONE]"]:
+        for data in [json.dumps(event) for event in events] + ([] if cut else ["[DONE]"]):
             payload = f"data: {data}\n\n".encode("utf-8")
             self.wfile.write(f"{len(payload):x}\r\n".encode("ascii") + payload + b"\r\n")
             self.wfile.flush()
+            if cut:
+                time.sleep(0.05)  # the pieces arrive one by one before the reset
+        if cut:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 

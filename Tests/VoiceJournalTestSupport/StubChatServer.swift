@@ -59,6 +59,8 @@ public final class StubChatServer: @unchecked Sendable {
         case slow(Double)
         /// A 200 whose body is this, sent as it is (not JSON, cut JSON, a crafted answer).
         case body(String)
+        /// Streamed: the first half of `content`, then the connection is reset.
+        case cut(String)
 
         var json: [String: Any] {
             switch self {
@@ -78,6 +80,7 @@ public final class StubChatServer: @unchecked Sendable {
             case .hang: return ["kind": "hang"]
             case .slow(let seconds): return ["kind": "slow", "seconds": seconds]
             case .body(let body): return ["kind": "body", "body": body]
+            case .cut(let content): return ["kind": "cut", "content": content]
             }
         }
     }

@@ -10,11 +10,11 @@ import Synchronization
 /// Not Sendable: a connection belongs to the thread that made it.
 public final class ChatConnection {
     public let endpoint: ChatEndpoint
-    private let easy: CurlEasy
-    private let abort: AbortSignal
-    private let logger: Logger
+    let easy: CurlEasy
+    let abort: AbortSignal
+    let logger: Logger
     /// The schema form this server took or asked for, once known.
-    private let learned: LearnedForm
+    let learned: LearnedForm
 
     /// A connection to `endpoint`; `abort` stops a request in flight when raised; `learned`
     /// shares what one connection learned of the server's schema form with the others.
@@ -57,7 +57,26 @@ public final class ChatConnection {
     private func send(_ request: ChatRequest, form: ChatEndpoint.SchemaForm) throws(ChatError) -> ChatAnswer {
         let body = Data(request.body(model: endpoint.model, form: form).compactText.utf8)
         let transfer = Transfer(abort: abort, lowSpeedLimit: 1, lowSpeedTime: 60, answerDeadline: endpoint.answerTimeout)
-        var headers = ["Content-Type: application/json", "Accept: application/json"]
+        let (seconds, failure) = try post(body, transfer: transfer, accept: "application/json")
+        if let failure { throw classify(failure, transfer: transfer) }
+        let status = easy.responseCode
+        logger.debug("chat answered", metadata: ["status": "\(status)", "seconds": "\(seconds)", "form": "\(form.rawValue)"])
+        guard (200..<300).contains(status) else {
+            throw ChatError.http(status: status, body: transfer.body, retryAfter: RetryPolicy.serverWait(headers: transfer.headers),
+                                 redact: endpoint.redact, keyHint: keyHint)
+        }
+        guard let answer = ChatAnswer.decode(transfer.body, request: request, seconds: seconds, form: request.schema == nil ? nil : form) else {
+            let preview = ChatText.oneLine(endpoint.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self)), limit: 80)
+            throw ChatError(kind: .malformedResponse, status: status,
+                            description: "the chat server's answer was not a chat completion (HTTP \(status), starts \(preview.debugDescription))")
+        }
+        return answer
+    }
+
+    /// POSTs `body` to the completions URL, the answer into `transfer`; returns the seconds it
+    /// took and libcurl's failure, if any (the caller decides what a failure means).
+    func post(_ body: Data, transfer: Transfer, accept: String) throws(ChatError) -> (seconds: Double, failure: CurlFailure?) {
+        var headers = ["Content-Type: application/json", "Accept: \(accept)"]
         if let key = endpoint.apiKey {
             guard WhisperClient.Configuration.isUsableKey(key) else {
                 throw ChatError(kind: .invalidConfiguration, description: "the chat API key holds characters a header cannot carry")
@@ -81,37 +100,24 @@ public final class ChatConnection {
         } catch {
             throw ChatError(kind: .invalidConfiguration, description: "could not set up the request: \(endpoint.redact(String(describing: error)))")
         }
-        let seconds = ProcessInfo.processInfo.systemUptime - started
-        if let failure { throw classify(failure, transfer: transfer) }
-        let status = easy.responseCode
-        logger.debug("chat answered", metadata: ["status": "\(status)", "seconds": "\(seconds)", "form": "\(form.rawValue)"])
-        guard (200..<300).contains(status) else {
-            throw ChatError.http(status: status, body: transfer.body, retryAfter: RetryPolicy.serverWait(headers: transfer.headers),
-                                 redact: endpoint.redact, keyHint: keyHint)
-        }
-        guard let answer = ChatAnswer.decode(transfer.body, request: request, seconds: seconds, form: request.schema == nil ? nil : form) else {
-            let preview = ChatText.oneLine(endpoint.redact(String(decoding: transfer.body.prefix(80), as: UTF8.self)), limit: 80)
-            throw ChatError(kind: .malformedResponse, status: status,
-                            description: "the chat server's answer was not a chat completion (HTTP \(status), starts \(preview.debugDescription))")
-        }
-        return answer
+        return (ProcessInfo.processInfo.systemUptime - started, failure)
     }
 
-    private var keyHint: String {
+    var keyHint: String {
         "set \(endpoint.keyVariable ?? "VOICEJOURNAL_CHAT_API_KEY") to a valid key"
     }
 
     /// Made once, on the first request (libcurl is loaded by then).
-    private static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
+    static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
 
-    private func configure(transfer: Transfer, headers: CurlHeaderList, bodySize: Int) throws {
+    func configure(transfer: Transfer, headers: CurlHeaderList, bodySize: Int) throws {
         try easy.prepare(url: endpoint.completionsURL, connectTimeout: endpoint.connectTimeout, timeout: endpoint.timeout,
                          userAgent: Self.userAgent, headers: headers, transfer: transfer)
         try easy.set(CURLOPT_POST, 1)
         try easy.set(CURLOPT_POSTFIELDSIZE, bodySize)
     }
 
-    private func classify(_ failure: CurlFailure, transfer: Transfer) -> ChatError {
+    func classify(_ failure: CurlFailure, transfer: Transfer) -> ChatError {
         let detail = endpoint.redact(failure.description)
         let base = endpoint.shownBaseURL
         switch failure.code {

@@ -71,9 +71,14 @@ public struct ChatAnswer: Sendable, Equatable {
     public var seconds: Double
     /// The schema form the server took.
     public var schemaForm: ChatEndpoint.SchemaForm?
+    /// A streamed answer: seconds from sending to its first piece of text.
+    public var firstTextSeconds: Double?
+    /// A streamed answer that stopped before it was whole (the connection broke, the server
+    /// went away): why. `content` is what arrived.
+    public var incomplete: String?
 
     public init(content: String, finishReason: String?, inputTokens: Int, outputTokens: Int, usageReported: Bool,
-                seconds: Double, schemaForm: ChatEndpoint.SchemaForm?) {
+                seconds: Double, schemaForm: ChatEndpoint.SchemaForm?, firstTextSeconds: Double? = nil, incomplete: String? = nil) {
         self.content = content
         self.finishReason = finishReason
         self.inputTokens = inputTokens
@@ -81,6 +86,8 @@ public struct ChatAnswer: Sendable, Equatable {
         self.usageReported = usageReported
         self.seconds = seconds
         self.schemaForm = schemaForm
+        self.firstTextSeconds = firstTextSeconds
+        self.incomplete = incomplete
     }
 
     /// Reads a chat completion body; nil when it is not one.
