@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import VoiceJournalChat
+
+/// A question read for what to search and which dates it names.
+struct AskQueryTests {
+    @Test func meaningfulWordsArePrefixesAndNamesStayWhole() {
+        let query = AskQuery("What did Grandma Rose say about Anna's garden in the spring?", names: ["Anna", "Grandma Rose", "Tom"])
+        #expect(query.terms == ["\"grandma rose\"", "\"anna\"", "\"garden\"*", "\"spring\"*"])
+        #expect(query.pattern == "\"grandma rose\" OR \"anna\" OR \"garden\"* OR \"spring\"*")
+        // Nothing in a question is FTS5 syntax.
+        #expect(AskQuery("walk* NEAR(\"xy\" OR yz) -- AND x").terms == ["\"walk\"*", "\"near\"*", "\"xy\"*", "\"yz\"*"])
+        #expect(AskQuery("What did I do?").pattern.isEmpty)
+        #expect(AskQuery("in 2026 the 3 dogs").terms == ["\"2026\"*", "\"3\"*", "\"dogs\"*"])
+    }
+
+    let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        return calendar
+    }()
+
+    func day(_ text: String) -> Date {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
+    }
+
+    @Test(arguments: [
+        ("How often was I anxious last week?", "last week", "2026-11-16", "2026-11-23", "How often was I anxious ?"),
+        ("what did I do yesterday", "yesterday", "2026-11-25", "2026-11-26", "what did I do"),
+        ("Anything about Tom in October?", "in October", "2026-10-01", "2026-11-01", "Anything about Tom ?"),
+        ("walks in December", "in December", "2025-12-01", "2026-01-01", "walks"),
+        ("since Monday, how was sleep", "since Monday", "2026-11-23", "2026-11-27", ", how was sleep"),
+        ("moods this month", "this month", "2026-11-01", "2026-12-01", "moods"),
+        ("runs in the last 10 days", "in the last 10 days", "2026-11-17", "2026-11-27", "runs"),
+        ("trips in 2025", "in 2025", "2025-01-01", "2026-01-01", "trips"),
+    ])
+    func aPeriodInTheQuestionIsReadInTheUsersZone(question: String, phrase: String, start: String, end: String, rest: String) throws {
+        // Thursday 26 November 2026, 10:00 in Berlin.
+        let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 26, hour: 10))!
+        let dates = try #require(QuestionDates.read(question, now: now, calendar: calendar))
+        #expect(dates.phrase == phrase)
+        #expect(dates.start == day(start) && dates.end == day(end), "\(dates.start) – \(dates.end)")
+        #expect(dates.rest == rest)
+        #expect(QuestionDates.read("What did Anna say about the lake?", now: now, calendar: calendar) == nil)
+    }
+}
