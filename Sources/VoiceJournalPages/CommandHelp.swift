@@ -207,4 +207,44 @@ package enum CommandHelp {
         still being written; a named path missing or not audio; a text file in a folder is not), \
         3 bad key / no quota / unreachable server, 130 interrupted.
         """
+
+    package static let journalShow = """
+        Each question is a draft (given to nobody), awaiting an answer (given, and for how \
+        long), or answered (when, by whom, and how the answer begins).
+        """
+
+    package static let journalLanguage = """
+        An upload of a recording in the journal sends its language, unless the run's \
+        --language or the answering person's language says otherwise; with none set the \
+        model detects it. Recordings transcribed already keep their transcripts.
+        """
+
+    package static let personLanguage = """
+        An upload of their answer sends their language before the journal's, unless the \
+        run's --language says otherwise.
+        """
+
+    package static let queueRetry = """
+        With --done, a job that is done is transcribed again (say, after a server answered \
+        it with nothing): its transcript stays as it is until the new one is stored, and \
+        stays if the new attempt fails.
+        """
+
+    package static let vocabulary = """
+        Every upload of a recording in the journal sends its vocabulary as the prompt, most \
+        recent first, as much as fits in the model's 224-token budget (after any --prompt).
+        """
+
+    package static let ask = """
+        Finds the passages of your journal that may answer (full-text search over entries and \
+        transcripts; the question's meaningful words, your people's names kept whole), reads \
+        the period it names ("yesterday", "last week", "in October", "since Monday") and shows \
+        the range used, counts with SQL what a counting question asks ("how often", "how \
+        many"), and sends the numbered passages to the chat endpoint you name (as for \
+        reflect). The answer is printed as the model writes it; then every citation is \
+        checked against the passages sent: a good one is shown as entry, date and time with \
+        the command that plays it, one that names no passage sent is taken out and counted. \
+        "Nothing in your journal says." is an answer. Every turn is kept: --continue asks \
+        on in the latest conversation (retrieving again), --list and --show ID read them.
+        """
 }

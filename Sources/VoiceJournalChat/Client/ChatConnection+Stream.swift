@@ -34,8 +34,9 @@ extension ChatConnection {
         let status = transfer.status == 0 ? easy.responseCode : transfer.status
         if let failure {
             let error = classify(failure, transfer: transfer)
-            guard !state.content.isEmpty, error.kind != .cancelled else { throw error }
-            return state.answer(request: request, seconds: seconds, incomplete: error.description)
+            guard !state.content.isEmpty else { throw error }
+            return state.answer(request: request, seconds: seconds,
+                                incomplete: error.kind == .cancelled ? "stopped before the end (Ctrl-C)" : error.description)
         }
         guard (200..<300).contains(status) else {
             throw ChatError.http(status: status, body: transfer.body, retryAfter: RetryPolicy.serverWait(headers: transfer.headers),

@@ -62,3 +62,48 @@ extension Migrations {
         try db.create(index: "reflection_job_due", on: "reflection_job", columns: ["state", "runAfter"])
     }
 }
+
+extension Migrations {
+    /// Conversations with the journal (`ask`).
+    package static let askConversations = "v19-ask"
+
+    /// `ask_conversation` and its turns. A turn keeps which passages were sent (entry ids
+    /// and times, not their words: deleting an entry leaves no copy of it here), the answer
+    /// as checked, its citations and what it cost.
+    static func createAskConversations(_ db: Database) throws {
+        try db.create(table: "ask_conversation") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("title", .text).notNull()
+            t.column("createdAt", .datetime).notNull()
+            t.column("updatedAt", .datetime).notNull()
+        }
+        try db.create(table: "ask_turn") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("conversationId", .integer).notNull().indexed().references("ask_conversation", onDelete: .cascade)
+            t.column("question", .text).notNull()
+            // The period the question named, as read ("last week"), and its bounds.
+            t.column("rangeText", .text)
+            t.column("rangeStart", .datetime)
+            t.column("rangeEnd", .datetime)
+            // JSON: the passages sent, by entry and time ([{"number", "entryId", "start", "end"}]).
+            t.column("passages", .text).notNull()
+            // JSON: the facts counted by SQL and sent.
+            t.column("facts", .text).notNull()
+            t.column("answer", .text).notNull()
+            // JSON: the passage numbers cited that were sent; and those taken out.
+            t.column("cited", .text).notNull()
+            t.column("removed", .text).notNull()
+            // Why the answer stopped before it was whole; NULL when it is.
+            t.column("incomplete", .text)
+            t.column("model", .text).notNull()
+            t.column("endpointHost", .text).notNull()
+            t.column("promptVersion", .text).notNull()
+            t.column("inputTokens", .integer).notNull()
+            t.column("outputTokens", .integer).notNull()
+            t.column("seconds", .double).notNull()
+            t.column("firstTextSeconds", .double)
+            t.column("cost", .double)
+            t.column("createdAt", .datetime).notNull()
+        }
+    }
+}

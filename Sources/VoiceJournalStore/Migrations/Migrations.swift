@@ -30,6 +30,7 @@ package enum Migrations {
         (translationSearch, indexTranslations),
         (reflections, createReflections),
         (reflectionJobs, createReflectionJobs),
+        (askConversations, createAskConversations),
     ]
 
     /// The migrator with every migration registered.

@@ -39,10 +39,7 @@ struct JournalCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show a journal: its questions in order, where each stands, and its latest entries.",
-            discussion: """
-                Each question is a draft (given to nobody), awaiting an answer (given, and for how \
-                long), or answered (when, by whom, and how the answer begins).
-                """)
+            discussion: CommandHelp.journalShow)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The journal's name.") var name: String
@@ -60,11 +57,7 @@ struct JournalCommand: AsyncParsableCommand {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Set a journal's language and whether its recordings are translated to English.",
-            discussion: """
-                An upload of a recording in the journal sends its language, unless the run's \
-                --language or the answering person's language says otherwise; with none set the \
-                model detects it. Recordings transcribed already keep their transcripts.
-                """)
+            discussion: CommandHelp.journalLanguage)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The journal's name.") var name: String

@@ -41,10 +41,7 @@ struct PersonCommand: AsyncParsableCommand {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Set the language a person answers in and whether their answers are translated to English.",
-            discussion: """
-                An upload of their answer sends their language before the journal's, unless the \
-                run's --language says otherwise.
-                """)
+            discussion: CommandHelp.personLanguage)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The person: a name, an id or \"me\".") var person: String

@@ -76,11 +76,7 @@ extension Queue {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "retry", abstract: "Queue a failed or cancelled job again (or every failed one, or a done one with --done).",
-            discussion: """
-                With --done, a job that is done is transcribed again (say, after a server answered \
-                it with nothing): its transcript stays as it is until the new one is stored, and \
-                stays if the new attempt fails.
-                """)
+            discussion: CommandHelp.queueRetry)
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The job's id (see `queue list`).") var id: Int64?

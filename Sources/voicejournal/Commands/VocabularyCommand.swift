@@ -8,10 +8,7 @@ import VoiceJournalTerminal
 struct VocabularyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vocabulary", abstract: "Keep a journal's names and terms, sent to the model so it spells them right.",
-        discussion: """
-            Every upload of a recording in the journal sends its vocabulary as the prompt, most \
-            recent first, as much as fits in the model's 224-token budget (after any --prompt).
-            """,
+        discussion: CommandHelp.vocabulary,
         subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: AsyncParsableCommand {

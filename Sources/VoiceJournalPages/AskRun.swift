@@ -1,0 +1,163 @@
+import Foundation
+import Logging
+import VoiceJournalChat
+import VoiceJournalSettings
+import VoiceJournalStore
+import VoiceJournalSystem
+import VoiceJournalTerminal
+import VoiceJournalTranscription
+
+/// `voicejournal ask "QUESTION"`: the command's whole work, so the executable only parses.
+/// Retrieval from the journal first (FTS5, the period the question names, SQL counts for a
+/// counting question), then the answer streamed as the model writes it, then its citations
+/// checked against the passages sent and shown with the commands that play them, and the
+/// turn kept.
+package struct AskRun: Sendable {
+    package var question: String
+    package var filter = EntryFilter()
+    package var person: String?
+    /// Continue a conversation: nil a new one, 0 the latest, else its id.
+    package var continuing: Int64?
+    package var json = false
+    /// The most passages sent.
+    package var passages = 8
+
+    package init(question: String) { self.question = question }
+
+    /// What the command prints after the stream, and the kept turn.
+    package struct Output: Sendable {
+        package var text: String
+        package var turn: AskTurn
+    }
+
+    /// Asks; `show` is told each piece of the answer as it arrives (terminal-safe text),
+    /// unless `json`. Returns what goes on stdout after the stream.
+    package func run(settings: Settings, store: JournalStore, environment: [String: String], now: Date,
+                     show: @escaping @Sendable (String) -> Void) async throws -> Output {
+        let endpoints = try settings.chatEndpoints(environment: environment)
+        var filter = filter
+        let dates = QuestionDates.read(question, now: now)
+        if let dates, filter.since == nil, filter.until == nil { (filter.since, filter.until) = (dates.start, dates.end) }
+        let history = try continuing.map { id in
+            guard let found = try store.askConversation(id: id == 0 ? nil : id) else {
+                throw StoreError.notFound(id == 0 ? "no conversation to continue yet: ask without --continue first"
+                                                   : "no conversation \(id) (see `voicejournal ask --list`)")
+            }
+            return found
+        }
+        var names = try store.people().map(\.name)
+        names += (try? store.vocabulary(journal: filter.journal).map(\.word)) ?? []
+        let query = AskQuery(dates?.rest ?? question, names: names)
+        let found = try store.askPassages(query, filter: filter, person: person, limit: passages)
+        let facts = Self.isCounting(question) ? try store.askFacts(filter) : []
+        let range = dates.map { "\($0.phrase) (\(Self.span($0.start, $0.end)))" }
+            ?? (filter.since != nil || filter.until != nil ? Self.span(filter.since, filter.until) : nil)
+        let turns = history?.1.map { AskPrompt.Turn(question: $0.question, answer: $0.answer) } ?? []
+        let logger = Logger(label: "voicejournal.ask")
+        let abort = AbortSignal()
+        let streamed = try await withTaskCancellationHandler {
+            try await onThread { [question, json] in
+                try Self.answer(found, logger: logger, on: endpoints, abort: abort, show: { if !json { show(TerminalText.escapedLines($0)) } }) {
+                    AskPrompt.request(question: question, passages: $0, facts: facts, range: range, history: turns)
+                }
+            }
+        } onCancel: {
+            abort.raise()
+        }
+        let (endpoint, answer, sent) = streamed
+        let citations = AskCitations.check(answer.content, passages: sent)
+        let turn = try store.addAskTurn(AskTurn(
+            conversationId: history?.0.id ?? 0, question: question, rangeText: range, rangeStart: filter.since, rangeEnd: filter.until,
+            passages: sent.map { AskTurn.PassageRef(number: $0.number, entryId: $0.entryId, start: $0.start, end: $0.end) },
+            facts: facts, answer: citations.text, cited: citations.cited, removed: citations.removed, incomplete: answer.incomplete,
+            model: endpoint.model, endpointHost: endpoint.host, promptVersion: AskPrompt.version,
+            inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, seconds: answer.seconds,
+            firstTextSeconds: answer.firstTextSeconds, cost: endpoint.cost(inputTokens: answer.inputTokens, outputTokens: answer.outputTokens),
+            createdAt: now))
+        // Stopped mid-answer: what arrived is kept (above), and the command ends as interrupted.
+        if abort.isRaised { throw CancellationError() }
+        let page = AskPage(turn: turn, passages: sent)
+        return Output(text: json ? try JSONText.encode(page) : page.linesAfterStream().joined(separator: "\n"), turn: turn)
+    }
+
+    /// The answer to the request `build` makes of `passages`; a context too small for them
+    /// is asked again with half as many (the best ones kept).
+    static func answer(_ passages: [AskPassage], logger: Logger, on endpoints: [ChatEndpoint], abort: AbortSignal,
+                       show: (String) -> Void, build: ([AskPassage]) -> ChatRequest) throws -> (ChatEndpoint, ChatAnswer, [AskPassage]) {
+        let result = Result { try stream(build(passages), on: endpoints, logger: logger, abort: abort, show: show) }
+        switch result {
+        case .success(let (endpoint, answer)):
+            return (endpoint, answer, passages)
+        case .failure(let error as ChatError) where error.kind == .contextTooLong && passages.count > 1:
+            return try answer(Array(passages.prefix(passages.count / 2)), logger: logger, on: endpoints, abort: abort, show: show, build: build)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// The answer from the pool's first server that takes the request: one that cannot be
+    /// reached or fails before any text passes it to the next; text already shown is kept.
+    static func stream(_ request: ChatRequest, on endpoints: [ChatEndpoint], logger: Logger, abort: AbortSignal,
+                       show: (String) -> Void) throws -> (ChatEndpoint, ChatAnswer) {
+        for (index, endpoint) in endpoints.enumerated() {
+            switch attempt(request, on: endpoint, logger: logger, abort: abort, show: show) {
+            case .success(let answer):
+                return (endpoint, answer)
+            case .failure(let error) where index + 1 < endpoints.count && error.kind != .cancelled && error.kind != .contextTooLong
+                && (error.kind == .unreachable || error.disposition != .giveUp):
+                logger.warning("chat server did not answer; asking the next", metadata: ["error": "\(error.description)"])
+            case .failure(let error):
+                throw error
+            }
+        }
+        preconditionFailure("the last server's error is thrown above")
+    }
+
+    /// One server's streamed answer, as a result (a typed catch here trips the compiler).
+    private static func attempt(_ request: ChatRequest, on endpoint: ChatEndpoint, logger: Logger, abort: AbortSignal,
+                                show: (String) -> Void) -> Result<ChatAnswer, ChatError> {
+        Result { () throws(ChatError) in try ChatConnection(endpoint: endpoint, abort: abort, logger: logger).stream(request, onText: show) }
+    }
+
+    /// `ask --list` (no id) or `ask --show ID`: the conversations, or one with its turns.
+    package static func shown(_ id: Int64?, store: JournalStore, json: Bool) throws -> String {
+        guard let id else {
+            let conversations = try store.askConversations()
+            if json { return try JSONText.encode(conversations) }
+            guard !conversations.isEmpty else { return "No conversations yet: voicejournal ask \"QUESTION\"" }
+            return conversations.map { "\($0.id ?? 0)  \(LocalDate.short($0.updatedAt))  \(TerminalText.escaped($0.title))" }
+                .joined(separator: "\n")
+        }
+        guard let (conversation, turns) = try store.askConversation(id: id) else {
+            throw StoreError.notFound("no conversation \(id) (see `voicejournal ask --list`)")
+        }
+        let pages = try turns.map { turn in AskPage(turn: turn, passages: try turn.passages.map { ref in
+            let entry = try? store.entry(id: ref.entryId)
+            return AskPassage(number: ref.number, entryId: ref.entryId, journal: entry?.journal ?? "", date: entry?.createdAt ?? turn.createdAt,
+                              start: ref.start, end: ref.end, text: "")
+        }) }
+        if json { return try JSONText.encode(pages) }
+        var lines = ["Conversation \(id): \(TerminalText.escaped(conversation.title))"]
+        for page in pages {
+            lines += ["", "> " + TerminalText.escaped(page.turn.question), TerminalText.escapedLines(page.turn.answer)] + page.linesAfterStream().dropFirst()
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Whether the question asks for a count ("how often", "how many"): it gets numbers
+    /// counted by SQL, never a model's tally of passages.
+    static func isCounting(_ question: String) -> Bool {
+        let lowered = question.lowercased()
+        return ["how often", "how many", "how much", "how frequently", "number of", "count "].contains { lowered.contains($0) }
+    }
+
+    /// `Mon 16 Nov 2026 – Sun 22 Nov 2026` (the end is exclusive: the day before it is shown).
+    static func span(_ start: Date?, _ end: Date?) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE d MMM yyyy"
+        let from = start.map(formatter.string) ?? "the start"
+        let to = end.map { formatter.string(from: $0.addingTimeInterval(-1)) } ?? "now"
+        return "\(from) – \(to)"
+    }
+}
