@@ -30,22 +30,19 @@ package struct PeriodReflectRun: Sendable {
     /// `today`, `7d` back…), `this` or `last`; a month as `YYYY-MM`, a day of it, `this` or
     /// `last`. Anything else is a usage error that says what to give.
     package func period(now: Date) throws -> JournalPeriod {
-        let text = when?.trimmingCharacters(in: .whitespaces).lowercased()
-        switch (kind, text) {
-        case (_, nil), (_, "this"):
-            return kind == .week ? .week(containing: now, calendar: calendar) : .month(containing: now, calendar: calendar)
-        case (_, "last"):
-            let current = kind == .week ? JournalPeriod.week(containing: now, calendar: calendar) : .month(containing: now, calendar: calendar)
-            return current.previous(calendar: calendar)
-        case (.month, let text?):
-            if let match = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})/) {
-                guard let year = Int(match.1), let month = Int(match.2),
-                      let period = JournalPeriod.month(year: year, month: month, calendar: calendar) else { break }
+        let text = when?.trimmingCharacters(in: .whitespaces) ?? ""
+        let current = kind == .week ? JournalPeriod.week(containing: now, calendar: calendar) : .month(containing: now, calendar: calendar)
+        switch text.lowercased() {
+        case "", "this": return current
+        case "last": return current.previous(calendar: calendar)
+        default: break
+        }
+        if kind == .month, let match = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})/) {
+            if let year = Int(match.1), let month = Int(match.2), let period = JournalPeriod.month(year: year, month: month, calendar: calendar) {
                 return period
             }
-            if let day = PointInTime(text, now: now, calendar: calendar) { return .month(containing: day.date, calendar: calendar) }
-        case (.week, let text?):
-            if let day = PointInTime(text, now: now, calendar: calendar) { return .week(containing: day.date, calendar: calendar) }
+        } else if let day = PointInTime(text, now: now, calendar: calendar) {
+            return kind == .week ? .week(containing: day.date, calendar: calendar) : .month(containing: day.date, calendar: calendar)
         }
         let shown = TerminalText.escaped(when ?? "")
         throw StoreError.invalidInput(kind == .week

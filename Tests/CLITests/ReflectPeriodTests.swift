@@ -434,6 +434,27 @@ import VoiceJournalTestSupport
         #expect(none.status == 0 && none.stdout.hasPrefix("No entries"), "\(none.stderr)")
     }
 
+    /// Now is Thursday 2 April 2026: this week runs from Monday 30 March, the last one is the
+    /// week of the clock change; last month is March.
+    @Test(arguments: [
+        (["--week"], "week 2026-W14 (Monday 30 March to Sunday 5 April 2026)"),
+        (["--week", "last"], "week 2026-W13 (Monday 23 March to Sunday 29 March 2026)"),
+        (["--week", "2026-03-10T09:30"], "week 2026-W11 (Monday 9 March to Sunday 15 March 2026)"),
+        (["--week", "yesterday"], "week 2026-W14"),
+        (["--month", "last"], "March 2026 (2026-03), all journals"),
+        (["--month", "2026-02-14"], "February 2026 (2026-02), all journals"),
+        (["--month", "this", "--journal", "work"], "April 2026 (2026-04), journal Work"),
+    ])
+    func theCommandLineNamesAPeriodAsPeopleSayIt(arguments: [String], title: String) throws {
+        let folder = try TemporaryFolder()
+        let server = try StubChatServer()
+        let month = try Self.make(folder, server: server)
+        let result = try month.binary.run(["reflect"] + arguments + ["--dry-run"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(title), "\(result.stdout)")
+        #expect(try server.requests().isEmpty)
+    }
+
     @Test(arguments: [
         (["reflect"], "say what to reflect on"),
         (["reflect", "--week", "--month"], "one of --week and --month"),

@@ -37,7 +37,7 @@ public struct JournalPeriod: Sendable, Equatable, Codable {
         let start = iso.dateInterval(of: .weekOfYear, for: date)?.start ?? iso.startOfDay(for: date)
         let end = iso.date(byAdding: .day, value: 7, to: start) ?? start.addingTimeInterval(7 * 86_400)
         let parts = iso.dateComponents([.yearForWeekOfYear, .weekOfYear], from: start)
-        let label = String(format: "%04d-W%02d", parts.yearForWeekOfYear ?? 0, parts.weekOfYear ?? 0)
+        let label = String(format: "%04ld-W%02ld", parts.yearForWeekOfYear ?? 0, parts.weekOfYear ?? 0)
         return JournalPeriod(kind: .week, start: start, end: end, label: label)
     }
 
@@ -47,7 +47,7 @@ public struct JournalPeriod: Sendable, Equatable, Codable {
         let gregorian = Self.gregorian(calendar)
         guard let start = gregorian.date(from: DateComponents(year: year, month: month, day: 1)),
               let end = gregorian.date(byAdding: .month, value: 1, to: start) else { return nil }
-        return JournalPeriod(kind: .month, start: start, end: end, label: String(format: "%04d-%02d", year, month))
+        return JournalPeriod(kind: .month, start: start, end: end, label: String(format: "%04ld-%02ld", year, month))
     }
 
     /// The month holding `date`, in `calendar`'s time zone.
