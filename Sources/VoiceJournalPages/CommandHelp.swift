@@ -117,6 +117,21 @@ package enum CommandHelp {
         set is never overwritten. --dry-run prints the messages as they would go and sends \
         nothing.
 
+        --week reflects on an ISO week (Monday to Sunday, your time zone): this one, or the \
+        one holding the day given after it (reflect --week 2026-03-04, --week last for the \
+        week before this one). --month reflects on a month: this one, or the one given \
+        (reflect --month 2026-03, --month last). --journal NAME keeps to one journal's entries. \
+        The period's numbers are counted by the journal, never by the model, and printed \
+        first: entries, minutes spoken, words, moods, the mood score against the period \
+        before and part by part, top themes, the people named or who answered, and the \
+        streak to its last entry. The model is given them as facts, with the entries by \
+        number (their first sentences, cut to keep the request near 1,500 tokens), and \
+        writes a short narrative citing entries as #number, one or two questions and a \
+        line of encouragement; an entry it cites must be one of the period's. Kept per \
+        period like an entry's (shown again without a request; --again asks anew). A \
+        period without entries is said in one line, nothing is sent, and the exit status \
+        is 0.
+
         With reflect = "auto" under [chat] (or record --reflect), every new entry gets a \
         reflection job in the queue, asked for by `queue run` once its words are there; \
         `queue status` counts them. More servers, as [[chat.endpoint]] tables, form a pool: \

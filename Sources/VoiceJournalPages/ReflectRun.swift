@@ -6,15 +6,51 @@ import VoiceJournalStore
 import VoiceJournalSystem
 import VoiceJournalTerminal
 
-/// `voicejournal reflect ENTRY`: the command's whole work, so the executable only parses.
+/// `voicejournal reflect ENTRY`, `--week [DATE]` or `--month [YYYY-MM]`: the command's whole
+/// work, so the executable only parses.
 package struct ReflectRun: Sendable {
-    package var entry: EntryReference
+    /// What is reflected on.
+    package enum Subject: Sendable, Equatable {
+        case entry(EntryReference)
+        /// A week or a month, as the command line names it (nil: the current one).
+        case period(JournalPeriod.Kind, String?)
+    }
+
+    package var subject: Subject
+    /// With a period: only this journal's entries.
+    package var journal: String?
     package var again = false
     package var apply = false
     package var dryRun = false
     package var json = false
 
-    package init(entry: EntryReference) { self.entry = entry }
+    package init(entry: EntryReference) { subject = .entry(entry) }
+
+    /// From the command line: `argument` is ENTRY, or with `week` or `month` the day or the
+    /// month (none: this one). Exactly one of an entry, --week and --month; --journal goes
+    /// with a period, --apply with an entry. A mistake is a usage error saying what to give.
+    package init(argument: String?, week: Bool, month: Bool, journal: String?, apply: Bool) throws {
+        switch (week, month) {
+        case (true, true):
+            throw StoreError.invalidInput("give one of --week and --month, not both")
+        case (false, false):
+            guard let argument else {
+                throw StoreError.invalidInput("say what to reflect on: an entry (reflect 12, reflect last), --week [DATE] or --month [YYYY-MM]")
+            }
+            guard let entry = try? EntryReference(argument) else {
+                throw StoreError.invalidInput("give an entry's id (see 'entry list') or last; or --week [DATE], --month [YYYY-MM] for a period")
+            }
+            guard journal == nil else {
+                throw StoreError.invalidInput("--journal goes with --week or --month: an entry's reflection is about that entry alone")
+            }
+            subject = .entry(entry)
+        case (let week, _):
+            guard !apply else { throw StoreError.invalidInput("--apply takes an entry's suggestions; a week or a month suggests none") }
+            subject = .period(week ? .week : .month, argument)
+        }
+        self.journal = journal
+        self.apply = apply
+    }
 
     /// What the command prints, and whether the reflection it shows failed its checks (exit 1).
     package struct Output: Sendable {
@@ -24,6 +60,15 @@ package struct ReflectRun: Sendable {
 
     /// Runs it and returns what goes on stdout.
     package func run(settings: Settings, store: JournalStore, environment: [String: String], now: Date) async throws -> Output {
+        let entry: EntryReference
+        switch subject {
+        case .entry(let reference):
+            entry = reference
+        case .period(let kind, let when):
+            var run = PeriodReflectRun(kind: kind, when: when, journal: journal)
+            (run.again, run.dryRun, run.json) = (again, dryRun, json)
+            return try await run.run(settings: settings, store: store, environment: environment, now: now)
+        }
         let reflectors = try settings.chatEndpoints(environment: environment).map {
             Reflector(endpoint: $0, logger: Logger(label: "voicejournal.reflect"))
         }

@@ -198,6 +198,7 @@ import VoiceJournalTestSupport
         #expect(unit.contains("\nDocumentation=man:voicejournal-whisper-server(1)"), "\(unit)")
         let chatUnit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/voicejournal-chat.service"), encoding: .utf8)
         #expect(chatUnit.contains("\nDocumentation=man:voicejournal-chat-server(1)"), "\(chatUnit)")
+        try checkWeeklyReflection(prefix: prefix, folder: folder, installed: installed.stdout)
 
         // The docs: the source tree's layout, links that resolve, no developer page.
         let docs = prefix.appendingPathComponent("share/doc/voicejournal")
@@ -279,6 +280,31 @@ import VoiceJournalTestSupport
         }
     }
 
+    /// The weekly reflection: its service runs the installed command on the week just ended,
+    /// its timer starts it on Monday mornings and makes up a missed one; `systemd-analyze
+    /// verify` loads both as the user's manager would. Installed, not enabled (the installer
+    /// says how), and listed in the manifest, so --uninstall removes them.
+    func checkWeeklyReflection(prefix: URL, folder: TemporaryFolder, installed: String) throws {
+        let units = prefix.appendingPathComponent("share/systemd/user")
+        let service = units.appendingPathComponent("voicejournal-reflect-week.service")
+        let timer = units.appendingPathComponent("voicejournal-reflect-week.timer")
+        let serviceText = try String(contentsOf: service, encoding: .utf8)
+        let timerText = try String(contentsOf: timer, encoding: .utf8)
+        #expect(serviceText.contains("\nExecStart=\(prefix.path)/bin/voicejournal reflect --week last\n")
+                && serviceText.contains("\nType=oneshot\n"), "\(serviceText)")
+        #expect(timerText.contains("\nOnCalendar=Mon *-*-* 08:00:00\n") && timerText.contains("\nPersistent=true\n")
+                && timerText.contains("\nUnit=voicejournal-reflect-week.service\n"), "\(timerText)")
+        #expect(installed.contains("systemctl --user enable --now voicejournal-reflect-week.timer"), "\(installed)")
+        let manifest = try String(contentsOf: prefix.appendingPathComponent("lib/voicejournal/install-manifest"), encoding: .utf8)
+        #expect(manifest.contains("f \(service.path)\n") && manifest.contains("f \(timer.path)\n"), "\(manifest)")
+        let runtime = folder.path("runtime-reflect")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let verified = try Self.run("/usr/bin/systemd-analyze", ["--user", "verify", timer.path, service.path],
+                                    environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime.path,
+                                                  "MANPATH": prefix.appendingPathComponent("share/man").path + ":"])
+        #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
+    }
+
     /// The installed server, started by its installed name with a clean environment, finds its
     /// environment through the prefix and answers /health.
     func checkWhisperServer(bin: URL, clean: [String: String]) throws {
@@ -350,7 +376,8 @@ import VoiceJournalTestSupport
                      "./usr/share/man/man1/voicejournal-chat-server.1.gz", "./usr/lib/systemd/user/voicejournal-chat.service",
                      "./usr/share/bash-completion/completions/voicejournal", "./usr/share/zsh/vendor-completions/_voicejournal",
                      "./usr/share/fish/vendor_completions.d/voicejournal.fish", "./usr/lib/systemd/user/voicejournal-serve.service",
-                     "./usr/lib/systemd/user/voicejournal-whisper.service", "./usr/share/doc/voicejournal/copyright"] {
+                     "./usr/lib/systemd/user/voicejournal-whisper.service", "./usr/share/doc/voicejournal/copyright",
+                     "./usr/lib/systemd/user/voicejournal-reflect-week.service", "./usr/lib/systemd/user/voicejournal-reflect-week.timer"] {
             #expect(contents.contains(path), "the package lacks \(path)")
         }
 

@@ -34,7 +34,8 @@ text), and gives "then" afterwards (default: reflect). Kinds:
     reflect   (the default) a valid answer built from the request's schema: every required
               property; a string "stub <name>" (cut to maxLength), a number its minimum (0 with
               none), an enum its first value, a boolean false; an array minItems items (an
-              array of integers at least one: its minimum, or 1); with no schema {"summary":"stub"}.
+              array of integers at least one: its items' enum's first, else its minimum, or 1);
+              with no schema {"summary":"stub"}.
     says      a good answer whose content is "content", as it is (JSON, broken JSON, a fence…).
     length    as says, with finish_reason "length" (an answer cut at max_tokens).
     error     status, code, type, message, retry_after (Retry-After), retry_after_ms
@@ -260,11 +261,14 @@ def example(schema, name, root, depth=0):
         items = schema.get("items", {}) if isinstance(schema.get("items"), dict) else {}
         count = max(schema.get("minItems", 0) if isinstance(schema.get("minItems"), int) else 0, 0)
         if items.get("type") == "integer":
-            # An array of integers (say, the entries a reflection highlights) gets one.
+            # An array of integers (say, the sentences a reflection highlights, the entries a
+            # period's cites) gets one: from its enum when it has one.
             first = number(items, "integer") if "minimum" in items or "exclusiveMinimum" in items else 1
             count = max(count, 1)
             if isinstance(schema.get("maxItems"), int):
                 count = min(count, schema["maxItems"])
+            if isinstance(items.get("enum"), list) and items["enum"]:
+                return [items["enum"][i % len(items["enum"])] for i in range(count)]
             values = [first + i for i in range(count)]
             if isinstance(items.get("maximum"), (int, float)):
                 values = [min(v, items["maximum"]) for v in values]

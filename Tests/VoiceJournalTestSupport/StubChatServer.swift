@@ -40,7 +40,8 @@ public final class StubChatServer: @unchecked Sendable {
         /// A good answer whose content is valid JSON following the request's schema (either
         /// form): every required property, a string "stub <name>" (cut to its maxLength), a
         /// number its minimum, an enum its first value, an array its minItems items (an array
-        /// of integers one); `{"summary":"stub"}` when the request has no schema. The default.
+        /// of integers one, its items' enum's first when they have one); `{"summary":"stub"}`
+        /// when the request has no schema. The default.
         case reflect
         /// As `says`, with finish_reason "length": an answer cut at max_tokens.
         case length(String)

@@ -21,21 +21,12 @@ public enum ReflectionCheck {
 
     /// Checks the text of an answer.
     public static func check(content: String, for subject: ReflectionSubject) -> Outcome {
-        let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
-        // A raw line break or tab inside a string is not JSON, but llama-cpp-python's grammar
-        // lets a model write one; as a space it changes nothing (between tokens it is one).
-        let spaced = String(String.UnicodeScalarView(trimmed.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
-        guard let json = JSONValue.parse(Data(spaced.utf8)) else {
-            let start = ChatText.oneLine(String(trimmed.prefix(30)), limit: 30)
-            return .invalid([trimmed.hasPrefix("```") ? "the answer is not JSON alone: it is inside a code fence (starts \(start.debugDescription))"
-                                                     : "the answer is not JSON (starts \(start.debugDescription))"])
+        let fields: [String: JSONValue]
+        switch object(content) {
+        case .success(let object): fields = object
+        case .failure(let problem): return .invalid([problem.reason])
         }
-        guard let fields = json.objectValue else { return .invalid(["the answer is not a JSON object"]) }
-        var reasons: [String] = []
-        for key in fields.keys.sorted() where !ReflectionPrompt.fieldOrder.contains(key) {
-            reasons.append("\(ChatText.oneLine(key, limit: 40).debugDescription) is not a field of a reflection")
-        }
-        for key in ReflectionPrompt.fieldOrder where fields[key] == nil { reasons.append("\(key) is missing") }
+        var reasons = fieldReasons(fields, expected: ReflectionPrompt.fieldOrder)
 
         let summary = text(fields["summary"], "summary", limit: ReflectionPrompt.summaryLimit, &reasons)
         var mood: Mood?
@@ -86,6 +77,31 @@ public enum ReflectionCheck {
                                  insight: insight, encouragement: encouragement))
     }
 
+    /// The answer's one JSON object, or why it is not one.
+    static func object(_ content: String) -> Result<[String: JSONValue], ItemProblem> {
+        let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A raw line break or tab inside a string is not JSON, but llama-cpp-python's grammar
+        // lets a model write one; as a space it changes nothing (between tokens it is one).
+        let spaced = String(String.UnicodeScalarView(trimmed.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
+        guard let json = JSONValue.parse(Data(spaced.utf8)) else {
+            let start = ChatText.oneLine(String(trimmed.prefix(30)), limit: 30)
+            return .failure(trimmed.hasPrefix("```") ? "the answer is not JSON alone: it is inside a code fence (starts \(start.debugDescription))"
+                                                     : "the answer is not JSON (starts \(start.debugDescription))")
+        }
+        guard let fields = json.objectValue else { return .failure("the answer is not a JSON object") }
+        return .success(fields)
+    }
+
+    /// Fields the answer has and should not, and those it lacks.
+    static func fieldReasons(_ fields: [String: JSONValue], expected: [String]) -> [String] {
+        var reasons: [String] = []
+        for key in fields.keys.sorted() where !expected.contains(key) {
+            reasons.append("\(ChatText.oneLine(key, limit: 40).debugDescription) is not a field of a reflection")
+        }
+        for key in expected where fields[key] == nil { reasons.append("\(key) is missing") }
+        return reasons
+    }
+
     /// Whether `name` is in `text` as a word of its own (any case; "Anna" is not in "Annabel").
     public static func names(_ name: String, in text: String) -> Bool {
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "'" }.map(String.init)
@@ -99,7 +115,7 @@ public enum ReflectionCheck {
         return false
     }
 
-    private static func text(_ value: JSONValue?, _ name: String, limit: Int, _ reasons: inout [String]) -> String {
+    static func text(_ value: JSONValue?, _ name: String, limit: Int, _ reasons: inout [String]) -> String {
         guard let value else { return "" }
         guard let raw = value.stringValue else {
             reasons.append("\(name) is \(shown(value)), not text")
@@ -111,7 +127,7 @@ public enum ReflectionCheck {
         return line
     }
 
-    private static func list<T: Equatable>(_ value: JSONValue?, _ name: String, max: Int, _ reasons: inout [String],
+    static func list<T: Equatable>(_ value: JSONValue?, _ name: String, max: Int, _ reasons: inout [String],
                                            _ item: (JSONValue) -> Result<T, ItemProblem>) -> [T] {
         guard let value else { return [] }
         guard let items = value.arrayValue else {

@@ -12,8 +12,8 @@ public struct Reflector: Sendable {
     public var policy: RetryPolicy
     /// Tries per request before the failure is the run's.
     public var maxAttempts: Int
-    private let logger: Logger
-    private let learned = ChatConnection.LearnedForm()
+    let logger: Logger
+    let learned = ChatConnection.LearnedForm()
 
     public init(endpoint: ChatEndpoint, policy: RetryPolicy = RetryPolicy(), maxAttempts: Int = 5, logger: Logger) {
         self.endpoint = endpoint
@@ -115,7 +115,7 @@ public struct Reflector: Sendable {
 
     /// One request, tried again after failures that may pass (with backoff, never sooner than
     /// the server asked); a server that is not there, a refused key or the run ending stop at once.
-    private func send(_ request: ChatRequest, on connection: ChatConnection, abort: AbortSignal) throws(ChatError) -> ChatAnswer {
+    func send(_ request: ChatRequest, on connection: ChatConnection, abort: AbortSignal) throws(ChatError) -> ChatAnswer {
         var attempt = 0
         while true {
             do {

@@ -10,6 +10,7 @@ import GRDB
 /// - Recordings follow their entry or assignment; a recording of neither (a batch file) is
 ///   kept without a journal named. Transcripts, jobs, chunks and any other table follow the
 ///   rows they refer to.
+/// - A week's or a month's reflection (no entry) goes where all of its period's entries go.
 package struct ArchiveSelection: Sendable, Equatable {
     package var journal: String?
     /// From this moment on.
@@ -74,9 +75,27 @@ package struct ArchiveSelection: Sendable, Equatable {
             if ownerless, journal != nil { return false }
             // A voice entry's recording goes with its entry, whenever it was finished.
             return try !(row["entryId"] as DatabaseValue).isNull || inRange(row)
+        case StoredReflection.databaseTableName where (row["entryId"] as DatabaseValue).isNull:
+            return try keepsPeriodReflection(row)
         default:
             return true
         }
+    }
+
+    /// A week's or a month's reflection tells of every entry of its period in the journal it
+    /// covered (or in all of them): it goes only where all of those go — into a whole archive,
+    /// into one journal's when it covered that journal alone, into a stretch's when the stretch
+    /// holds its whole period.
+    private func keepsPeriodReflection(_ row: Row) throws -> Bool {
+        if let journal {
+            let fields = try row.decode(String?.self, forColumn: "fields")
+            let object = fields.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
+            guard let covered = object?["journal"] as? String, covered.caseInsensitiveCompare(journal) == .orderedSame else { return false }
+        }
+        guard since != nil || until != nil else { return true }
+        guard let start = try row.decode(Date?.self, forColumn: "periodStart"),
+              let end = try row.decode(Date?.self, forColumn: "periodEnd") else { return false }
+        return since.map { start >= $0 } ?? true && until.map { end <= $0 } ?? true
     }
 
     /// Whether the row's `createdAt` lies in the stretch; read only when there is one, so a

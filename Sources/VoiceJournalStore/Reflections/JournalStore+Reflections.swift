@@ -22,6 +22,20 @@ extension JournalStore {
         }
     }
 
+    /// The latest reflection on a week or a month (`kind`) starting at `start`, valid or
+    /// failed, over the journal named `journal` (nil: every journal's entries); nil when none
+    /// was asked for. Which journal it covered is in its fields (`journal`): the table has
+    /// no column for it.
+    public func latestPeriodReflection(kind: StoredReflection.PeriodKind, start: Date, journal: String?) throws -> StoredReflection? {
+        try pool.read { db in
+            try StoredReflection.filter(sql: """
+                entryId IS NULL AND periodKind = ? AND periodStart = ?
+                AND (CASE WHEN json_valid(fields) THEN json_extract(fields, '$.journal') END) IS ?
+                """, arguments: [kind, start, journal])
+                .order(sql: "createdAt DESC, id DESC").fetchOne(db)
+        }
+    }
+
     /// Every reflection of the entry, oldest first.
     public func reflections(entryId: Int64) throws -> [StoredReflection] {
         try pool.read { db in

@@ -24,7 +24,8 @@ public struct StoredReflection: Codable, Sendable, Equatable, FetchableRecord, M
     public var status: Status
     /// Why it failed; empty when valid. JSON text.
     public var reasons: [String]
-    /// The checked fields, as JSON text; nil when it failed.
+    /// The checked fields, as JSON text; nil when an entry's failed. A week's or a month's
+    /// also holds its numbers and the journal it covered, failed or not.
     public var fields: String?
     public var model: String
     public var endpointHost: String
