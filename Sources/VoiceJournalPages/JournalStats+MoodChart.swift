@@ -14,7 +14,7 @@ extension JournalStats {
                                              ticks: Self.dayTicks(moodTrend.map(\.day)), width: width, charset: charset)
     }
 
-    /// Each score's moods, in the order `Mood` lists them: 1 "stressed, angry" … 5 "happy".
+    /// Each score's moods, in the order `Mood` lists them: 1 "sad, angry" … 5 "happy".
     static var moodNames: [Int: String] {
         Dictionary(grouping: Mood.allCases, by: \.score).mapValues { $0.map(\.rawValue).joined(separator: ", ") }
     }

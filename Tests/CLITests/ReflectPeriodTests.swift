@@ -128,7 +128,7 @@ import VoiceJournalTestSupport
             journal = journal or None
             scope = " AND journalId = (SELECT id FROM journal WHERE name = :j)" if journal else ""
             SCORE = ("CASE mood WHEN 'happy' THEN 5 WHEN 'grateful' THEN 4 WHEN 'excited' THEN 4 WHEN 'neutral' THEN 3 "
-                     "WHEN 'sad' THEN 2 WHEN 'anxious' THEN 2 WHEN 'stressed' THEN 1 WHEN 'angry' THEN 1 END")
+                     "WHEN 'sad' THEN 1 WHEN 'anxious' THEN 2 WHEN 'stressed' THEN 2 WHEN 'angry' THEN 1 END")
             def ids(a, b):
                 return [r[0] for r in db.execute("SELECT id FROM entry WHERE date(createdAt, 'localtime') BETWEEN :a AND :b" + scope,
                                                  dict(a=a, b=b, j=journal))]

@@ -17,12 +17,12 @@ import VoiceJournalTestSupport
 
     /// 14 days in September, then every day from 22 October to 3 November just after midnight
     /// (13 days, across 25 October's extra hour and 1 November), moods cycling happy, neutral,
-    /// sad, angry; two more entries on 2 November; and entries on 3 November in 2025 and 2024.
+    /// anxious, angry; two more entries on 2 November; and entries on 3 November in 2025 and 2024.
     func keepAJournal() throws {
         for day in 1...14 {
             try cli.succeed(["entry", "add", "--text", "September \(day)", "--date", String(format: "2026-09-%02dT20:00", day)])
         }
-        let moods = ["happy", "neutral", "sad", "angry"]
+        let moods = ["happy", "neutral", "anxious", "angry"]  // scores 5, 3, 2, 1: a staircase
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
         let start = try #require(calendar.date(from: DateComponents(year: 2026, month: 10, day: 22, hour: 0, minute: 30)))
@@ -66,14 +66,14 @@ import VoiceJournalTestSupport
             happy             5 ┤                                  █       █       █       █
             grateful, excited 4 ┤                                  █       █       █       █
             neutral           3 ┤                                  █ █     █ █     █ █     █
-            sad, anxious      2 ┤                                  █ █ █   █ █ █   █ █ █   █
-            stressed, angry   1 ┤                                  █ █ █ █ █ █ █ █ █ █ █ █ █
+            anxious, stressed 2 ┤                                  █ █ █   █ █ █   █ █ █   █
+            sad, angry        1 ┤                                  █ █ █ █ █ █ █ █ █ █ █ █ █
                                 └┬─────────────┬─────────────┬─────────────┬─────────────┬─┬
                                  Oct 5         Oct 12        Oct 19        Oct 26      Nov 3
             """), "\(unicode)")
         // $COLUMNS narrows it: one column a day.
         let narrow = try cli.succeed(["stats"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_CTYPE": "", "COLUMNS": "60"]).stdout
-        #expect(narrow.contains("stressed, angry   1 ┤" + String(repeating: " ", count: 17) + String(repeating: "█", count: 13) + "\n"),
+        #expect(narrow.contains("sad, angry        1 ┤" + String(repeating: " ", count: 17) + String(repeating: "█", count: 13) + "\n"),
                 "\(narrow)")
         #expect(unicode.contains("Current streak: 13 days") && unicode.contains("Longest streak: 14 days"))
 

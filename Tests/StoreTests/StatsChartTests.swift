@@ -56,8 +56,8 @@ import VoiceJournalTestSupport
         let trend = try store.stats(now: now, calendar: calendar).moodTrend
         #expect(trend.count == 30)
         #expect(trend.first?.day == "2026-10-05" && trend.last?.day == "2026-11-03")
-        #expect(trend.last == DayMood(day: "2026-11-03", entries: 2, averageScore: 3.5))
-        #expect(trend.first { $0.day == "2026-10-25" }?.averageScore == 1)
+        #expect(trend.last == DayMood(day: "2026-11-03", entries: 2, averageScore: 3), "happy 5 and sad 1")
+        #expect(trend.first { $0.day == "2026-10-25" }?.averageScore == 2, "stressed")
         #expect(trend.compactMap(\.averageScore).count == 2)
     }
 

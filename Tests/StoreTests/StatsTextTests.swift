@@ -45,8 +45,8 @@ import VoiceJournalTestSupport
             happy             5 ┤                                  █       █       █       █
             grateful, excited 4 ┤                                  █       █       █       █
             neutral           3 ┤                                  █ █     █ █     █ █     █
-            sad, anxious      2 ┤                                  █ █ █   █ █ █   █ █ █   █
-            stressed, angry   1 ┤                                  █ █ █ █ █ █ █ █ █ █ █ █ █
+            anxious, stressed 2 ┤                                  █ █ █   █ █ █   █ █ █   █
+            sad, angry        1 ┤                                  █ █ █ █ █ █ █ █ █ █ █ █ █
                                 └┬─────────────┬─────────────┬─────────────┬─────────────┬─┬
                                  Oct 5         Oct 12        Oct 19        Oct 26      Nov 3
             """), "\(text)")
@@ -67,12 +67,12 @@ import VoiceJournalTestSupport
         let lines = try Self.november().moodTrendLines(width: 60, charset: .unicode)
         #expect(lines.dropFirst().allSatisfy { $0.count <= 60 }, "the chart under its heading: \(lines)")
         // One column a day beside the names (21 + 30).
-        #expect(lines[5] == "stressed, angry   1 ┤                 █████████████", "\(lines)")
+        #expect(lines[5] == "sad, angry        1 ┤                 █████████████", "\(lines)")
         #expect(lines[7] == "                     Oct 5  Oct 12 Oct 19 Oct 26  Nov 3", "\(lines)")
     }
 
     @Test func theMoodChartNamesEachScoresMoodsAndMarksTheFirstTheLastDayAndEachMonday() {
-        #expect(JournalStats.moodNames == [5: "happy", 4: "grateful, excited", 3: "neutral", 2: "sad, anxious", 1: "stressed, angry"])
+        #expect(JournalStats.moodNames == [5: "happy", 4: "grateful, excited", 3: "neutral", 2: "anxious, stressed", 1: "sad, angry"])
         // Friday 30 October to Tuesday 3 November 2026: Monday the 2nd.
         let days = ["2026-10-30", "2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"]
         #expect(JournalStats.dayTicks(days) == [.init(index: 0, label: "Oct 30"), .init(index: 4, label: "Nov 3"),

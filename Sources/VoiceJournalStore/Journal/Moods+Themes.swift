@@ -4,14 +4,16 @@ import GRDB
 public enum Mood: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
     case happy, grateful, excited, neutral, sad, anxious, stressed, angry
 
-    /// The mood's score from 1 (angry, stressed) to 5 (happy), for averages and trends.
+    /// The mood's score from 1 (sad, angry) to 5 (happy), for averages and trends: the scale of
+    /// the journaling apps voicejournal grew out of (happy 5, excited and grateful 4, neutral 3,
+    /// anxious and stressed 2, sad and angry 1).
     public var score: Int {
         switch self {
         case .happy: 5
         case .grateful, .excited: 4
         case .neutral: 3
-        case .sad, .anxious: 2
-        case .stressed, .angry: 1
+        case .anxious, .stressed: 2
+        case .sad, .angry: 1
         }
     }
 }
