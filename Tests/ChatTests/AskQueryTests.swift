@@ -45,3 +45,16 @@ struct AskQueryTests {
         #expect(QuestionDates.read("What did Anna say about the lake?", now: now, calendar: calendar) == nil)
     }
 }
+
+/// Citations checked against the passages sent.
+struct AskCitationsTests {
+    static let passages = (1...3).map { AskPassage(number: $0, entryId: Int64($0 * 10), journal: "P", date: Date(), start: nil, end: nil, text: "t") }
+
+    @Test func goodCitationsStayBadOnesGoAndWordsInBracketsAreNotCitations() {
+        let checked = AskCitations.check("Calm [2][4]. Walks [1, 3, 0] and [sic] words [ 3 ]. Late [12345678901234567890123].", passages: Self.passages)
+        #expect(checked.text == "Calm [2]. Walks [1, 3] and [sic] words [3]. Late.")
+        #expect(checked.cited == [2, 1, 3] && checked.removed == [4, 0, Int.max])
+        let none = AskCitations.check("Nothing in your journal says.", passages: [])
+        #expect(none.text == "Nothing in your journal says." && none.cited.isEmpty && none.removed.isEmpty)
+    }
+}

@@ -89,7 +89,10 @@ public struct AskCitations: Sendable, Equatable {
             }
             let inside = after[..<close]
             let parts = inside.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let numbers = parts.compactMap { Int($0) }
+            // Digits only (an ASCII number too long for an Int is a bad citation, not words).
+            let numbers = parts.compactMap { part in
+                !part.isEmpty && part.allSatisfy({ $0.isASCII && $0.isNumber }) ? (Int(part) ?? Int.max) : nil
+            }
             guard !parts.isEmpty, numbers.count == parts.count else {
                 text += "[" + inside + "]" // not a citation: words in brackets stay
                 rest = after[after.index(after: close)...]

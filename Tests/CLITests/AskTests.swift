@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import VoiceJournalTestSupport
+
+/// `ask` against stub chat servers over real HTTP: the passages found and sent, the answer
+/// streamed, citations checked, a cut answer kept as incomplete, conversations kept.
+@Suite(.onTestThreads) struct AskTests {
+    /// A journal of two typed entries and one transcribed recording (entry 3, its words over
+    /// its first 1.5 s), "now" being Thursday 26 November 2026.
+    static func journal(_ folder: TemporaryFolder, chat: StubChatServer) throws -> VoicejournalBinary {
+        let whisper = try StubWhisperServer(rules: [.init(responses: [.says("I met Anna at the harbour and we talked about the boat.")])])
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: [
+            "OPENAI_BASE_URL": whisper.baseURL, "VOICEJOURNAL_CHAT_URL": chat.baseURL, "VOICEJOURNAL_NOW": "2026-11-26T10:00:00Z",
+            "TZ": "UTC",
+        ])
+        #expect(try binary.run(["person", "add", "Anna", "--relationship", "friend"]).status == 0)
+        #expect(try binary.run(["entry", "add", "--quiet", "--text", "Tom fixed the bicycle in the garage.", "--date", "2026-11-10T18:00",
+                                "--mood", "happy"]).status == 0)
+        #expect(try binary.run(["entry", "add", "--quiet", "--text", "Walked by the lake. The water was calm.", "--date", "2026-11-18T08:00",
+                                "--mood", "anxious"]).status == 0)
+        let audio = folder.path("audio")
+        try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
+        try SyntheticVoice.writeWAV(SyntheticVoice.pcm16(seconds: 2, dbfs: -16, pitchHz: 160), to: audio.appendingPathComponent("harbour.wav"))
+        #expect(try binary.run(["journal", "create", "Days"]).status == 0)
+        let transcribed = try binary.run(["transcribe", audio.path, "--journal", "Days", "--date", "2026-11-24T09:00"])
+        #expect(transcribed.status == 0, "\(transcribed.stderr)")
+        return binary
+    }
+
+    @Test func theAnswerStreamsAndEachCitationIsCheckedAndShownWithItsPlayCommand() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: [.says("You met Anna at the harbour [1] and talked about a boat [1, 7]. Also [9].")])])
+        let binary = try Self.journal(folder, chat: chat)
+        let result = try binary.run(["ask", "Where did I meet Anna?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The passage sent: the harbour entry, found by "Anna" (a person, whole) and "meet" (a prefix).
+        let sent = try #require(try chat.completions().first)
+        let user = try #require(sent.lastUserContent)
+        #expect(user.contains("[1] (Tuesday 24 November 2026) I met Anna at the harbour and we talked about the boat."), "\(user)")
+        #expect(!user.contains("bicycle") && user.contains("Question: Where did I meet Anna?"))
+        #expect(sent.stream == true && sent.problems.isEmpty, "\(sent.problems)")
+        // Streamed text first, then the sources: the good citation with its play command, the bad ones counted.
+        #expect(result.stdout.hasPrefix("You met Anna at the harbour [1] and talked about a boat [1, 7]. Also [9]."), "\(result.stdout)")
+        #expect(result.stdout.contains("Sources:\n  [1] #3 2026-11-24 09:00 @00:00 → voicejournal play 3\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("2 citations taken out: [7], [9] named no passage sent."))
+        #expect(result.stdout.contains("conversation 1 (ask --continue)"))
+
+        let json = try #require(try binary.run(["ask", "--show", "1", "--json"]).json() as? [[String: Any]])
+        let turn = try #require(json.first)
+        #expect(turn["answer"] as? String == "You met Anna at the harbour [1] and talked about a boat [1]. Also.")
+        #expect(turn["removedCitations"] as? [Int] == [7, 9] && turn["complete"] as? Bool == true)
+        let citation = try #require((turn["citations"] as? [[String: Any]])?.first)
+        #expect(citation["entryId"] as? Int == 3 && citation["start"] as? Double == 0)
+    }
+
+    @Test func aQuestionAboutAPeriodSearchesOnlyThatPeriodAndSaysTheRangeUsed() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: [.says("You walked by the lake [1].")])])
+        let binary = try Self.journal(folder, chat: chat)
+        let result = try binary.run(["ask", "what did I do last week", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try result.json() as? [String: Any])
+        #expect(json["range"] as? String == "last week (Mon 16 Nov 2026 – Sun 22 Nov 2026)")
+        let user = try #require(try chat.completions().first?.lastUserContent)
+        #expect(user.contains("Walked by the lake.") && !user.contains("bicycle") && !user.contains("harbour"), "\(user)")
+        // A counting question gets numbers counted by SQL, not by the model.
+        _ = try binary.run(["ask", "How often was I anxious last week?"])
+        let counted = try #require(try chat.completions().last?.lastUserContent)
+        #expect(counted.contains("1 entry in the period asked about") && counted.contains("anxious 1 time"), "\(counted)")
+    }
+
+    @Test func nothingFoundIsSaidToTheModelAndTheAnswerKept() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: [.says("Nothing in your journal says.")])])
+        let binary = try Self.journal(folder, chat: chat)
+        let result = try binary.run(["ask", "What is the capital of Peru?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try chat.completions().first?.lastUserContent?.contains("Passages: none were found.") == true)
+        #expect(result.stdout.hasPrefix("Nothing in your journal says.") && !result.stdout.contains("Sources:"))
+    }
+
+    @Test func anAnswerCutMidStreamIsKeptMarkedIncomplete() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: [.cut("You met Anna at the harbour [1] and then the server went away.")])])
+        let binary = try Self.journal(folder, chat: chat)
+        let result = try binary.run(["ask", "Where did I meet Anna?", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try result.json() as? [String: Any])
+        #expect(json["complete"] as? Bool == false && (json["incomplete"] as? String)?.isEmpty == false)
+        #expect((json["answer"] as? String)?.hasPrefix("You met Anna") == true)
+        let shown = try binary.run(["ask", "--show", "1"])
+        #expect(shown.stdout.contains("stopped before it was complete"), "\(shown.stdout)")
+    }
+
+    @Test func continueSendsTheEarlierTurnAndRetrievesAgain() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: [.says("At the harbour [1]."), .says("Tom fixed it [1].")])])
+        let binary = try Self.journal(folder, chat: chat)
+        #expect(try binary.run(["ask", "Where did I meet Anna?"]).status == 0)
+        let next = try binary.run(["ask", "--continue", "Who fixed the bicycle?"])
+        #expect(next.status == 0, "\(next.stderr)")
+        let sent = try #require(try chat.completions().last)
+        let messages = try #require(sent.messages)
+        #expect(messages.map(\.role) == ["system", "user", "assistant", "user"], "\(messages.map(\.role))")
+        #expect(messages[1].content == "Where did I meet Anna?" && messages[2].content == "At the harbour [1].")
+        #expect(sent.lastUserContent?.contains("Tom fixed the bicycle in the garage.") == true, "retrieved for the new question")
+        let list = try binary.run(["ask", "--list"])
+        #expect(list.stdout.split(separator: "\n").count == 1 && list.stdout.contains("Where did I meet Anna?"))
+    }
+
+    @Test func withNoChatEndpointNamedItSaysHowInOneLine() throws {
+        let folder = try TemporaryFolder()
+        let binary = VoicejournalBinary(home: folder.path("home"))
+        let result = try binary.run(["ask", "anything?"])
+        #expect(result.status == 3 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("--chat-url"))
+    }
+}
