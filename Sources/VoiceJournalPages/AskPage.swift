@@ -10,6 +10,8 @@ package struct AskPage: Encodable, Sendable {
     let turn: AskTurn
     /// The passages sent, with their words (read again for a turn shown later).
     let passages: [AskPassage]
+    /// Said after the sources (how the passages were found, when it was not as asked).
+    var notes: [String] = []
 
     package init(turn: AskTurn, passages: [AskPassage]) {
         self.turn = turn
@@ -82,6 +84,7 @@ package struct AskPage: Encodable, Sendable {
             let numbers = turn.removed.map { "[\($0)]" }.joined(separator: ", ")
             lines.append("\(turn.removed.count) citation\(turn.removed.count == 1 ? "" : "s") taken out: \(numbers) named no passage sent.")
         }
+        lines += notes
         lines.append(usageLine)
         return lines
     }

@@ -48,7 +48,11 @@ package struct AskRun: Sendable {
         var names = try store.people().map(\.name)
         names += (try? store.vocabulary(journal: filter.journal).map(\.word)) ?? []
         let query = AskQuery(dates?.rest ?? question, names: names)
-        let found = try store.askPassages(query, filter: filter, person: person, limit: passages)
+        let vectors = try Self.vectors(settings: settings, environment: environment)
+        let retrieved = try await onThread { [filter, person, passages, question] in
+            try Self.retrieve(query, question: question, store: store, filter: filter, person: person, limit: passages, vectors: vectors)
+        }
+        let found = retrieved.passages
         let facts = Self.isCounting(question) ? try store.askFacts(filter) : []
         let range = dates.map { "\($0.phrase) (\(Self.span($0.start, $0.end)))" }
             ?? (filter.since != nil || filter.until != nil ? Self.span(filter.since, filter.until) : nil)
@@ -76,8 +80,30 @@ package struct AskRun: Sendable {
             createdAt: now))
         // Stopped mid-answer: what arrived is kept (above), and the command ends as interrupted.
         if abort.isRaised { throw CancellationError() }
-        let page = AskPage(turn: turn, passages: sent)
+        var page = AskPage(turn: turn, passages: sent)
+        page.notes = retrieved.notes
         return Output(text: json ? try JSONText.encode(page) : page.linesAfterStream().joined(separator: "\n"), turn: turn)
+    }
+
+    /// The passages for the question: by words and, with `vectors`, by meaning too; when the
+    /// embeddings cannot be had (the server has none, refuses), by words alone, said in a note.
+    static func retrieve(_ query: AskQuery, question: String, store: JournalStore, filter: EntryFilter, person: String?, limit: Int,
+                         vectors: AskVectors?) throws -> (passages: [AskPassage], notes: [String]) {
+        do {
+            return (try store.askPassages(query, question: question, filter: filter, person: person, limit: limit, vectors: vectors), [])
+        } catch let error as ChatError where vectors != nil {
+            let passages = try store.askPassages(query, question: question, filter: filter, person: person, limit: limit)
+            return (passages, ["(No embeddings: \(error.description); searched by words alone.)"])
+        }
+    }
+
+    /// The embeddings `[chat] embeddings_model` names, as `askPassages` takes them; nil when none is named.
+    static func vectors(settings: Settings, environment: [String: String]) throws -> AskVectors? {
+        guard let chat = settings.chat, let embeddings = chat.embeddings else { return nil }
+        let endpoint = try ChatEndpoint.resolve(baseURL: embeddings.baseURL, model: embeddings.model, keyVariable: chat.keyVariable,
+                                                environment: environment, origin: "[chat] embeddings_url")
+        let logger = Logger(label: "voicejournal.ask")
+        return AskVectors(model: embeddings.model) { texts in try ChatConnection(endpoint: endpoint, logger: logger).embed(texts) }
     }
 
     /// The answer to the request `build` makes of `passages`; a context too small for them

@@ -14,6 +14,8 @@ import TOMLKit
 /// price_input = 0.15          # dollars per million tokens, for the cost kept with each reflection
 /// price_output = 0.60
 /// reflect = "auto"            # every new entry reflected by the queue; "manual" (the default): `reflect` only
+/// embeddings_model = "text-embedding-3-small"   # `ask` ranks by meaning too (POST <url>/embeddings)
+/// embeddings_url = "https://api.openai.com/v1"  # default: base_url
 ///
 /// [[chat.endpoint]]           # more servers: a pool, tried in priority order, with failover
 /// base_url = "https://api.openai.com/v1"
@@ -33,6 +35,9 @@ package struct ChatTable: Sendable, Equatable {
     package var priceOutput: Double?
     /// `reflect`: "auto" or "manual" (`[chat]` only).
     package var reflect: String?
+    /// `embeddings_model`, `embeddings_url` (`[chat]` only): where `ask` gets vectors.
+    package var embeddingsModel: String?
+    package var embeddingsURL: String?
     /// `priority` (`[[chat.endpoint]]` only): higher first.
     package var priority = 0
     /// The `[[chat.endpoint]]` tables, in file order (`[chat]` only).
@@ -43,7 +48,8 @@ package struct ChatTable: Sendable, Equatable {
     package init() {}
 
     /// The keys `[chat]` takes.
-    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output", "reflect", "endpoint"]
+    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output", "reflect", "endpoint",
+                                   "embeddings_model", "embeddings_url"]
 }
 
 extension ConfigFile.TableReader {
@@ -63,6 +69,11 @@ extension ConfigFile.TableReader {
                     throw invalid(key, in: name, "must be \"auto\" (every new entry is reflected on by the queue) or \"manual\"")
                 }
                 chat.reflect = mode
+            case "embeddings_model" where index == nil: chat.embeddingsModel = try text(value, key, in: name)
+            case "embeddings_url" where index == nil:
+                let url = try text(value, key, in: name)
+                guard rules.isHTTPURL(url) else { throw invalid(key, in: name, "must be an http(s) URL such as \"http://127.0.0.1:8179/v1\"") }
+                chat.embeddingsURL = Settings.trimmedURL(url)
             case "endpoint" where index == nil:
                 guard let tables = value?.array else { throw wrongType(key, in: name, expected: "a list of tables ([[chat.endpoint]])", got: value) }
                 for number in 0..<tables.count {

@@ -241,6 +241,15 @@ package struct Settings: Sendable {
         /// `[[chat.endpoint]]` tables by priority. A URL from a flag or the environment is
         /// the only one (the user named where the words go for this run).
         package let pool: [Member]
+        /// Where `ask` gets vectors (`[chat] embeddings_model`, `embeddings_url`, else the first
+        /// server's base URL); nil: it searches by words alone.
+        package let embeddings: Embeddings?
+
+        /// An embeddings endpoint: its base URL and model.
+        package struct Embeddings: Sendable, Equatable {
+            package let baseURL: String
+            package let model: String
+        }
 
         /// One server of the pool, each value its own or `[chat]`'s.
         package struct Member: Sendable, Equatable {
@@ -294,6 +303,7 @@ package struct Settings: Sendable {
                 }
             }
             pool = members
+            embeddings = table?.embeddingsModel.map { Embeddings(baseURL: table?.embeddingsURL ?? members[0].baseURL, model: $0) }
         }
 
         /// `[chat]` with no base_url of its own: its most preferred `[[chat.endpoint]]` stands in.

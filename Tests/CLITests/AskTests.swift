@@ -115,3 +115,58 @@ import VoiceJournalTestSupport
         #expect(result.status == 3 && result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("--chat-url"))
     }
 }
+
+/// `ask` with an embeddings endpoint: passages embedded once, ranked by meaning beside FTS5
+/// and fused; a server without `/v1/embeddings` leaves FTS5 alone, said in a note.
+@Suite(.onTestThreads) struct AskEmbeddingsTests {
+    static let concepts = ["bike": "cycle", "bicycle": "cycle", "repaired": "fix", "fixed": "fix"]
+
+    static func journal(_ folder: TemporaryFolder, chat: StubChatServer, embeddings: Bool = true) throws -> VoicejournalBinary {
+        let binary = VoicejournalBinary(home: folder.path("home"))
+        _ = try binary.writeConfig("[chat]\nbase_url = \"\(chat.baseURL)\"\n" + (embeddings ? "embeddings_model = \"stub-embed\"\n" : ""))
+        for text in ["Tom fixed the old bicycle in the garage.", "We baked bread on Saturday.", "The meeting ran late again."] {
+            #expect(try binary.run(["entry", "add", "--quiet", "--text", text]).status == 0)
+        }
+        return binary
+    }
+
+    @Test func anEntryFoundOnlyByMeaningIsSentAndVectorsAreMadeOncePerPassage() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: [], then: .says("Tom did [1]."))], embeddings: Self.concepts)
+        let binary = try Self.journal(folder, chat: chat)
+        let result = try binary.run(["ask", "Who repaired my bike?", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let user = try #require(try chat.completions().first?.lastUserContent)
+        #expect(user.contains("[1] (") && user.contains("Tom fixed the old bicycle in the garage."), "found by meaning: \(user)")
+        let embedded = try chat.requests().filter { $0.path.hasSuffix("/embeddings") }
+        #expect(embedded.compactMap(\.inputs).flatMap { $0 }.filter { $0 != "Who repaired my bike?" }.count == 3, "each entry's passage once")
+        #expect(embedded.allSatisfy { $0.model == "stub-embed" })
+        // Asked again: only the question is embedded.
+        #expect(try binary.run(["ask", "Who repaired my bike?"]).status == 0)
+        let again = try chat.requests().filter { $0.path.hasSuffix("/embeddings") }.dropFirst(embedded.count)
+        #expect(again.compactMap(\.inputs) == [["Who repaired my bike?"]])
+        // A corrected entry is embedded again.
+        #expect(try binary.run(["entry", "edit", "2", "--text", "We baked rye bread on Saturday."]).status == 0)
+        #expect(try binary.run(["ask", "Who repaired my bike?"]).status == 0)
+        let afterCorrection = try chat.requests().filter { $0.path.hasSuffix("/embeddings") }.compactMap(\.inputs).flatMap { $0 }
+        #expect(afterCorrection.contains("We baked rye bread on Saturday."))
+    }
+
+    @Test func withoutEmbeddingsOnlyWordsFindPassages() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: [], then: .says("Nothing in your journal says."))])
+        // Named but not served: a 404, searched by words alone, said once.
+        let named = try Self.journal(folder, chat: chat)
+        let result = try named.run(["ask", "Who fixed the bicycle?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("(No embeddings:") && result.stdout.contains("searched by words alone"), "\(result.stdout)")
+        #expect(try chat.completions().last?.lastUserContent?.contains("Tom fixed the old bicycle") == true)
+        // Not named: no embeddings request at all, and a question sharing no word finds nothing.
+        let other = try TemporaryFolder()
+        let plain = try Self.journal(other, chat: chat, embeddings: false)
+        let before = try chat.requests().count
+        #expect(try plain.run(["ask", "Who repaired my bike?"]).status == 0)
+        #expect(try chat.requests().dropFirst(before).allSatisfy { !$0.path.hasSuffix("/embeddings") })
+        #expect(try chat.completions().last?.lastUserContent?.contains("Passages: none were found.") == true)
+    }
+}

@@ -8,7 +8,9 @@ each {role: system|user|assistant, content: a string}, optional `temperature` (a
 forms below) and the Authorization header (`Bearer <key>` when --key-env names a key, absent
 when it does not), and answers like the OpenAI API: a chat.completion with usage, or OpenAI's
 error shape. A request that breaks the contract gets a 400 naming each problem (a 401 when only
-its key is wrong or missing). GET /v1/models lists --model; GET /health answers ok.
+its key is wrong or missing). GET /v1/models lists --model; GET /health answers ok. With
+--embeddings, POST /v1/embeddings answers a vector per input (see Handler.embed); without it,
+that route is a 404, as on a server that has none.
 
 response_format, the two forms of "answer with JSON of this shape":
     {"type": "json_object", "schema": {...}}    llama.cpp's (the schema is optional)
@@ -62,9 +64,11 @@ thing (--port 0 lets the OS choose). The key is never taken on the command line:
 names the environment variable holding it.
 """
 import argparse
+import hashlib
 import json
 import math
 import os
+import re
 import signal
 import socket
 import struct
@@ -366,6 +370,9 @@ class Handler(UploadHandler):
             self.send_error_json(411, "Content-Length required")
             return
         body = self.rfile.read(int(length))
+        if self.path.split("?")[0].rstrip("/").endswith("/embeddings") and self.server.concepts is not None:
+            self.embed(body, record)
+            return
         if not self.path.split("?")[0].rstrip("/").endswith("/chat/completions"):
             record.update(problems=[f"no route {self.path}"], answer="404", responded_at=time.time())
             self.server.log(record)
@@ -411,6 +418,33 @@ class Handler(UploadHandler):
             self.answer(behaviour, content, record)
         except (BrokenPipeError, ConnectionResetError, OSError):
             pass
+
+    def embed(self, body, record):
+        """POST /v1/embeddings (with --embeddings): a 64-dimension vector per input, the sum of
+        a one-hot per word (each word first mapped through the concepts given, so "bike" and
+        "bicycle" can mean the same), normalised; logged with the inputs."""
+        try:
+            request = json.loads(body)
+            inputs = request["input"] if isinstance(request["input"], list) else [request["input"]]
+            assert all(isinstance(text, str) for text in inputs)
+        except (ValueError, KeyError, TypeError, AssertionError):
+            record.update(problems=["not an embeddings request"], answer="400", responded_at=time.time())
+            self.server.log(record)
+            self.send_error_json(400, "input must be a string or a list of strings", "invalid_request_error")
+            return
+        vectors = []
+        for text in inputs:
+            vector = [0.0] * 64
+            for word in re.findall(r"[a-z0-9]+", text.lower()):
+                word = self.server.concepts.get(word, word)
+                vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % 64] += 1.0
+            norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+            vectors.append([x / norm for x in vector])
+        record.update(model=request.get("model"), answer="embeddings", responded_at=time.time(), inputs=inputs)
+        self.server.log(record)
+        self.send_body(200, json.dumps({"object": "list", "model": request.get("model"), "data": [
+            {"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
+            "usage": {"prompt_tokens": sum(tokens(len(t)) for t in inputs), "total_tokens": sum(tokens(len(t)) for t in inputs)}}))
 
     def behaviour(self, request, problems, auth_problem, form, prompt):
         """What this request gets: the contract's refusals first, then the server's (its
@@ -561,11 +595,13 @@ def main():
     parser.add_argument("--context-tokens", type=int, help="the context-length error for prompts estimated above this")
     parser.add_argument("--context-flavour", choices=["llama", "openai"], default="llama")
     parser.add_argument("--model", default="stub-chat", help="the model GET /v1/models lists")
+    parser.add_argument("--embeddings", help="serve POST /v1/embeddings, words mapped through this JSON object first")
     args = parser.parse_args()
     key = os.environ.get(args.key_env) if args.key_env else None
     expected_authorization = f"Bearer {key}" if key is not None else None
     server = StubServer((args.host, args.port), Plan(json.loads(args.plan)), args.delay, expected_authorization,
                         args.log, args.accepts, args.context_tokens, args.context_flavour, args.model)
+    server.concepts = json.loads(args.embeddings) if args.embeddings is not None else None
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever(poll_interval=0.1)

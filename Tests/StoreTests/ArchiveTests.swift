@@ -13,6 +13,7 @@ import VoiceJournalTestSupport
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table'
                 AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search_index_%'
+                AND name != 'passage_vector'
                 """)
             var dump: [String: [[String: DatabaseValue]]] = [:]
             for table in tables {
@@ -90,6 +91,13 @@ import VoiceJournalTestSupport
         let reflectionJob = try #require(try store.claimReflectionJob(owner: "host:1:abc", lease: 60, now: start.addingTimeInterval(1200)))
         #expect(try store.finishReflectionJob(id: reflectionJob.id!, owner: "host:1:abc", reflectionId: 1, now: start.addingTimeInterval(1300)))
         try store.queueReflection(entryId: 2, now: start.addingTimeInterval(1400))
+        // A conversation with the journal, its turn citing entry 1.
+        _ = try store.addAskTurn(AskTurn(
+            conversationId: 0, question: "When was day 0?", rangeText: "last week (Mon – Sun)", rangeStart: start, rangeEnd: start.addingTimeInterval(86_400),
+            passages: [.init(number: 1, entryId: 1, start: nil, end: nil)], facts: ["1 entry in the period asked about"],
+            answer: "On day 0 [1].", cited: [1], removed: [4], incomplete: nil, model: "SmolLM2-135M-Instruct", endpointHost: "127.0.0.1:8179",
+            promptVersion: "ask-1", inputTokens: 300, outputTokens: 12, seconds: 0.8, firstTextSeconds: 0.2, cost: 0,
+            createdAt: start.addingTimeInterval(1500)))
     }
 
     @Test func anExportImportedIntoAnEmptyHomeReproducesEveryRowTableByTable() throws {
@@ -102,7 +110,11 @@ import VoiceJournalTestSupport
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let archive = try decoder.decode(JournalArchive.self, from: try encoder.encode(try source.store.archiver.archive()))
-        #expect(archive.tables.map(\.name).prefix(3) == ["person", "journal", "question"], "parents first")
+        let order = archive.tables.map(\.name)
+        let at = { (name: String) in order.firstIndex(of: name) ?? .max }
+        #expect(at("person") < at("journal") && at("journal") < at("question") && at("question") < at("assignment")
+                && at("ask_conversation") < at("ask_turn"), "parents first: \(order)")
+        #expect(!order.contains("passage_vector"), "embeddings are made again, not carried")
         #expect(!archive.tables.map(\.name).contains("search_index"))
 
         let target = try TemporaryJournal()
@@ -173,7 +185,8 @@ import VoiceJournalTestSupport
         unknown.tables.append(.init(name: "hologram", rows: []))
         #expect(throws: StoreError.self) { try TemporaryJournal().store.archiver.importArchive(unknown) }
         var column = try source.store.archiver.archive()
-        column.tables[0].rows[0]["mood"] = .text("happy")
+        let people = try #require(column.tables.firstIndex { $0.name == "person" })
+        column.tables[people].rows[0]["mood"] = .text("happy")
         #expect(throws: StoreError.self) { try TemporaryJournal().store.archiver.importArchive(column) }
     }
 }

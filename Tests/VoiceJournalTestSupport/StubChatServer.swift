@@ -105,10 +105,12 @@ public final class StubChatServer: @unchecked Sendable {
     /// `response_format` forms it takes; a request whose prompt is estimated at more than
     /// `contextTokens` tokens (characters / 4, rounded up) gets the context-length error in
     /// `contextFlavour`'s words, whatever the rules say. `model` is what `GET /v1/models` lists.
+    /// With `embeddings` (words mapped to concepts, e.g. ["bike": "cycle", "bicycle": "cycle"]),
+    /// `POST /v1/embeddings` answers a vector per input; without, that route is a 404.
     /// `port` 0 lets the OS choose; a test can give one to start a server where a client already looks.
     public init(rules: [Rule] = [], delay: Double = 0, expectedKey: String? = nil, accepts: SchemaForm = .both,
                 contextTokens: Int? = nil, contextFlavour: ContextFlavour = .llama, model: String = "stub-chat",
-                port: Int = 0) throws {
+                embeddings: [String: String]? = nil, port: Int = 0) throws {
         folder = try TemporaryFolder("chat-stub")
         logURL = folder.path("requests.jsonl")
         let plan = rules.map { ["match": $0.match, "responses": $0.responses.map(\.json), "then": $0.then.json] }
@@ -119,6 +121,9 @@ public final class StubChatServer: @unchecked Sendable {
                          "--plan", String(decoding: planData, as: UTF8.self), "--delay", String(delay),
                          "--accepts", accepts.rawValue, "--context-flavour", contextFlavour.rawValue, "--model", model]
         if let contextTokens { arguments += ["--context-tokens", String(contextTokens)] }
+        if let embeddings {
+            arguments += ["--embeddings", String(decoding: try JSONSerialization.data(withJSONObject: embeddings), as: UTF8.self)]
+        }
         var environment = ProcessInfo.processInfo.environment
         if let expectedKey {
             // Through the environment, like the real client: keys stay off command lines.
@@ -220,6 +225,8 @@ public struct StubChatRequest: Decodable, Sendable {
     /// What the server answered: a behaviour's kind ("reflect", "says", "length", "reset",
     /// "hang", "slow", "body"), "models" for GET /v1/models, or an HTTP status ("429", "500").
     public let answer: String
+    /// For an embeddings request: the texts it asked vectors for.
+    public let inputs: [String]?
     /// The stub's estimate of the prompt's tokens: its messages' characters / 4, rounded up, at least 1.
     public let promptTokens: Int?
     /// The same estimate of the answer's content, for answers with content; nil otherwise.
@@ -242,7 +249,7 @@ public struct StubChatRequest: Decodable, Sendable {
         case method, path, receivedAt = "received_at", respondedAt = "responded_at", connection, model, messages
         case responseFormat = "response_format", schemaForm = "schema_form", maxTokens = "max_tokens"
         case temperature, stream, problems, authorizationOk = "authorization_ok", headerNames = "header_names"
-        case answer, promptTokens = "prompt_tokens", completionTokens = "completion_tokens", content
+        case answer, promptTokens = "prompt_tokens", completionTokens = "completion_tokens", content, inputs
     }
 
     public init(from decoder: Decoder) throws {
@@ -267,5 +274,6 @@ public struct StubChatRequest: Decodable, Sendable {
         promptTokens = try container.decodeIfPresent(Int.self, forKey: .promptTokens)
         completionTokens = try container.decodeIfPresent(Int.self, forKey: .completionTokens)
         content = try container.decodeIfPresent(String.self, forKey: .content)
+        inputs = try? container.decodeIfPresent([String].self, forKey: .inputs)
     }
 }

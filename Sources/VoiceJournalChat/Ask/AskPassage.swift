@@ -25,31 +25,67 @@ public struct AskPassage: Sendable, Equatable, Codable {
     }
 }
 
+/// Embeddings for `ask`: an endpoint's `/embeddings` as a function, and its model's name
+/// (vectors are kept per model).
+public struct AskVectors: Sendable {
+    public var model: String
+    public var embed: @Sendable ([String]) throws -> [[Float]]
+    /// The most passages embedded for one question (the rest wait for the next).
+    public var budget: Int
+
+    public init(model: String, budget: Int = 256, embed: @escaping @Sendable ([String]) throws -> [[Float]]) {
+        self.model = model
+        self.budget = budget
+        self.embed = embed
+    }
+
+    /// Sentences per embedded passage.
+    static let sentencesPerPassage = 3
+    /// Reciprocal rank fusion's constant: a hit at rank r counts 1 / (k + r).
+    static let fusionK = 60.0
+}
+
 extension JournalStore {
     /// The passages that may answer a question: the entries FTS5 ranks best for `query`
     /// within `filter` (and the answers `person` gave), one passage each, best first — the
-    /// sentence holding most of the query's terms with one sentence either side. A query
-    /// with no terms (a question only about a period: "what did I do yesterday?") takes the
-    /// filter's latest entries, from their start.
-    public func askPassages(_ query: AskQuery, filter: EntryFilter = EntryFilter(), person: String? = nil,
-                            limit: Int = 8) throws -> [AskPassage] {
+    /// sentence holding most of the query's terms with one sentence either side. With
+    /// `vectors`, the entries' passages are embedded (once per text) and ranked by meaning
+    /// against `question` as well, and the two rankings fused by reciprocal rank (k = 60);
+    /// an entry found only by meaning gives its closest passage. A query with no terms (a
+    /// question only about a period: "what did I do yesterday?") takes the filter's latest
+    /// entries, from their start.
+    public func askPassages(_ query: AskQuery, question: String = "", filter: EntryFilter = EntryFilter(), person: String? = nil,
+                            limit: Int = 8, vectors: AskVectors? = nil) throws -> [AskPassage] {
         guard limit > 0 else { return [] }
-        let entries: [EntryDetails]
+        var ranked: [Int64] = []
         if query.pattern.isEmpty {
-            guard filter.since != nil || filter.until != nil else { return [] }
-            var latest = filter
-            latest.limit = limit
-            entries = try self.entries(latest)
+            if filter.since != nil || filter.until != nil {
+                var latest = filter
+                latest.limit = limit
+                ranked = try entries(latest).map(\.id)
+            }
         } else {
-            let hits = try search(query.pattern, filter: filter, person: person, limit: limit)
-            entries = try hits.compactMap { hit in try hit.entryId.map { try entry(id: $0) } }
+            ranked = try search(query.pattern, filter: filter, person: person, limit: limit * 2).compactMap(\.entryId)
+        }
+        var closest: [Int64: PassageVector] = [:]
+        if let vectors, person == nil, !question.isEmpty {
+            let byMeaning = try rankByMeaning(question, filter: filter, vectors: vectors, limit: limit * 2)
+            closest = Dictionary(byMeaning.map { ($0.entryId, $0) }, uniquingKeysWith: { first, _ in first })
+            ranked = Self.fused([ranked, byMeaning.map(\.entryId)])
         }
         var passages: [AskPassage] = []
-        for entry in entries.prefix(limit) {
+        for id in ranked.prefix(limit) {
+            let entry = try entry(id: id)
             let sentences = EntrySentences.of(entry)
             guard !sentences.isEmpty else { continue }
-            let best = query.pattern.isEmpty ? 0 : Self.bestSentence(sentences, terms: query.terms)
-            let stretch = sentences[max(0, best - 1)...min(sentences.count - 1, best + 1)]
+            let stretch: ArraySlice<EntrySentence>
+            if let near = closest[id], query.pattern.isEmpty || Self.bestScore(sentences, terms: query.terms) == 0,
+               near.lastSentence < sentences.count {
+                stretch = sentences[near.firstSentence...near.lastSentence]
+            } else {
+                let best = query.pattern.isEmpty ? 0 : Self.bestSentence(sentences, terms: query.terms)
+                stretch = sentences[max(0, best - 1)...min(sentences.count - 1, best + 1)]
+            }
             passages.append(AskPassage(number: passages.count + 1, entryId: entry.id, journal: entry.journal, date: entry.createdAt,
                                        start: stretch.first?.start, end: stretch.last?.end,
                                        text: stretch.map(\.text).joined(separator: " ")))
@@ -57,25 +93,102 @@ extension JournalStore {
         return passages
     }
 
+    /// Reciprocal rank fusion: each id scores the sum of 1 / (k + rank) over the rankings
+    /// holding it; best first, ties by first appearance.
+    static func fused(_ rankings: [[Int64]]) -> [Int64] {
+        var scores: [Int64: Double] = [:], order: [Int64] = []
+        for ranking in rankings {
+            for (rank, id) in ranking.enumerated() {
+                if scores[id] == nil { order.append(id) }
+                scores[id, default: 0] += 1 / (AskVectors.fusionK + Double(rank + 1))
+            }
+        }
+        return order.enumerated().sorted { (scores[$0.element]!, -$0.offset) > (scores[$1.element]!, -$1.offset) }.map(\.element)
+    }
+
+    /// The filter's entries' passages closest in meaning to `question`, one (the closest) per
+    /// entry, best first; entries not embedded yet (or changed since) are embedded first, up
+    /// to the budget.
+    func rankByMeaning(_ question: String, filter: EntryFilter, vectors: AskVectors, limit: Int) throws -> [PassageVector] {
+        var unlimited = filter
+        unlimited.limit = nil
+        let candidates = try entries(unlimited)
+        let known = try passageVectorHashes(model: vectors.model)
+        var budget = vectors.budget
+        for entry in candidates where budget > 0 {
+            let sentences = EntrySentences.of(entry)
+            let hash = Self.textHash(sentences.map(\.text).joined(separator: "\n"))
+            guard known[entry.id] != hash, !sentences.isEmpty else { continue }
+            let runs = stride(from: 0, to: sentences.count, by: AskVectors.sentencesPerPassage).map {
+                ($0, min(sentences.count, $0 + AskVectors.sentencesPerPassage) - 1)
+            }
+            var made: [PassageVector] = []
+            for batch in stride(from: 0, to: runs.count, by: ChatConnection.embeddingsBatch) {
+                let part = Array(runs[batch..<min(runs.count, batch + ChatConnection.embeddingsBatch)])
+                let texts = part.map { run in sentences[run.0...run.1].map(\.text).joined(separator: " ") }
+                let embedded = try vectors.embed(texts)
+                made += zip(part, embedded).map { PassageVector(entryId: entry.id, firstSentence: $0.0, lastSentence: $0.1, vector: $1) }
+            }
+            try storePassageVectors(made, entryId: entry.id, model: vectors.model, textHash: hash)
+            budget -= runs.count
+        }
+        guard let asked = try vectors.embed([question]).first else { return [] }
+        var best: [Int64: (Float, PassageVector)] = [:]
+        for passage in try passageVectors(model: vectors.model, entries: Set(candidates.map(\.id))) {
+            let score = Self.cosine(asked, passage.vector)
+            if score > (best[passage.entryId]?.0 ?? -.infinity) { best[passage.entryId] = (score, passage) }
+        }
+        return best.values.sorted { $0.0 > $1.0 }.prefix(limit).map(\.1)
+    }
+
+    static func cosine(_ a: [Float], _ b: [Float]) -> Float {
+        guard a.count == b.count, !a.isEmpty else { return -1 }
+        var dot: Float = 0, na: Float = 0, nb: Float = 0
+        for index in a.indices {
+            dot += a[index] * b[index]
+            na += a[index] * a[index]
+            nb += b[index] * b[index]
+        }
+        return na > 0 && nb > 0 ? dot / (na.squareRoot() * nb.squareRoot()) : -1
+    }
+
+    /// FNV-1a, 64 bits, as hex: the same text gives the same hash in every process.
+    static func textHash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// How many of the terms the best sentence holds.
+    static func bestScore(_ sentences: [EntrySentence], terms: [String]) -> Int {
+        let index = bestSentence(sentences, terms: terms)
+        return score(sentences[index], terms: terms)
+    }
+
     /// The sentence holding the most distinct terms (the first such), by the words a term
     /// starts (a prefix term) or equals (a name).
     static func bestSentence(_ sentences: [EntrySentence], terms: [String]) -> Int {
-        let matchers = terms.map { term -> (words: [String], prefix: Bool) in
-            let prefix = term.hasSuffix("*")
-            let bare = term.trimmingCharacters(in: CharacterSet(charactersIn: "\"*"))
-            return (AskQuery.words(bare), prefix)
-        }
         var best = (index: 0, score: 0)
         for (index, sentence) in sentences.enumerated() {
-            let words = AskQuery.words(sentence.text)
-            let score = matchers.filter { matcher in
-                guard let first = matcher.words.first else { return false }
-                if matcher.prefix { return words.contains { $0.hasPrefix(first) } }
-                guard matcher.words.count <= words.count else { return false }
-                return (0...(words.count - matcher.words.count)).contains { Array(words[$0..<($0 + matcher.words.count)]) == matcher.words }
-            }.count
+            let score = score(sentence, terms: terms)
             if score > best.score { best = (index, score) }
         }
         return best.index
+    }
+
+    /// How many distinct terms `sentence` holds.
+    static func score(_ sentence: EntrySentence, terms: [String]) -> Int {
+        let words = AskQuery.words(sentence.text)
+        return terms.filter { term in
+            let prefix = term.hasSuffix("*")
+            let wanted = AskQuery.words(term.trimmingCharacters(in: CharacterSet(charactersIn: "\"*")))
+            guard let first = wanted.first else { return false }
+            if prefix { return words.contains { $0.hasPrefix(first) } }
+            guard wanted.count <= words.count else { return false }
+            return (0...(words.count - wanted.count)).contains { Array(words[$0..<($0 + wanted.count)]) == wanted }
+        }.count
     }
 }

@@ -73,9 +73,9 @@ public final class ChatConnection {
         return answer
     }
 
-    /// POSTs `body` to the completions URL, the answer into `transfer`; returns the seconds it
+    /// POSTs `body` to `url` (the completions URL unless named), the answer into `transfer`; returns the seconds it
     /// took and libcurl's failure, if any (the caller decides what a failure means).
-    func post(_ body: Data, transfer: Transfer, accept: String) throws(ChatError) -> (seconds: Double, failure: CurlFailure?) {
+    func post(_ body: Data, transfer: Transfer, accept: String, url: String? = nil) throws(ChatError) -> (seconds: Double, failure: CurlFailure?) {
         var headers = ["Content-Type: application/json", "Accept: \(accept)"]
         if let key = endpoint.apiKey {
             guard WhisperClient.Configuration.isUsableKey(key) else {
@@ -87,7 +87,7 @@ public final class ChatConnection {
         var failure: CurlFailure?
         do {
             let headerList = try CurlHeaderList(headers)
-            try configure(transfer: transfer, headers: headerList, bodySize: body.count)
+            try configure(transfer: transfer, headers: headerList, bodySize: body.count, url: url ?? endpoint.completionsURL)
             // libcurl reads the body from this buffer while sending (CURLOPT_POSTFIELDS is not copied).
             body.withUnsafeBytes { bytes in
                 do {
@@ -110,8 +110,8 @@ public final class ChatConnection {
     /// Made once, on the first request (libcurl is loaded by then).
     static let userAgent = "voicejournal/0.1 (\(String(cString: ccurl_version())))"
 
-    func configure(transfer: Transfer, headers: CurlHeaderList, bodySize: Int) throws {
-        try easy.prepare(url: endpoint.completionsURL, connectTimeout: endpoint.connectTimeout, timeout: endpoint.timeout,
+    func configure(transfer: Transfer, headers: CurlHeaderList, bodySize: Int, url: String) throws {
+        try easy.prepare(url: url, connectTimeout: endpoint.connectTimeout, timeout: endpoint.timeout,
                          userAgent: Self.userAgent, headers: headers, transfer: transfer)
         try easy.set(CURLOPT_POST, 1)
         try easy.set(CURLOPT_POSTFIELDSIZE, bodySize)

@@ -138,6 +138,19 @@ struct ArchiveRowCheck {
             guard text.utf8.count <= 64 << 10, (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any] else {
                 throw refusal(item, column, "is not a reflection's fields (a JSON object of at most 64 KB)")
             }
+        case (AskTurn.databaseTableName, "passages"):
+            guard let refs = try? JSONDecoder().decode([AskTurn.PassageRef].self, from: Data(text.utf8)), refs.count <= 100 else {
+                throw refusal(item, column, "is not a list of passages ({\"number\", \"entryId\", \"start\", \"end\"}, at most 100)")
+            }
+        case (AskTurn.databaseTableName, "facts"):
+            guard let facts = try? JSONDecoder().decode([String].self, from: Data(text.utf8)), facts.count <= 100,
+                  facts.allSatisfy({ $0.utf8.count <= 1000 }) else {
+                throw refusal(item, column, "is not a list of facts (at most 100 texts of 1000 bytes)")
+            }
+        case (AskTurn.databaseTableName, "cited"), (AskTurn.databaseTableName, "removed"):
+            guard let numbers = try? JSONDecoder().decode([Int].self, from: Data(text.utf8)), numbers.count <= 1000 else {
+                throw refusal(item, column, "is not a list of passage numbers")
+            }
         case (StoredReflection.databaseTableName, "periodKind"): try oneOf(StoredReflection.PeriodKind.self)
         case (StoredReflection.databaseTableName, "status"): try oneOf(StoredReflection.Status.self)
         case (Recording.databaseTableName, "path"):

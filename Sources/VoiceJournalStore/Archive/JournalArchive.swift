@@ -138,6 +138,9 @@ extension JournalArchiver {
         }
     }
 
+    /// Tables made from the others and made again when missing: `ask`'s embeddings.
+    static let derivedTables: Set<String> = ["passage_vector"]
+
     /// The tables an archive carries, parents first (a table after every table it refers to).
     static func archivedTables(_ db: Database) throws -> [String] {
         let schema = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -146,7 +149,7 @@ extension JournalArchiver {
             return sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") ? row["name"] : nil
         }
         let names = schema.compactMap { row -> String? in row["name"] }.filter { name in
-            !name.hasPrefix("sqlite_") && name != "grdb_migrations"
+            !name.hasPrefix("sqlite_") && name != "grdb_migrations" && !derivedTables.contains(name)
                 && !virtual.contains { name == $0 || name.hasPrefix($0 + "_") }
         }
         var ordered: [String] = []

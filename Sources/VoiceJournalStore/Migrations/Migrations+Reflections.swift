@@ -105,5 +105,19 @@ extension Migrations {
             t.column("cost", .double)
             t.column("createdAt", .datetime).notNull()
         }
+        // Embeddings of entries' passages (runs of sentences), made once per entry, model and
+        // text (`textHash`: an entry corrected since is embedded again), for `ask` to rank by
+        // meaning beside FTS5. `vector` is little-endian Float32s.
+        try db.create(table: "passage_vector") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("entryId", .integer).notNull().references("entry", onDelete: .cascade)
+            t.column("model", .text).notNull()
+            t.column("chunk", .integer).notNull()
+            t.column("firstSentence", .integer).notNull()
+            t.column("lastSentence", .integer).notNull()
+            t.column("textHash", .text).notNull()
+            t.column("vector", .blob).notNull()
+            t.uniqueKey(["entryId", "model", "chunk"])
+        }
     }
 }
