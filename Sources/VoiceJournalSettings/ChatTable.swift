@@ -13,6 +13,7 @@ import TOMLKit
 /// api_key_env = "OPENAI_API_KEY"
 /// price_input = 0.15          # dollars per million tokens, for the cost kept with each reflection
 /// price_output = 0.60
+/// context = 8192             # tokens the model reads and writes at once; a longer entry is reflected in parts
 /// ```
 package struct ChatTable: Sendable, Equatable {
     package var baseURL: String?
@@ -22,13 +23,15 @@ package struct ChatTable: Sendable, Equatable {
     package var schema: String?
     package var priceInput: Double?
     package var priceOutput: Double?
+    /// The model's context window in tokens (prompt and answer together).
+    package var context: Int?
     /// The line of the table's header, for messages.
     package var line: Int?
 
     package init() {}
 
     /// The keys `[chat]` takes.
-    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output"]
+    static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output", "context"]
 }
 
 extension ConfigFile.TableReader {
@@ -60,6 +63,13 @@ extension ConfigFile.TableReader {
                 }
                 guard price.isFinite, price >= 0, price <= 10_000 else { throw invalid(key, in: name, "must be 0 or more dollars per million tokens") }
                 if key == "price_input" { chat.priceInput = price } else { chat.priceOutput = price }
+            case "context":
+                // At least 1024: a reflection's answer alone may take 700 tokens.
+                guard let tokens = value?.int else { throw wrongType(key, in: name, expected: "a whole number of tokens", got: value) }
+                guard (1024...10_000_000).contains(tokens) else {
+                    throw invalid(key, in: name, "must be the model's context window in tokens, from 1024 to 10000000 (the local server's is 8192)")
+                }
+                chat.context = tokens
             default:
                 throw unknownKey(key, in: name, hint: "")
             }

@@ -230,6 +230,9 @@ package struct Settings: Sendable {
         package let schema: String?
         /// Dollars per million input and output tokens, when both are given.
         package let prices: [Double]?
+        /// The model's context window in tokens, as `[chat] context` gives it; nil: the
+        /// chat module's default (the local server's).
+        package let context: Int?
 
         /// The model asked for when none is named: the local server's (`voicejournal-chat-server`).
         package static let localModel = "SmolLM2-135M-Instruct"
@@ -253,6 +256,7 @@ package struct Settings: Sendable {
             keyVariable = table?.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
             schema = table?.schema
             prices = table.flatMap { table in table.priceInput.flatMap { input in table.priceOutput.map { [input, $0] } } }
+            context = table?.context
         }
     }
 
