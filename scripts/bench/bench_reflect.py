@@ -13,6 +13,7 @@ import re
 import statistics
 import subprocess
 import sys
+import textwrap
 import time
 import urllib.request
 from datetime import date, datetime, timedelta
@@ -282,6 +283,7 @@ def main():
     work, binary = Path(env("BENCH_WORK")), env("BENCH_BINARY")
     environment = {"XDG_CONFIG_HOME": str(work / "config"), "NO_COLOR": "1", "TZ": "UTC"}
     entries = make_entries(count)
+    load_before = os.getloadavg()[0]
     print(f"bench-reflect: {count} entries, {sum(len(e['sentences']) for e in entries)} sentences, "
           f"{sum(len(' '.join(e['sentences']).split()) for e in entries)} words", file=sys.stderr)
     long_entry = make_long_entry(entries)
@@ -338,11 +340,13 @@ def main():
     long_run = reflect_long(binary, home, work, environment, long_entry)
     numbers = measure(entries, bodies, direct, mine)
     numbers["long"] = long_run
+    numbers["load"] = (load_before, os.getloadavg()[0])
     numbers["highlights_met"] = numbers["highlights_met"] and long_run["highlights_good"]
     numbers["invented_met"] = numbers["invented_met"] and long_run["invented"] == 0
     numbers["goals_met"] = numbers["overhead_met"] and numbers["highlights_met"] and numbers["invented_met"]
     table = render(numbers, count, model)
     print(table)
+    (work / "numbers.json").write_text(json.dumps(numbers, indent=1, default=str))
     if env("BENCH_DOCS"):
         write_docs(Path(env("BENCH_DOCS")), numbers, table, count, model, entries)
     return 0 if numbers["goals_met"] else 1
@@ -396,6 +400,7 @@ def measure(entries, bodies, direct, mine):
     vj_times, direct_times, overheads, own, single_direct = [], [], [], [], []
     people_named = sum(len(e["people"]) for e in entries)
     failed_reasons = []
+    raw_moods, vj_moods = {}, {}
     for entry in entries:
         text = " ".join(entry["sentences"])
         answer, seconds = direct[entry["id"]]
@@ -415,6 +420,7 @@ def measure(entries, bodies, direct, mine):
             raw_named += len(listed)
             raw_invented += sum(1 for p in listed if not names(p, text))
             raw_mood += raw.get("mood") == entry["mood"]
+            raw_moods[str(raw.get("mood"))] = raw_moods.get(str(raw.get("mood")), 0) + 1
             raw_valence += VALENCE.get(raw.get("mood"), 9) == VALENCE[entry["mood"]]
             raw_theme += entry["theme"] in (raw.get("themes") or [])
             for number in raw.get("highlights") or []:
@@ -428,6 +434,7 @@ def measure(entries, bodies, direct, mine):
             vj_valid += 1
             vj_first += usage["requests"] == 1
             vj_mood += reflection["mood"] == entry["mood"]
+            vj_moods[str(reflection["mood"] or "withheld")] = vj_moods.get(str(reflection["mood"] or "withheld"), 0) + 1
             vj_valence += reflection["mood"] is not None and VALENCE[reflection["mood"]] == VALENCE[entry["mood"]]
             vj_withheld += reflection["mood"] is None
             vj_theme += entry["theme"] in reflection["themes"]
@@ -453,7 +460,7 @@ def measure(entries, bodies, direct, mine):
                    raw_highlights_bad=raw_highlights_bad, vj_first=vj_first, vj_valid=vj_valid, vj_mood=vj_mood,
                    vj_valence=vj_valence, vj_withheld=vj_withheld, vj_theme=vj_theme, vj_invented=vj_invented,
                    vj_people_found=vj_people_found, people_named=people_named, highlights=highlights,
-                   highlights_good=highlights_good, failed_reasons=failed_reasons,
+                   highlights_good=highlights_good, failed_reasons=failed_reasons, raw_moods=raw_moods, vj_moods=vj_moods,
                    vj_median=statistics.median(vj_times), vj_p90=percentile(vj_times, 0.9),
                    direct_median=statistics.median(direct_times), direct_p90=percentile(direct_times, 0.9),
                    vj_requests=sum(mine[e["id"]][0]["usage"]["requests"] for e in entries), single=len(overheads))
@@ -498,9 +505,11 @@ def render(x, count, model):
     long = x.get("long")
     if long:
         outcome = long["status"] + ("" if long["status"] == "valid" else " (" + "; ".join(long["reasons"][:2]) + ")")
+        kept = (f"highlights the entry's own: {'yes' if long['highlights_good'] else 'NO'} ({long['highlights']})"
+                if long["highlights"] else "no highlights kept")
         rows.append((f"a long entry ({long['sentences']} sentences) with chat-server --context {long['context']} and [chat] context = {long['context']}",
                      "—", f"planned in {long['parts']} parts; {long['requests']} requests, {long['seconds']:.0f} s: {outcome}; "
-                     f"highlights the entry's own: {'yes' if long['highlights_good'] else 'NO'} ({long['highlights']}); people invented: {long['invented']}"))
+                     f"{kept}; people invented: {long['invented']}"))
     lines = [f"| measure ({model}, {count} entries) | direct: the same request, raw answer | voicejournal reflect |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     return "\n".join(lines)
@@ -519,32 +528,35 @@ def write_docs(path, x, table, count, model, entries):
         kinds[reason] = kinds.get(reason, 0) + 1
     reasons = [f"{reason} ×{times}" for reason, times in sorted(kinds.items(), key=lambda item: -item[1])]
     failed = count - x["vj_valid"]
-    body = f"""## {SECTION}
+    def tally(moods):
+        return ", ".join(f"{mood} {times}" for mood, times in sorted(moods.items(), key=lambda item: -item[1]))
 
-`{env('BENCH_COMMAND')}`, {today}, release build, model **{model}** served by
-`chat-server/chat-server` (llama-cpp-python, its default context), on the development machine (2 cores).
-`scripts/bench/bench_reflect.py` makes a journal of {count} spoken-style entries ({sentences} sentences,
-{words} words; fixed seed), each with a labelled mood (the eight, {count // 8} each), a theme and
-0–2 of the journal's six people, transcribed with word timings, imported with `voicejournal import`.
-For each entry, back to back (which goes first alternating, each after a one-token request of
-other words, so neither finds the prompt in llama.cpp's cache): `voicejournal reflect ID --json`,
-and the same first request (its body from `reflect ID --dry-run --json`) POSTed straight to the
-same server. Then one long entry — every entry's sentences in turn — is reflected against a
-second server started with `--context 2048` (and `[chat] context = 2048`), which voicejournal
-reads in parts.
+    def paragraph(text):
+        return textwrap.fill(" ".join(text.split()), width=96, break_long_words=False, break_on_hyphens=False)
 
-{table}
-
-Of the reflections voicejournal kept, {x['vj_valid']} were valid and {failed} failed after their
-repair{(': the reasons, counted: ' + '; '.join(reasons[:5])) if reasons else ''}.
-
-The overhead is voicejournal's wall time (a new process, the journal read, the request, the
-checks, the row kept) less the direct request's, on the entries it answered in one request; the
-goal is at most 5 % of the request plus 50 ms: **{'met' if x['overhead_met'] else 'missed'}**. Highlights
-100 % valid and no person invented after the checks:
-**{'met' if x['highlights_met'] and x['invented_met'] else 'missed'}**. What this says about a small
-model is in [reflection](reflection.md#what-a-small-model-can-do).
-"""
+    long = x["long"]
+    header = paragraph(f"""`{env('BENCH_COMMAND')}`, {today}, release build, model **{model}** served by
+        `chat-server/chat-server` (llama-cpp-python as it starts it: context 8192, generating on half the cores, one here), on the
+        development machine (2 cores; load average {x['load'][0]:.1f} at the start and {x['load'][1]:.1f} at the end,
+        other builds sharing the cores). `scripts/bench/bench_reflect.py` makes a journal of {count}
+        spoken-style entries ({sentences} sentences, {words} words; fixed seed), each with a labelled mood
+        (the eight, {count // 8} each), a theme and 0–2 of the journal's six people, transcribed with word
+        timings, imported with `voicejournal import`. For each entry, back to back (which goes first
+        alternating, each after a one-token request of other words, so neither finds the prompt in
+        llama.cpp's cache): `voicejournal reflect ID --json`, and the same first request (its body from
+        `reflect ID --dry-run --json`) POSTed straight to the same server. Then one long entry — every
+        entry's sentences in turn, about {long['estimated']} tokens — is reflected against a second server
+        started with `--context {long['context']}` (and `[chat] context = {long['context']}`), which voicejournal reads
+        in parts.""")
+    results = paragraph(f"""The raw answers' moods: {tally(x['raw_moods'])}; the moods voicejournal kept: {tally(x['vj_moods']) or 'none'}.
+        Of its reflections {x['vj_valid']} were valid and {failed} failed after their repair{(': the reasons, counted: '
+        + '; '.join(reasons[:5])) if reasons else ''}.""")
+    goals = paragraph(f"""The overhead is voicejournal's wall time (a new process, the journal read, the request,
+        the checks, the row kept) less the direct request's, on the entries it answered in one request;
+        the goal is at most 5 % of the request plus 50 ms: **{'met' if x['overhead_met'] else 'missed'}**. Highlights 100 %
+        valid and no person invented after the checks: **{'met' if x['highlights_met'] and x['invented_met'] else 'missed'}**.
+        What this says about a small model is in [reflection](reflection.md#what-a-small-model-can-do).""")
+    body = f"## {SECTION}\n\n{header}\n\n{table}\n\n{results}\n\n{goals}\n"
     text = path.read_text()
     pattern = re.compile(r"^## " + re.escape(SECTION) + r"\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):
