@@ -109,13 +109,17 @@ package enum CommandHelp {
         the command that plays it), a person counts only if the entry names them, moods and \
         themes come from the lists, and a mood that contradicts the entry's words is not \
         suggested. An answer that breaks a rule is asked for once more with the reasons; after \
-        that the reflection is kept as failed, with why, and none of it is shown.
+        that the reflection is kept as failed, with why, and none of it is shown. An entry \
+        longer than the model's context ([chat] context, 8192 tokens unless set) is reflected \
+        in parts, its sentences numbered as in the whole entry, then once as a whole from the \
+        parts' checked reflections; a server that says its context is smaller makes the parts \
+        smaller.
 
         Every reflection is kept with the model, the endpoint, tokens, seconds and cost; an \
         entry that has one is shown it again without a request (--again asks anew). \
         --apply takes the suggested mood and first theme where the entry has none; what you \
-        set is never overwritten. --dry-run prints the messages as they would go and sends \
-        nothing.
+        set is never overwritten. --dry-run prints the messages as they would go (for a long \
+        entry, the first part's, and how many parts) and sends nothing.
 
         --week reflects on an ISO week (Monday to Sunday, your time zone): this one, or the \
         one holding the day given after it (reflect --week 2026-03-04, --week last for the \

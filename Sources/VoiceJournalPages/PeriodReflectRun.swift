@@ -72,7 +72,7 @@ package struct PeriodReflectRun: Sendable {
         let reflector = Reflector(endpoint: endpoint, logger: Logger(label: "voicejournal.reflect"))
         if dryRun {
             let request = reflector.request(on: subject, calendar: calendar)
-            let text = ReflectRun.dryRunText(reflector.body(of: request), request: request, endpoint: endpoint, json: json)
+            let text = ReflectRun.dryRunText(reflector.body(of: request), request: request, parts: 1, endpoint: endpoint, json: json)
             if json { return ReflectRun.Output(text: text) }
             let numbers = PeriodReflectionPage.numberLines(subject.numbers, subject: subject, calendar: calendar)
             return ReflectRun.Output(text: (numbers + ["", text]).joined(separator: "\n"))

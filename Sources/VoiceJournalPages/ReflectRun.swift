@@ -74,8 +74,9 @@ package struct ReflectRun: Sendable {
         }
         let entryId = try store.entryView(entry).entry.id
         if dryRun {
-            let request = try reflectors[0].request(entryId: entryId, in: store)
-            return Output(text: Self.dryRunText(reflectors[0].body(of: request), request: request, endpoint: reflectors[0].endpoint, json: json))
+            let (request, parts) = try reflectors[0].plan(entryId: entryId, in: store)
+            return Output(text: Self.dryRunText(reflectors[0].body(of: request), request: request, parts: parts,
+                                                endpoint: reflectors[0].endpoint, json: json))
         }
         var notes: [String] = []
         let (outcome, passed) = try await onThread { [again] in try Self.reflect(entryId, on: reflectors, store: store, again: again, now: now) }
@@ -110,14 +111,19 @@ package struct ReflectRun: Sendable {
     }
 
     /// `--dry-run`: the messages as they would go, the schema's form, and an estimate of the
-    /// tokens; with `--json` the whole body.
-    static func dryRunText(_ body: JSONValue, request: ChatRequest, endpoint: ChatEndpoint, json: Bool) -> String {
+    /// tokens; with `--json` the whole body. An entry too long for the context: its first
+    /// part's request, and how many parts there would be.
+    static func dryRunText(_ body: JSONValue, request: ChatRequest, parts: Int, endpoint: ChatEndpoint, json: Bool) -> String {
         if json {
             let document: JSONValue = ["url": .string(endpoint.shownBaseURL + "/chat/completions"), "estimatedInputTokens": .integer(request.estimatedTokens),
-                                       "sent": false, "body": body]
+                                       "contextTokens": .integer(endpoint.contextTokens), "parts": .integer(parts), "sent": false, "body": body]
             return (try? JSONText.encode(document)) ?? document.compactText
         }
         var lines = ["Would send to \(endpoint.shownBaseURL)/chat/completions (model \(TerminalText.escaped(endpoint.model))); nothing was sent:"]
+        if parts > 1 {
+            lines.append("The entry is too long for the model's context (\(endpoint.contextTokens) tokens, [chat] context): it would be read "
+                + "in \(parts) parts, each reflected on, then once as a whole from the parts' reflections. The first part's request:")
+        }
         for message in request.messages {
             lines += ["", "[\(message.role)]", TerminalText.escapedLines(message.content)]
         }
@@ -148,6 +154,7 @@ extension Settings {
                                                     environment: environment, origin: member.origin)
             endpoint.schemaForm = member.schema.flatMap(ChatEndpoint.SchemaForm.init(rawValue:))
             if let prices = member.prices, prices.count == 2 { endpoint.pricePerMillion = (prices[0], prices[1]) }
+            if let context = chat.context { endpoint.contextTokens = context }
             return endpoint
         }
     }

@@ -16,6 +16,7 @@ import TOMLKit
 /// reflect = "auto"            # every new entry reflected by the queue; "manual" (the default): `reflect` only
 /// embeddings_model = "text-embedding-3-small"   # `ask` ranks by meaning too (POST <url>/embeddings)
 /// embeddings_url = "https://api.openai.com/v1"  # default: base_url
+/// context = 8192             # tokens the model reads and writes at once; a longer entry is reflected in parts
 ///
 /// [[chat.endpoint]]           # more servers: a pool, tried in priority order, with failover
 /// base_url = "https://api.openai.com/v1"
@@ -42,6 +43,8 @@ package struct ChatTable: Sendable, Equatable {
     package var priority = 0
     /// The `[[chat.endpoint]]` tables, in file order (`[chat]` only).
     package var endpoints: [ChatTable] = []
+    /// The model's context window in tokens (prompt and answer together).
+    package var context: Int?
     /// The line of the table's header, for messages.
     package var line: Int?
 
@@ -49,7 +52,7 @@ package struct ChatTable: Sendable, Equatable {
 
     /// The keys `[chat]` takes.
     static let keys: Set<String> = ["base_url", "model", "api_key_env", "schema", "price_input", "price_output", "reflect", "endpoint",
-                                   "embeddings_model", "embeddings_url"]
+                                   "embeddings_model", "embeddings_url", "context"]
 }
 
 extension ConfigFile.TableReader {
@@ -107,6 +110,13 @@ extension ConfigFile.TableReader {
                 }
                 guard price.isFinite, price >= 0, price <= 10_000 else { throw invalid(key, in: name, "must be 0 or more dollars per million tokens") }
                 if key == "price_input" { chat.priceInput = price } else { chat.priceOutput = price }
+            case "context" where index == nil:
+                // At least 1024: a reflection's answer alone may take 700 tokens.
+                guard let tokens = value?.int else { throw wrongType(key, in: name, expected: "a whole number of tokens", got: value) }
+                guard (1024...10_000_000).contains(tokens) else {
+                    throw invalid(key, in: name, "must be the model's context window in tokens, from 1024 to 10000000 (the local server's is 8192)")
+                }
+                chat.context = tokens
             default:
                 throw unknownKey(key, in: name, hint: "")
             }

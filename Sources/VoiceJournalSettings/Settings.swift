@@ -261,6 +261,9 @@ package struct Settings: Sendable {
             /// Where its URL was named, for messages: `[chat] base_url in PATH`, `--chat-url`.
             package let origin: String
         }
+        /// The model's context window in tokens, as `[chat] context` gives it; nil: the
+        /// chat module's default (the local server's).
+        package let context: Int?
 
         /// The model asked for when none is named: the local server's (`voicejournal-chat-server`).
         package static let localModel = "SmolLM2-135M-Instruct"
@@ -285,6 +288,7 @@ package struct Settings: Sendable {
             keyVariable = table?.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
             schema = table?.schema
             prices = Self.prices(table)
+            context = table?.context
             let origin = switch base.source {
             case .flag(let name), .environment(let name): name
             case .configFile(let path): "[chat] base_url in \(path)"

@@ -36,8 +36,9 @@ text), and gives "then" afterwards (default: reflect). Kinds:
     reflect   (the default) a valid answer built from the request's schema: every required
               property; a string "stub <name>" (cut to maxLength), a number its minimum (0 with
               none), an enum its first value, a boolean false; an array minItems items (an
-              array of integers at least one: its items' enum's first, else its minimum, or 1);
-              with no schema {"summary":"stub"}.
+              array of integers at least one: its enum's first value, else its minimum, or 1);
+              with no schema {"summary":"stub"}. "cite": "last" takes an array of integers'
+              enum's last value instead (a reflection's highlight of the last sentence sent).
     says      a good answer whose content is "content", as it is (JSON, broken JSON, a fence…).
     length    as says, with finish_reason "length" (an answer cut at max_tokens).
     error     status, code, type, message, retry_after (Retry-After), retry_after_ms
@@ -225,8 +226,9 @@ def response_format_problems(response_format):
     return [f"response_format.type {kind!r} is not json_object or json_schema"]
 
 
-def example(schema, name, root, depth=0):
-    """A value that follows `schema` (the subset a reflection's schema uses), for `reflect`."""
+def example(schema, name, root, depth=0, cite="first"):
+    """A value that follows `schema` (the subset a reflection's schema uses), for `reflect`;
+    `cite` "last" makes an array of integers take its enum's last value."""
     if not isinstance(schema, dict) or depth > 20:
         return None
     reference = schema.get("$ref")
@@ -234,11 +236,11 @@ def example(schema, name, root, depth=0):
         target = root
         for part in reference[2:].split("/"):
             target = target.get(part, {}) if isinstance(target, dict) else {}
-        return example(target, name, root, depth + 1)
+        return example(target, name, root, depth + 1, cite)
     for key in ("anyOf", "oneOf"):
         options = [o for o in schema.get(key, []) if isinstance(o, dict) and o.get("type") != "null"]
         if options:
-            return example(options[0], name, root, depth + 1)
+            return example(options[0], name, root, depth + 1, cite)
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -248,7 +250,7 @@ def example(schema, name, root, depth=0):
         kind = next((k for k in kind if k != "null"), "null")
     if kind == "object" or (kind is None and "properties" in schema):
         properties = schema.get("properties", {})
-        return {key: example(properties.get(key, {}), key, root, depth + 1)
+        return {key: example(properties.get(key, {}), key, root, depth + 1, cite)
                 for key in schema.get("required", []) if isinstance(key, str)}
     if kind == "string":
         text = f"stub {name}"
@@ -265,14 +267,15 @@ def example(schema, name, root, depth=0):
         items = schema.get("items", {}) if isinstance(schema.get("items"), dict) else {}
         count = max(schema.get("minItems", 0) if isinstance(schema.get("minItems"), int) else 0, 0)
         if items.get("type") == "integer":
-            # An array of integers (say, the sentences a reflection highlights, the entries a
-            # period's cites) gets one: from its enum when it has one.
-            first = number(items, "integer") if "minimum" in items or "exclusiveMinimum" in items else 1
+            # An array of integers (say, the sentences a reflection highlights) gets one.
             count = max(count, 1)
             if isinstance(schema.get("maxItems"), int):
                 count = min(count, schema["maxItems"])
-            if isinstance(items.get("enum"), list) and items["enum"]:
-                return [items["enum"][i % len(items["enum"])] for i in range(count)]
+            enum = items.get("enum")
+            if isinstance(enum, list) and enum:
+                ordered = list(reversed(enum)) if cite == "last" else enum
+                return ordered[:count]
+            first = number(items, "integer") if "minimum" in items or "exclusiveMinimum" in items else 1
             values = [first + i for i in range(count)]
             if isinstance(items.get("maximum"), (int, float)):
                 values = [min(v, items["maximum"]) for v in values]
@@ -280,7 +283,7 @@ def example(schema, name, root, depth=0):
         if isinstance(items.get("enum"), list) and items["enum"]:
             enum = items["enum"]
             return [enum[i % len(enum)] for i in range(count)]
-        return [example(items, name, root, depth + 1) for _ in range(count)]
+        return [example(items, name, root, depth + 1, cite) for _ in range(count)]
     return None
 
 
@@ -297,12 +300,12 @@ def number(schema, kind):
     return int(value) if kind == "integer" else value
 
 
-def reflection(response_format):
+def reflection(response_format, cite="first"):
     """The content of a `reflect` answer: an object following the request's schema."""
     schema = schema_of(response_format)
     if schema is None:
         return json.dumps({"summary": "stub"})
-    return json.dumps(example(schema, "reflection", schema), ensure_ascii=False)
+    return json.dumps(example(schema, "reflection", schema, cite=cite), ensure_ascii=False)
 
 
 class Plan:
@@ -404,7 +407,8 @@ class Handler(UploadHandler):
             return
         content = None
         if kind in CONTENT_KINDS:
-            content = reflection(response_format) if kind in ("reflect", "slow") else str(behaviour.get("content", ""))
+            content = reflection(response_format, behaviour.get("cite", "first")) if kind in ("reflect", "slow") \
+                else str(behaviour.get("content", ""))
             record.update(content=content, completion_tokens=tokens(len(content)))
         if kind in CONTENT_KINDS or kind == "body":
             delay = self.server.delay + (float(behaviour.get("seconds", 0)) if kind == "slow" else 0)

@@ -22,11 +22,12 @@ import VoiceJournalSettings
             api_key_env = "MY_CHAT_KEY"
             price_input = 0.15
             price_output = 1
+            context = 2048
             """, path: path, rules: .voiceJournal)
         let fromFile = try #require(resolved(flags: Settings.Flags(), environment: [:], file: file, configPath: configPath).chat)
         #expect(fromFile.baseURL == Setting("http://127.0.0.1:8179/v1", from: .configFile(path)))
         #expect(fromFile.model.value == "SmolLM2-135M-Instruct" && fromFile.schema == "json_object")
-        #expect(fromFile.keyVariable == "MY_CHAT_KEY" && fromFile.prices == [0.15, 1])
+        #expect(fromFile.keyVariable == "MY_CHAT_KEY" && fromFile.prices == [0.15, 1] && fromFile.context == 2048)
         let environment = ["VOICEJOURNAL_CHAT_URL": "https://api.openai.com/v1", "VOICEJOURNAL_CHAT_MODEL": "gpt-4o-mini"]
         let fromEnvironment = try #require(resolved(flags: Settings.Flags(), environment: environment, file: file, configPath: configPath).chat)
         #expect(fromEnvironment.baseURL.source == .environment("VOICEJOURNAL_CHAT_URL") && fromEnvironment.model.value == "gpt-4o-mini")
@@ -36,7 +37,7 @@ import VoiceJournalSettings
         #expect(fromFlag.baseURL == Setting("http://127.0.0.1:9000/v1", from: .flag("--chat-url")))
         // Without a table the key is read from VOICEJOURNAL_CHAT_API_KEY, and the model is the local server's.
         let bare = try #require(resolved(flags: flags, environment: [:], file: nil, configPath: configPath).chat)
-        #expect(bare.keyVariable == "VOICEJOURNAL_CHAT_API_KEY" && bare.model.value == Settings.Chat.localModel)
+        #expect(bare.keyVariable == "VOICEJOURNAL_CHAT_API_KEY" && bare.model.value == Settings.Chat.localModel && bare.context == nil)
     }
 
     @Test func automaticReflectionAndAPoolOfServersAreReadInPriorityOrder() throws {
@@ -88,6 +89,8 @@ import VoiceJournalSettings
         ("[chat]\nbase_url = \"http://a/v1\"\n\n[[chat.endpoint]]\nbase_url = \"http://b/v1\"\nreflect = \"auto\"\n",
          "unknown key \"reflect\" in [[chat.endpoint]] 1"),
         ("[chat]\nbase_url = \"http://a/v1\"\npriority = 2\n", "unknown key \"priority\" in [chat]"),
+        ("[chat]\ncontext = 512\n", "from 1024"),
+        ("[chat]\ncontext = \"big\"\n", "whole number of tokens"),
         ("chat = 3\n", "a table ([chat])"),
     ])
     func aWrongValueIsRefusedOnItsLine(text: String, words: String) {

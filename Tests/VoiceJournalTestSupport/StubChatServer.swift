@@ -40,9 +40,12 @@ public final class StubChatServer: @unchecked Sendable {
         /// A good answer whose content is valid JSON following the request's schema (either
         /// form): every required property, a string "stub <name>" (cut to its maxLength), a
         /// number its minimum, an enum its first value, an array its minItems items (an array
-        /// of integers one, its items' enum's first when they have one); `{"summary":"stub"}`
-        /// when the request has no schema. The default.
+        /// of integers one: its enum's first value); `{"summary":"stub"}` when the request has
+        /// no schema. The default.
         case reflect
+        /// As `reflect`, but an array of integers with an enum (a reflection's highlights)
+        /// takes the enum's last value: a highlight of the last sentence sent.
+        case reflectCitingLast
         /// As `says`, with finish_reason "length": an answer cut at max_tokens.
         case length(String)
         /// OpenAI's error shape with this status; `retryAfter` and `retryAfterMs` become the
@@ -67,6 +70,7 @@ public final class StubChatServer: @unchecked Sendable {
             switch self {
             case .says(let content): return ["kind": "says", "content": content]
             case .reflect: return ["kind": "reflect"]
+            case .reflectCitingLast: return ["kind": "reflect", "cite": "last"]
             case .length(let content): return ["kind": "length", "content": content]
             case let .error(status, code, type, message, retryAfter, retryAfterMs):
                 var object: [String: Any] = ["kind": "error", "status": status]

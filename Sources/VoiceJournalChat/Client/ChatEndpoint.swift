@@ -32,6 +32,13 @@ public struct ChatEndpoint: Sendable, CustomStringConvertible {
     /// Seconds the answer may take once the request is sent: a server that takes it and
     /// says nothing for longer is treated as out of reach.
     public var answerTimeout: Double = 120
+    /// The model's context window in tokens, the prompt and the answer together: what a
+    /// request is planned to fit (an entry longer than it is reflected in parts). The server
+    /// has the last word: its context error makes the parts smaller.
+    public var contextTokens = ChatEndpoint.defaultContextTokens
+    /// The local server's context (`chat-server --context`, SmolLM2's own), and a size most
+    /// chat models take; a larger model's is named in `[chat] context`.
+    public static let defaultContextTokens = 8192
     /// Dollars per million input and output tokens (nil: not known; a loopback server costs nothing).
     public var pricePerMillion: (input: Double, output: Double)?
     /// Where the endpoint was named, for the advice in messages.

@@ -56,7 +56,9 @@ public enum ReflectionCheck {
         }
         let highlights: [Reflection.Highlight] = list(fields["highlights"], "highlights", max: ReflectionPrompt.maxHighlights, &reasons) { value in
             guard let number = value.integerValue, let sentence = subject.sentences.first(where: { $0.number == number }) else {
-                return .failure("highlight \(shown(value)) is not a sentence number from 1 to \(subject.sentences.count)")
+                // A part of a long entry is numbered as the entry is: its range, not 1 to its count.
+                let range = "\(subject.sentences.first?.number ?? 1) to \(subject.sentences.last?.number ?? 0)"
+                return .failure("highlight \(shown(value)) is not a sentence number from \(range)")
             }
             return .success(Reflection.Highlight(sentence: number, text: sentence.text, start: sentence.start, end: sentence.end))
         }

@@ -35,27 +35,23 @@ public struct Reflector: Sendable {
     }
 
     /// Reflects on entry `entryId` of `store`, unless it has a reflection and `again` is false.
+    /// An entry whose request would not fit the model's context (`endpoint.contextTokens`) is
+    /// reflected in parts, then as a whole (see `ReflectionParts`).
     public func reflect(entryId: Int64, in store: JournalStore, again: Bool = false, now: Date = Date(),
                         abort: AbortSignal = AbortSignal()) throws -> Outcome {
         if !again, let latest = try store.latestReflection(entryId: entryId) { return .kept(latest) }
         let subject = try Self.subject(entryId: entryId, in: store)
         let connection = try ChatConnection(endpoint: endpoint, abort: abort, learned: learned, logger: logger)
-        var usage = Usage()
-        let (request, first) = try firstAnswer(for: subject, on: connection, abort: abort)
-        usage.add(first)
-        var outcome = ReflectionCheck.check(first, for: subject)
-        if case .invalid(let reasons) = outcome {
-            logger.debug("reflection broke the rules; asking once more", metadata: ["entry": "\(entryId)", "reasons": "\(reasons)"])
-            let repaired = try send(ReflectionPrompt.repair(request, answer: first.content, reasons: reasons), on: connection, abort: abort)
-            usage.add(repaired)
-            outcome = ReflectionCheck.check(repaired, for: subject)
-        }
+        let session = ReflectionSession(reflector: self, connection: connection, abort: abort, logger: logger)
+        let made = try ReflectionParts(subject: subject, contextTokens: endpoint.contextTokens).reflect(in: session)
+        let usage = session.usage
         var stored = StoredReflection(entryId: entryId, periodKind: .entry, status: .failed, reasons: [], fields: nil,
-                                      model: endpoint.model, endpointHost: endpoint.host, promptVersion: ReflectionPrompt.version,
+                                      model: endpoint.model, endpointHost: endpoint.host,
+                                      promptVersion: made.inParts ? ReflectionPrompt.partsVersion : ReflectionPrompt.version,
                                       requests: usage.requests, inputTokens: usage.input, outputTokens: usage.output,
                                       seconds: usage.seconds, cost: endpoint.cost(inputTokens: usage.input, outputTokens: usage.output),
                                       createdAt: now)
-        switch outcome {
+        switch made.outcome {
         case .valid(let reflection):
             stored.status = .valid
             stored.fields = Self.encode(reflection)
@@ -65,26 +61,8 @@ public struct Reflector: Sendable {
         return .made(try store.addReflection(stored))
     }
 
-    /// The first request and its answer. A context too small for it is asked again without
-    /// the numbers about the journal, the part a reflection can do without.
-    private func firstAnswer(for subject: ReflectionSubject, on connection: ChatConnection,
-                             abort: AbortSignal) throws -> (ChatRequest, ChatAnswer) {
-        let request = ReflectionPrompt.request(for: subject)
-        let answer: Result<ChatAnswer, ChatError> = Result { () throws(ChatError) in try send(request, on: connection, abort: abort) }
-        switch answer {
-        case .success(let first):
-            return (request, first)
-        case .failure(let error) where error.kind == .contextTooLong && !subject.numbers.isEmpty:
-            var shorter = subject
-            shorter.numbers = []
-            let smaller = ReflectionPrompt.request(for: shorter)
-            return (smaller, try send(smaller, on: connection, abort: abort))
-        case .failure(let error):
-            throw error
-        }
-    }
-
-    /// Requests made for one reflection and what they took.
+    /// Requests made for one reflection and what they took: every request sent, a refused one
+    /// (its context too small) with its time and no tokens.
     struct Usage {
         var requests = 0, input = 0, output = 0, seconds = 0.0
         mutating func add(_ answer: ChatAnswer) {
@@ -97,7 +75,14 @@ public struct Reflector: Sendable {
 
     /// The request `reflect` would send first for entry `entryId`: what `--dry-run` prints.
     public func request(entryId: Int64, in store: JournalStore) throws -> ChatRequest {
-        ReflectionPrompt.request(for: try Self.subject(entryId: entryId, in: store))
+        try plan(entryId: entryId, in: store).first
+    }
+
+    /// What `reflect` would send for entry `entryId`, as far as it can be known before: the
+    /// first request, and how many parts the entry would be read in (1: at once), by the
+    /// estimate; a server whose context is smaller than `endpoint.contextTokens` makes more.
+    public func plan(entryId: Int64, in store: JournalStore) throws -> (first: ChatRequest, parts: Int) {
+        ReflectionParts(subject: try Self.subject(entryId: entryId, in: store), contextTokens: endpoint.contextTokens).plan()
     }
 
     /// The body of `request` as this endpoint would be sent it (the schema in its first form).
@@ -145,6 +130,52 @@ public struct Reflector: Sendable {
     public static func decode(_ stored: StoredReflection) -> Reflection? {
         guard stored.status == .valid, let fields = stored.fields else { return nil }
         return try? JSONDecoder().decode(Reflection.self, from: Data(fields.utf8))
+    }
+}
+
+/// The requests of one reflection, on one connection: each answer checked, and asked for once
+/// more with the reasons when it breaks a rule; what they took summed. Not Sendable: it lives
+/// on the thread that reflects.
+final class ReflectionSession {
+    private let reflector: Reflector
+    private let connection: ChatConnection
+    private let abort: AbortSignal
+    private let logger: Logger
+    private(set) var usage = Reflector.Usage()
+
+    init(reflector: Reflector, connection: ChatConnection, abort: AbortSignal, logger: Logger) {
+        self.reflector = reflector
+        self.connection = connection
+        self.abort = abort
+        self.logger = logger
+    }
+
+    /// The answer to `request`, checked against `subject` (what the request was about), with one repair.
+    func reflect(_ request: ChatRequest, checkedAgainst subject: ReflectionSubject) throws(ChatError) -> ReflectionCheck.Outcome {
+        let first = try ask(request)
+        var outcome = ReflectionCheck.check(first, for: subject)
+        if case .invalid(let reasons) = outcome {
+            logger.debug("reflection broke the rules; asking once more", metadata: ["entry": "\(subject.entryId)", "reasons": "\(reasons)"])
+            outcome = ReflectionCheck.check(try ask(ReflectionPrompt.repair(request, answer: first.content, reasons: reasons)), for: subject)
+        }
+        return outcome
+    }
+
+    private func ask(_ request: ChatRequest) throws(ChatError) -> ChatAnswer {
+        guard !abort.isRaised else { throw ChatError(kind: .cancelled, description: "the request was stopped") }
+        let started = ProcessInfo.processInfo.systemUptime
+        do throws(ChatError) {
+            let answer = try reflector.send(request, on: connection, abort: abort)
+            usage.add(answer)
+            return answer
+        } catch {
+            // A refusal for its length was still a request, and took time; it read no tokens.
+            if error.kind == .contextTooLong {
+                usage.requests += 1
+                usage.seconds += ProcessInfo.processInfo.systemUptime - started
+            }
+            throw error
+        }
     }
 }
 

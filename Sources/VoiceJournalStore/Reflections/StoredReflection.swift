@@ -30,7 +30,7 @@ public struct StoredReflection: Codable, Sendable, Equatable, FetchableRecord, M
     public var model: String
     public var endpointHost: String
     public var promptVersion: String
-    /// Requests made: 1, or 2 with a repair.
+    /// Requests made: 1, or 2 with a repair; more for an entry reflected in parts.
     public var requests: Int
     public var inputTokens: Int
     public var outputTokens: Int
