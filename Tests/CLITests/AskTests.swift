@@ -170,3 +170,23 @@ import VoiceJournalTestSupport
         #expect(try chat.completions().last?.lastUserContent?.contains("Passages: none were found.") == true)
     }
 }
+
+/// What a reflection said of an entry is searched too.
+@Suite(.onTestThreads) struct AskReflectionSearchTests {
+    @Test func anEntryFoundByWhatItsReflectionSaidIsSent() throws {
+        let folder = try TemporaryFolder()
+        let reflection = #"{"summary": "A long hike that eased your worries.", "mood": "happy", "intensity": 3, "themes": ["health"], "people": [], "highlights": [1], "questions": ["Where will you walk next?"], "insight": "Walking helps.", "encouragement": "Keep going."}"#
+        let chat = try StubChatServer(rules: [.init(match: "Passages", responses: [], then: .says("It did [1].")),
+                                              .init(responses: [.says(reflection)])])
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: ["VOICEJOURNAL_CHAT_URL": chat.baseURL])
+        #expect(try binary.run(["entry", "add", "--quiet", "--text", "We walked for hours and I felt lighter."]).status == 0)
+        #expect(try binary.run(["entry", "add", "--quiet", "--text", "The meeting ran late again."]).status == 0)
+        let reflected = try binary.run(["reflect", "1", "--json"])
+        #expect((try reflected.json() as? [String: Any])?["status"] as? String == "valid", "\(reflected.stdout)\(reflected.stderr)")
+        let asked = try binary.run(["ask", "Did the hike help?"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let user = try #require(try chat.completions().last?.lastUserContent)
+        #expect(user.contains("[1] (") && user.contains("We walked for hours and I felt lighter."), "\(user)")
+        #expect(!user.contains("meeting"))
+    }
+}

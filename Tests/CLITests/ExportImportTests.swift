@@ -47,7 +47,7 @@ import VoiceJournalTestSupport
             def dump(path):
                 db = sqlite3.connect(path)
                 names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                         "AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search_index_%'")]
+                         "AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search_index_%' AND name NOT LIKE 'reflection_index_%'")]
                 return {n: [list(r) for r in db.execute(f'SELECT rowid, * FROM "{n}" ORDER BY rowid')] for n in names}
             a, b = dump(sys.argv[1]), dump(sys.argv[2])
             print(json.dumps(sorted(set(a) | set(b))))

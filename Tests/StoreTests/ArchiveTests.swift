@@ -13,7 +13,7 @@ import VoiceJournalTestSupport
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table'
                 AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' AND name NOT LIKE 'search_index_%'
-                AND name != 'passage_vector'
+                AND name != 'passage_vector' AND name NOT LIKE 'reflection_index%'
                 """)
             var dump: [String: [[String: DatabaseValue]]] = [:]
             for table in tables {

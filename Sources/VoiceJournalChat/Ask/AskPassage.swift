@@ -47,7 +47,8 @@ public struct AskVectors: Sendable {
 
 extension JournalStore {
     /// The passages that may answer a question: the entries FTS5 ranks best for `query`
-    /// within `filter` (and the answers `person` gave), one passage each, best first — the
+    /// within `filter` (and the answers `person` gave) — by their words and by what their
+    /// reflections said, fused by reciprocal rank — one passage each, best first — the
     /// sentence holding most of the query's terms with one sentence either side. With
     /// `vectors`, the entries' passages are embedded (once per text) and ranked by meaning
     /// against `question` as well, and the two rankings fused by reciprocal rank (k = 60);
@@ -66,6 +67,11 @@ extension JournalStore {
             }
         } else {
             ranked = try search(query.pattern, filter: filter, person: person, limit: limit * 2).compactMap(\.entryId)
+            // What reflections said of entries counts too (not for a person's answers: reflections are on entries).
+            if person == nil {
+                let byReflection = try entriesByReflection(matching: query.pattern, filter: filter, limit: limit * 2)
+                if !byReflection.isEmpty { ranked = Self.fused([ranked, byReflection]) }
+            }
         }
         var closest: [Int64: PassageVector] = [:]
         if let vectors, person == nil, !question.isEmpty {

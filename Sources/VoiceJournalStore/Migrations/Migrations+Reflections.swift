@@ -119,5 +119,21 @@ extension Migrations {
             t.column("vector", .blob).notNull()
             t.uniqueKey(["entryId", "model", "chunk"])
         }
+        // What valid reflections on entries say (summary, insight, themes, questions), searched
+        // by `ask` beside the entries themselves; rowid = the reflection's id. Reflections are
+        // history, never changed: kept in step by insert and delete alone.
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE reflection_index USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');
+            CREATE TRIGGER reflection_index_insert AFTER INSERT ON reflection
+            WHEN new.status = 'valid' AND new.entryId IS NOT NULL AND json_valid(new.fields) BEGIN
+                INSERT INTO reflection_index (rowid, text) VALUES (new.id,
+                    coalesce(new.fields ->> '$.summary', '') || ' ' || coalesce(new.fields ->> '$.insight', '') || ' '
+                    || coalesce((SELECT group_concat(value, ' ') FROM json_each(new.fields, '$.themes')), '') || ' '
+                    || coalesce((SELECT group_concat(value, ' ') FROM json_each(new.fields, '$.questions')), ''));
+            END;
+            CREATE TRIGGER reflection_index_delete AFTER DELETE ON reflection BEGIN
+                DELETE FROM reflection_index WHERE rowid = old.id;
+            END;
+            """)
     }
 }
