@@ -12,7 +12,7 @@ import VoiceJournalTestSupport
         let whisper = try await WhisperServer.shared(), chat = try await ChatServer.shared()
         var environment = ["OPENAI_BASE_URL": whisper.baseURL, "VOICEJOURNAL_CHAT_URL": chat.baseURL, "VOICEJOURNAL_CHAT_MODEL": chat.model]
         let home = folder.path("home")
-        for (index, script) in ["I hid the spare key under the blue flowerpot by the front door.",
+        for (index, script) in ["I hid the spare house key under the blue flower pot by the front door.",
                                 "Tom fixed the old bicycle in the garage on Sunday."].enumerated() {
             let micFolder = try TemporaryFolder("e2e-ask-mic\(index)") // kept until the take is recorded
             let microphone = try SpeakingMicrophone(saying: script, in: micFolder)
@@ -23,6 +23,9 @@ import VoiceJournalTestSupport
         }
         environment["COLUMNS"] = "100"
         let voicejournal = VoicejournalBinary(home: home, environment: environment)
+        // What the questions below rest on: Whisper heard the key and the bicycle.
+        let heard = try voicejournal.run(["search", "key* OR house OR spare OR bicycle", "--json"])
+        #expect(heard.stdout.contains("\"entryId\" : 1") || heard.stdout.contains("\"entryId\":1"), "transcripts: \((try? voicejournal.run(["entry", "list", "--json"]).stdout) ?? "")")
 
         // Streamed: stdout grows piece by piece while the process runs.
         let running = try voicejournal.start(["ask", "Where is the spare key?"])
