@@ -230,7 +230,9 @@ def retrieval_times(big, empty, stub, entries):
     """Per question, the median over RUNS of: the seconds from starting `ask --json` to the
     stub's receiving its request, in the big journal and in an empty one (start-up, settings,
     opening the journal, building the request, connecting: everything but the search), and
-    the whole `search PATTERN --limit 8` in each. Every question once first to warm the cache."""
+    the whole `search PATTERN --limit 16` in each (ask asks the search for twice the 8 passages
+    it sends, then fuses that ranking with the one of the entries' reflections). Every
+    question once first, to warm the cache."""
     by_fact = {e["fact"]: e for e in entries if e["fact"] is not None}
     lead = {"big": [[] for _ in FACTS], "empty": [[] for _ in FACTS]}
     search = {"big": [[] for _ in FACTS], "empty": [[] for _ in FACTS]}
@@ -240,7 +242,7 @@ def retrieval_times(big, empty, stub, entries):
             pattern = ask_pattern(question)
             for name, home in (("big", big), ("empty", empty)):
                 request, _, seconds, _ = ask_stub(home, stub, question)
-                took = timed_command(home, "search", pattern, "--limit", "8", "--json")
+                took = timed_command(home, "search", pattern, "--limit", "16", "--json")
                 if run > 0:
                     lead[name][index].append(seconds)
                     search[name][index].append(took)
@@ -486,8 +488,8 @@ def report(rows, times, big_ranks, transcripts, results, count):
     lines = [(f"ask --json: start to request at the server, {size} journal", "lead_big"),
              ("ask --json: the same, journal with no entries", "lead_empty"),
              ("  retrieval: the difference", "retrieval"),
-             (f"search PATTERN --limit 8, {size} journal (whole command)", "search_big"),
-             ("search PATTERN --limit 8, journal with no entries", "search_empty"),
+             (f"search PATTERN --limit 16, {size} journal (whole command)", "search_big"),
+             ("search PATTERN --limit 16, journal with no entries", "search_empty"),
              ("  search's own time: the difference", "search")]
     print(f"  {'measure':58} {'median':>9} {'p90':>9} {'max':>9}")
     for label, key in lines:
