@@ -40,8 +40,12 @@ package struct AskPage: Encodable, Sendable {
     }
 
     private enum Keys: String, CodingKey {
-        case conversation, turn, question, range, answer, complete, incomplete, citations, removedCitations, facts, passagesSent
+        case conversation, turn, question, range, answer, complete, incomplete, citations, removedCitations, facts, passagesSent, passages
         case model, endpoint, promptVersion, usage, createdAt
+    }
+
+    private struct Sent: Encodable {
+        let number: Int, entryId: Int64, start: Double?, end: Double?, text: String?
     }
 
     private struct Usage: Encodable {
@@ -61,6 +65,11 @@ package struct AskPage: Encodable, Sendable {
         try container.encode(turn.removed, forKey: .removedCitations)
         try container.encode(turn.facts, forKey: .facts)
         try container.encode(turn.passages.count, forKey: .passagesSent)
+        // Which passages were sent, by entry and time (and their words when this run read them).
+        try container.encode(turn.passages.map { ref in
+            Sent(number: ref.number, entryId: ref.entryId, start: ref.start, end: ref.end,
+                 text: passages.first { $0.number == ref.number }.flatMap { $0.text.isEmpty ? nil : $0.text })
+        }, forKey: .passages)
         try container.encode(turn.model, forKey: .model)
         try container.encode(turn.endpointHost, forKey: .endpoint)
         try container.encode(turn.promptVersion, forKey: .promptVersion)

@@ -49,6 +49,8 @@ import VoiceJournalTestSupport
         let turn = try #require(json.first)
         #expect(turn["answer"] as? String == "You met Anna at the harbour [1] and talked about a boat [1]. Also.")
         #expect(turn["removedCitations"] as? [Int] == [7, 9] && turn["complete"] as? Bool == true)
+        let sentPassages = try #require(turn["passages"] as? [[String: Any]])
+        #expect(sentPassages.count == 1 && sentPassages.first?["entryId"] as? Int == 3, "which passages were sent: \(sentPassages)")
         let citation = try #require((turn["citations"] as? [[String: Any]])?.first)
         #expect(citation["entryId"] as? Int == 3 && citation["start"] as? Double == 0)
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A question turned into a full-text query that finds the passages that may answer it:
-/// the words that carry meaning, each a prefix (`"walk"*` finds walked, walking) OR'ed with
+/// the words that carry meaning, each a prefix (`"walk"*` finds walked, walking; a word of
+/// one or two letters whole) OR'ed with
 /// the others, so a passage holding some of them ranks by how many and how rare; the
 /// journal's people and vocabulary kept whole (`"anna"`, `"grandma rose"`), never cut to
 /// a prefix; words like "what", "did", "my" left out. Every term is quoted: nothing the
@@ -25,7 +26,9 @@ public struct AskQuery: Sendable, Equatable {
         var seen = Set<String>()
         for word in words where !Self.stopWords.contains(word) && (word.count > 1 || word.first?.isNumber == true) {
             guard seen.insert(word).inserted else { continue }
-            terms.append("\"" + word + "\"*")
+            // A word of one or two letters ("dr", "tv") as a prefix would match a large share
+            // of every journal (drink, drizzle): it is looked for whole.
+            terms.append("\"" + word + "\"" + (word.count > 2 ? "*" : ""))
         }
         self.terms = terms
         pattern = terms.joined(separator: " OR ")
