@@ -192,3 +192,48 @@ import VoiceJournalTestSupport
         #expect(!user.contains("meeting"))
     }
 }
+
+/// Which entry `ask` sends first when the one word a question shares with its answer is in
+/// other entries too: FTS5 ranks the shorter of equals first; the sentence saying what was
+/// asked (a place for "where", a time for "when", what someone said for "what did … tell
+/// me") ranks above.
+@Suite(.onTestThreads) struct AskRankingTests {
+    @Test func theSentenceSayingWhatWasAskedRanksAboveOnesSharingItsWord() throws {
+        let folder = try TemporaryFolder()
+        let chat = try StubChatServer(rules: [.init(responses: Array(repeating: .says("ok"), count: 8))])
+        let binary = VoicejournalBinary(home: folder.path("home"))
+        _ = try binary.writeConfig("[chat]\nbase_url = \"\(chat.baseURL)\"\n")
+        // (question, the answer's entry, entries holding its word in other senses: shorter, so
+        // FTS5's bm25 alone ranks them first)
+        let cases = [
+            ("Where did I put my glasses?", "Long day, honestly. I left my reading glasses in the glovebox of the car. Anyway, that's it.",
+             ["Had two glasses of wine.", "Two glasses of lemonade, then home."]),
+            ("When does Mum arrive?", "Busy week ahead. Mum's train gets into platform two at half past four on Saturday. Need to tidy.",
+             ["Mum rang, she's fine.", "Mum sent a photo."]),
+            ("Can Aunt Rosa eat nuts?", "Aunt Rosa is allergic to walnuts, so no walnut bread at dinner. Busy week ahead, honestly.",
+             ["Aunt Rosa called about lunch."]),
+            ("What did the vet tell me about feeding?", "The vet said Biscuit should get half a cup of dry food, and we walked home slowly.",
+             ["The vet bill was more than I expected.", "Drove past the vet."]),
+            ("How long will the brakes last?", "The mechanic rotated the tyres and said the brakes have about a year left. Then lunch.",
+             ["The brakes on my bike squeak.", "New brakes for the van."]),
+            // FTS5 finds "tulip" for "tulips" (its stemmer); so must the sentence ranking.
+            ("Where did I plant the tulips?", "I buried the tulip bulbs along the fence on the left side of the garden.",
+             ["Planted herbs in the window box.", "Planted basil in a pot."]),
+        ]
+        var answers: [String: Int] = [:]
+        for (question, answer, others) in cases {
+            for text in others + [answer] {
+                let added = try binary.run(["entry", "add", "--text", text, "--json"])
+                let entry = try #require(added.json() as? [String: Any])
+                if text == answer { answers[question] = entry["id"] as? Int }
+            }
+        }
+        for (question, _, _) in cases {
+            let asked = try binary.run(["ask", question, "--json"])
+            #expect(asked.status == 0, "\(asked.stderr)")
+            let json = try #require(asked.json() as? [String: Any])
+            let first = (json["passages"] as? [[String: Any]])?.first?["entryId"] as? Int
+            #expect(first == answers[question], "\(question): first passage from entry \(first ?? -1), not \(answers[question] ?? -1)")
+        }
+    }
+}

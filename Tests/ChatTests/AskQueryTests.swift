@@ -13,6 +13,29 @@ struct AskQueryTests {
         #expect(AskQuery("What did I do?").pattern.isEmpty)
         #expect(AskQuery("in 2026 the 3 dogs").terms == ["\"2026\"*", "\"3\"", "\"dogs\"*"])
         #expect(AskQuery("What did Dr. Okafor say about the TV?").terms == ["\"dr\"", "\"okafor\"*", "\"tv\""], "short words whole")
+        #expect(AskQuery("How long will the brakes last? What time is the long walk?").terms
+                    == ["\"brakes\"*", "\"last\"*", "\"long\"*", "\"walk\"*"], "how the question is asked is not searched")
+    }
+
+    @Test func aQuestionsKindIsSeenInTheSentenceThatAnswersIt() {
+        #expect(AskRanking.cues(of: "When does Mum arrive?") == [.time])
+        #expect(AskRanking.cues(of: "Where's the umbrella?") == [.place])
+        #expect(AskRanking.cues(of: "How long will it last, and what did the vet tell me?") == [.duration, .speech])
+        #expect(AskRanking.cues(of: "What is Ines's number? Who fed the cat?") == [.number, .person])
+        func held(_ sentence: String) -> Set<AskRanking.Cue> { AskRanking.holdings(of: sentence, words: AskQuery.words(sentence)) }
+        #expect(held("Mum's train gets in at half past four on Saturday.").isSuperset(of: [.time, .number]))
+        #expect(held("I left my glasses in the glovebox of the car.") == [.place])
+        #expect(held("We booked the cottage in Cornwall.").contains(.place), "a name after a place word")
+        #expect(held("The brakes have about a year left.") == [.duration])
+        #expect(held("The vet said half a cup.").isSuperset(of: [.speech, .number]))
+        #expect(held("Had two glasses of wine.") == [.number], "no place, no time")
+        #expect(held("I met Anna today.") == [.person, .time])
+        // A rare word outweighs a common one; a sentence holding the asked kind wins a tie.
+        let ranking = AskRanking(AskQuery("Where did I put my glasses?"), question: "Where did I put my glasses?",
+                                 counts: ["\"put\"*": 900, "\"glasses\"*": 3], entries: 1000)
+        #expect(ranking.score("I left my glasses in the car.") > ranking.score("Had two glasses of wine."))
+        #expect(ranking.score("Had two glasses of wine.") > ranking.score("I put the shelf up in the hall."))
+        #expect(AskRanking.stem("tulips") == "tulip" && AskRanking.stem("glasses") == "glass" && AskRanking.stem("feeding") == "feed")
     }
 
     let calendar: Calendar = {

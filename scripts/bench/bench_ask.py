@@ -56,6 +56,8 @@ STOP_WORDS = set(re.findall(r'"([^"]+)"', re.search(r"stopWords: Set<String> = \
                                                     (ROOT / "Sources/VoiceJournalChat/Ask/AskQuery.swift").read_text(),
                                                     re.S).group(1)))
 
+ASKING_PAIRS = {"how": {"long", "far", "old", "soon", "big"}, "what": {"time"}}
+
 
 def question_words(text):
     """AskQuery.words: lowercased letters and digits; an apostrophe inside a word ends it."""
@@ -77,10 +79,15 @@ def question_words(text):
 def ask_pattern(question):
     """The FTS5 query AskQuery builds for a question in a journal with no people or vocabulary
     but the owner ("Myself", a stop word anyway)."""
-    terms = []
-    for word in question_words(question):
-        if word not in STOP_WORDS and (len(word) > 1 or word[0].isdigit()) and f'"{word}"*' not in terms:
-            terms.append(f'"{word}"*')
+    terms, words = [], question_words(question)
+    for index, word in enumerate(words):
+        if word in STOP_WORDS or not (len(word) > 1 or word[0].isdigit()):
+            continue
+        if index > 0 and word in ASKING_PAIRS.get(words[index - 1], ()):  # "how long", "what time"
+            continue
+        term = f'"{word}"' + ("*" if len(word) > 2 else "")  # a word of one or two letters whole
+        if term not in terms:
+            terms.append(term)
     return " OR ".join(terms)
 
 

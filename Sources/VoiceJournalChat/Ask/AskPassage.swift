@@ -46,27 +46,33 @@ public struct AskVectors: Sendable {
 }
 
 extension JournalStore {
-    /// The passages that may answer a question: the entries FTS5 ranks best for `query`
-    /// within `filter` (and the answers `person` gave) — by their words and by what their
-    /// reflections said, fused by reciprocal rank — one passage each, best first — the
-    /// sentence holding most of the query's terms with one sentence either side. With
-    /// `vectors`, the entries' passages are embedded (once per text) and ranked by meaning
-    /// against `question` as well, and the two rankings fused by reciprocal rank (k = 60);
-    /// an entry found only by meaning gives its closest passage. A query with no terms (a
-    /// question only about a period: "what did I do yesterday?") takes the filter's latest
-    /// entries, from their start.
+    /// The passages that may answer a question: the entries FTS5 finds for `query` within
+    /// `filter` (and the answers `person` gave), ranked by their best sentence (`AskRanking`:
+    /// the terms it holds weighed by rarity, and whether it holds what the question asks for;
+    /// ties in FTS5's bm25 order), fused by reciprocal rank with the entries whose reflections
+    /// match; one passage each, best first — the best sentence with one sentence either side.
+    /// With `vectors`, the entries' passages are embedded (once per text) and ranked by meaning
+    /// against `question` as well, and the rankings fused by reciprocal rank (k = 60); an entry
+    /// found only by meaning gives its closest passage. A query with no terms (a question only
+    /// about a period: "what did I do yesterday?") takes the filter's latest entries, from their start.
     public func askPassages(_ query: AskQuery, question: String = "", filter: EntryFilter = EntryFilter(), person: String? = nil,
                             limit: Int = 8, vectors: AskVectors? = nil) throws -> [AskPassage] {
         guard limit > 0 else { return [] }
         var ranked: [Int64] = []
+        var loaded: [Int64: EntryDetails] = [:]
+        let ranking: AskRanking
         if query.pattern.isEmpty {
+            ranking = AskRanking(query, question: question)
             if filter.since != nil || filter.until != nil {
                 var latest = filter
                 latest.limit = limit
                 ranked = try entries(latest).map(\.id)
             }
         } else {
-            ranked = try search(query.pattern, filter: filter, person: person, limit: limit * 2).compactMap(\.entryId)
+            let counted = try termCounts(query.terms)
+            ranking = AskRanking(query, question: question, counts: counted.counts, entries: counted.entries)
+            ranked = try rankedByWords(query, ranking: ranking, filter: filter, person: person,
+                                       candidates: limit * Self.candidatesPerPassage, loaded: &loaded)
             // What reflections said of entries counts too (not for a person's answers: reflections are on entries).
             if person == nil {
                 let byReflection = try entriesByReflection(matching: query.pattern, filter: filter, limit: limit * 2)
@@ -81,22 +87,40 @@ extension JournalStore {
         }
         var passages: [AskPassage] = []
         for id in ranked.prefix(limit) {
-            let entry = try entry(id: id)
+            let entry = try loaded[id] ?? entry(id: id)
             let sentences = EntrySentences.of(entry)
             guard !sentences.isEmpty else { continue }
+            let best = query.pattern.isEmpty ? (index: 0, score: 0) : ranking.best(sentences)
             let stretch: ArraySlice<EntrySentence>
-            if let near = closest[id], query.pattern.isEmpty || Self.bestScore(sentences, terms: query.terms) == 0,
-               near.lastSentence < sentences.count {
+            if let near = closest[id], best.score == 0, near.lastSentence < sentences.count {
                 stretch = sentences[near.firstSentence...near.lastSentence]
             } else {
-                let best = query.pattern.isEmpty ? 0 : Self.bestSentence(sentences, terms: query.terms)
-                stretch = sentences[max(0, best - 1)...min(sentences.count - 1, best + 1)]
+                stretch = sentences[max(0, best.index - 1)...min(sentences.count - 1, best.index + 1)]
             }
             passages.append(AskPassage(number: passages.count + 1, entryId: entry.id, journal: entry.journal, date: entry.createdAt,
                                        start: stretch.first?.start, end: stretch.last?.end,
                                        text: stretch.map(\.text).joined(separator: " ")))
         }
         return passages
+    }
+
+    /// FTS5's candidates per passage sent: the answer's entry can rank well below entries
+    /// holding the same one word when only its sentence says what was asked.
+    static let candidatesPerPassage = 4
+
+    /// The entries FTS5 ranks best for `query` (the first `candidates`), reordered by their
+    /// best sentence's score under `ranking`, ties in FTS5's order; the entries read are kept
+    /// in `loaded` for their passages.
+    func rankedByWords(_ query: AskQuery, ranking: AskRanking, filter: EntryFilter, person: String?, candidates: Int,
+                       loaded: inout [Int64: EntryDetails]) throws -> [Int64] {
+        let ids = try bestMatches(query.pattern, filter: filter, person: person, limit: candidates).compactMap(\.entryId)
+        var scored: [(id: Int64, order: Int, score: Double)] = []
+        for (order, id) in ids.enumerated() {
+            let entry = try entry(id: id)
+            loaded[id] = entry
+            scored.append((id, order, ranking.best(EntrySentences.of(entry)).score))
+        }
+        return scored.sorted { ($0.score, -$0.order) > ($1.score, -$1.order) }.map(\.id)
     }
 
     /// Reciprocal rank fusion: each id scores the sum of 1 / (k + rank) over the rankings
@@ -166,35 +190,5 @@ extension JournalStore {
             hash = hash &* 0x0000_0100_0000_01B3
         }
         return String(hash, radix: 16)
-    }
-
-    /// How many of the terms the best sentence holds.
-    static func bestScore(_ sentences: [EntrySentence], terms: [String]) -> Int {
-        let index = bestSentence(sentences, terms: terms)
-        return score(sentences[index], terms: terms)
-    }
-
-    /// The sentence holding the most distinct terms (the first such), by the words a term
-    /// starts (a prefix term) or equals (a name).
-    static func bestSentence(_ sentences: [EntrySentence], terms: [String]) -> Int {
-        var best = (index: 0, score: 0)
-        for (index, sentence) in sentences.enumerated() {
-            let score = score(sentence, terms: terms)
-            if score > best.score { best = (index, score) }
-        }
-        return best.index
-    }
-
-    /// How many distinct terms `sentence` holds.
-    static func score(_ sentence: EntrySentence, terms: [String]) -> Int {
-        let words = AskQuery.words(sentence.text)
-        return terms.filter { term in
-            let prefix = term.hasSuffix("*")
-            let wanted = AskQuery.words(term.trimmingCharacters(in: CharacterSet(charactersIn: "\"*")))
-            guard let first = wanted.first else { return false }
-            if prefix { return words.contains { $0.hasPrefix(first) } }
-            guard wanted.count <= words.count else { return false }
-            return (0...(words.count - wanted.count)).contains { Array(words[$0..<($0 + wanted.count)]) == wanted }
-        }.count
     }
 }

@@ -24,7 +24,9 @@ public struct AskQuery: Sendable, Equatable {
             words.replaceSubrange(at..<(at + name.count), with: [])
         }
         var seen = Set<String>()
-        for word in words where !Self.stopWords.contains(word) && (word.count > 1 || word.first?.isNumber == true) {
+        for (index, word) in words.enumerated() where !Self.stopWords.contains(word) && (word.count > 1 || word.first?.isNumber == true) {
+            // "How long", "what time": how the question is asked, not what it is about.
+            if index > 0, Self.askingPairs[words[index - 1]]?.contains(word) == true { continue }
             guard seen.insert(word).inserted else { continue }
             // A word of one or two letters ("dr", "tv") as a prefix would match a large share
             // of every journal (drink, drizzle): it is looked for whole.
@@ -57,6 +59,10 @@ public struct AskQuery: Sendable, Equatable {
         guard name.count <= words.count else { return nil }
         return (0...(words.count - name.count)).first { Array(words[$0..<($0 + name.count)]) == name }
     }
+
+    /// Words that, after the word before them, say how a question is asked ("how long", "how
+    /// far", "what time") — a passage holding "long" is no likelier to say how long.
+    static let askingPairs: [String: Set<String>] = ["how": ["long", "far", "old", "soon", "big"], "what": ["time"]]
 
     /// Words that say how a question is asked rather than what it is about.
     static let stopWords: Set<String> = [

@@ -48,6 +48,18 @@ extension JournalStore {
     /// `tookTooLong` that says how to narrow it.
     public func search(_ query: String, filter: EntryFilter = EntryFilter(), person: String? = nil, limit: Int = 20,
                        highlight: SearchHighlight = .brackets, timeLimit: Duration = SearchTimeLimit.standard) throws -> [SearchHit] {
+        try search(query, filter: filter, person: person, limit: limit, highlight: highlight, snippets: true, timeLimit: timeLimit)
+    }
+
+    /// The hits `search` finds, best first, without their snippets or segment starts (empty,
+    /// nil): for a caller wanting only which entries match best, which saves reading their texts.
+    public func bestMatches(_ query: String, filter: EntryFilter = EntryFilter(), person: String? = nil, limit: Int = 20,
+                            timeLimit: Duration = SearchTimeLimit.standard) throws -> [SearchHit] {
+        try search(query, filter: filter, person: person, limit: limit, highlight: .brackets, snippets: false, timeLimit: timeLimit)
+    }
+
+    private func search(_ query: String, filter: EntryFilter, person: String?, limit: Int, highlight: SearchHighlight,
+                        snippets: Bool, timeLimit: Duration) throws -> [SearchHit] {
         let deadline = SearchTimeLimit.deadline(after: timeLimit)
         // The pattern is matched against the probe table only when the search fails: a
         // pattern FTS5 refuses is then told as such, any other failure stays what it was.
@@ -73,7 +85,8 @@ extension JournalStore {
                     }
                     let ranking = SearchRanking(pattern: parsed.pattern, scope: scope, limit: limit, highlight: highlight,
                                                 index: scripts ? .spaceless : .words)
-                    return try ranking.snippeted(ranking.bestHits(db), db)
+                    let best = try ranking.bestHits(db)
+                    return snippets ? try ranking.snippeted(best, db) : best.map(\.hit)
                 }
             }
         } catch let error as DatabaseError {
