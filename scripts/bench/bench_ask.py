@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_ask_journal import FACTS, add_voice_entries, archive_of, make_entries, shares, words  # noqa: E402
+from bench_ask_journal import FACTS, HELD_OUT, HELD_OUT_NEAR_MISSES, add_voice_entries, archive_of, make_entries, shares, words  # noqa: E402
 
 ROOT, BINARY, WORK = Path(os.environ["BENCH_ROOT"]), os.environ["BENCH_BINARY"], Path(os.environ["BENCH_WORK"])
 FILLER, BIG, RUNS = int(os.environ["BENCH_FILLER"]), int(os.environ["BENCH_BIG"]), int(os.environ["BENCH_RUNS"])
@@ -199,12 +199,12 @@ def ask_stub(home, stub, question):
     return requests[0], json.loads(out), requests[0]["received_at"] - started, wall
 
 
-def recall(home, stub, entries):
+def recall(home, stub, entries, facts=FACTS):
     """For each fact: where its entry came among the passages sent (None: not sent), whether
     the passage holds the fact's sentence, and the request (for the real server later)."""
     by_fact = {e["fact"]: e for e in entries if e["fact"] is not None}
     rows = []
-    for index, (fact, question, kind, shared, keys) in enumerate(FACTS):
+    for index, (fact, question, kind, shared, keys) in enumerate(facts):
         request, answer, _, _ = ask_stub(home, stub, question)
         sent = passages_of(request)
         if answer["passagesSent"] != len(sent):
@@ -408,7 +408,7 @@ def record(row, json_run, direct_run, plain_run):
 
 def main():
     CONFIG.write_text("")
-    problems = [f"{q!r}: {w!r} is not in both it and its fact" for f, q, kind, w, _ in FACTS
+    problems = [f"{q!r}: {w!r} is not in both it and its fact" for f, q, kind, w, _ in FACTS + HELD_OUT
                 if kind != "none" and not shares(w, q, f)]
     problems += [f"{q!r} shares {t} with its fact" for f, q, kind, _, _ in FACTS if kind == "none"
                  for t in ask_pattern(q).split(" OR ") if shares(t.strip('"*'), q, f)]
@@ -431,6 +431,10 @@ def main():
     stub = Stub(WORK / "stub.jsonl")
     try:
         rows = recall(small, stub, entries)
+        held_entries = make_entries(FILLER, HELD_OUT, HELD_OUT_NEAR_MISSES)
+        (WORK / "held-out.json").write_text(json.dumps(archive_of(WORK / "export/voicejournal.json", held_entries)))
+        vj(WORK / "held-out", "import", str(WORK / "held-out.json"))
+        held_out = recall(WORK / "held-out", stub, held_entries, HELD_OUT)
         say(f"making a journal of {BIG:,} voice entries")
         vj(big, "import", str(WORK / "journal.json"))
         built = add_voice_entries(big, BIG)
@@ -449,7 +453,7 @@ def main():
     if WITH_MODEL:
         say(f"asking {MODEL} on chat-server/chat-server ({MODEL_ROUNDS} rounds of {len(rows)} questions, three ways)")
         results = real_server(small, rows)
-    report(rows, times, big_ranks, transcripts, results, len(entries))
+    report(rows, times, big_ranks, transcripts, results, len(entries), held_out)
 
 
 def missed(row):
@@ -459,7 +463,7 @@ def missed(row):
     return f"{row['question']!r} ({row['kind']}{shared}: {where})"
 
 
-def report(rows, times, big_ranks, transcripts, results, count):
+def report(rows, times, big_ranks, transcripts, results, count, held_out):
     verdicts = []
     print(f"bench-ask: {count} typed entries ({len(FACTS)} facts planted), {len(FACTS)} questions; "
           f"{os.cpu_count()} cores; passages sent: up to {max(r['sent'] for r in rows)}")
@@ -481,6 +485,11 @@ def report(rows, times, big_ranks, transcripts, results, count):
     found = sum(1 for r in rows if r["rank"] is not None)
     print(f"  the passage sent from the fact's entry holds the fact's sentence: {sentence} of {found}")
     print("  missed@5: " + ("; ".join(missed(r) for r in rows if r["rank"] is None or r["rank"] > SHOWN) or "none"))
+    hit5, total = recall_share(held_out, ("reworded",))
+    hit8, _ = recall_share(held_out, ("reworded",), within=8)
+    print(f"  held out ({total} reworded questions written after the ranking was tuned, a journal of their own): "
+          f"recall@5 {hit5}/{total} = {hit5 / total:.2f}, recall@8 {hit8}/{total}")
+    print("  held out, missed@5: " + ("; ".join(missed(r) for r in held_out if r["rank"] is None or r["rank"] > SHOWN) or "none"))
     if VERBOSE:
         for r, b in zip(rows, big_ranks):
             print(f"    {r['question']:45} {r['kind']:8} {r['shared'] or '-':12} {r['company'] or 0:>3} others  passage {r['rank'] or '-'}"

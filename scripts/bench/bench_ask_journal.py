@@ -76,6 +76,31 @@ FACTS = [
      "When does the dishwasher guarantee end?", "reworded", "dishwasher", ["november"]),
 ]
 
+# Questions written after `ask`'s sentence ranking was tuned on the 30 above (reworded, one
+# content word shared), with near misses of their own: a second journal (same filler, these
+# facts) tells whether the ranking holds for questions it was not made on. Reported, no goal.
+HELD_OUT = [
+    ("Dad's surgery went well and he can go home on Wednesday.", "When is Dad coming out of hospital?", "reworded", "dad", ["wednesday"]),
+    ("I put the receipt for the washing machine in the blue folder on my desk.", "Where did I keep the receipt?", "reworded", "receipt", ["folder"]),
+    ("Nadia said the best way to fix the tap is to replace the washer.", "What advice did Nadia give?", "reworded", "nadia", ["washer"]),
+    ("The football match got moved to Saturday morning at nine.", "When is the football?", "reworded", "football", ["saturday"]),
+    ("My new prescription is minus two in both eyes.", "How strong are my eyes now?", "reworded", "eyes", ["two"]),
+    ("The kids' swimming lessons cost ninety pounds for the term.", "How much is swimming?", "reworded", "swimming", ["ninety"]),
+    ("Omar is staying with us for two weeks in December.", "How long is Omar visiting?", "reworded", "omar", ["two weeks"]),
+    ("I hung the spare umbrella behind the front door.", "Where's the umbrella?", "reworded", "umbrella", ["front door"]),
+    ("The neighbour who fed the cat is called Beatrice.", "Who looked after the cat?", "reworded", "cat", ["beatrice"]),
+    ("Hugo told me the hotel shuttle leaves every twenty minutes.", "How often does the shuttle run?", "reworded", "shuttle", ["twenty"]),
+    ("The dentist wants to see me again in six months.", "When's my next dentist visit?", "reworded", "dentist", ["six months"]),
+    ("The council collects the recycling every other Thursday.", "Which day is the recycling?", "reworded", "recycling", ["thursday"]),
+]
+HELD_OUT_NEAR_MISSES = [
+    "Dad sent a photo of his garden, very proud of it.", "Lost the receipt for lunch, oh well.",
+    "Nadia and I went to the market, it was busy.", "Watched football at the pub with {person}, we lost.",
+    "My eyes are so tired from the screen.", "Went swimming before work, felt great.", "Omar called to say hi.",
+    "Forgot my umbrella and got soaked.", "The cat knocked a glass off the table again.", "The shuttle bus was late again.",
+    "Walked past the dentist and felt guilty.", "Sorted the recycling, so much cardboard.",
+]
+
 PEOPLE = ["Anna", "Ben", "Chloe", "Dev", "Emma", "Farid", "Hannah", "Kofi", "Lucy", "Noor"]
 FOODS = ["soup", "a sandwich", "pasta", "curry", "noodles", "toast", "salad", "leftover rice", "pizza", "dumplings"]
 WEATHER = ["cold", "windy", "lovely", "grey", "drizzly", "sunny for once", "freezing", "muggy"]
@@ -130,27 +155,27 @@ def sentence(template, pick):
                            hour=pick.choice(["three", "four", "five"]), n=pick.choice(["three", "four", "five", "six"]))
 
 
-def spoken(pick, count):
+def spoken(pick, count, near_misses=NEAR_MISSES):
     """`count` sentences of an everyday entry, none twice; about one in eight a near miss."""
     said = []
     while len(said) < count:
-        said.append(sentence(pick.choice(NEAR_MISSES) if pick.random() < 0.12 else pick.choice(EVERYDAY), pick))
+        said.append(sentence(pick.choice(near_misses) if pick.random() < 0.12 else pick.choice(EVERYDAY), pick))
         if said[-1] in said[:-1]:
             said.pop()
     return said
 
 
-def make_entries(filler):
+def make_entries(filler, facts=FACTS, near_misses=NEAR_MISSES):
     """`filler` everyday entries and one entry per fact, shuffled together, oldest first:
-    [{"id", "text", "createdAt" (datetime, UTC), "fact" (index into FACTS or None)}]."""
+    [{"id", "text", "createdAt" (datetime, UTC), "fact" (index into `facts` or None)}]."""
     pick = random.Random(20261129)
-    kinds = [None] * filler + list(range(len(FACTS)))
+    kinds = [None] * filler + list(range(len(facts)))
     pick.shuffle(kinds)
     entries, at = [], LAST_ENTRY
     for fact in reversed(kinds):
-        said = spoken(pick, pick.randint(4, 8))
+        said = spoken(pick, pick.randint(4, 8), near_misses)
         if fact is not None:
-            said.insert(pick.randint(1, len(said) - 1), FACTS[fact][0])
+            said.insert(pick.randint(1, len(said) - 1), facts[fact][0])
         entries.append({"text": " ".join(said), "createdAt": at, "fact": fact})
         at -= datetime.timedelta(hours=pick.randint(20, 30))
     entries.reverse()
