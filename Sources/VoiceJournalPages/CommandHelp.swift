@@ -256,7 +256,9 @@ package enum CommandHelp {
 
     package static let ask = """
         Finds the passages of your journal that may answer (full-text search over entries and \
-        transcripts; the question's meaningful words, your people's names kept whole), reads \
+        transcripts; the question's meaningful words, your people's names kept whole; the \
+        sentence holding the rarest of them and what was asked — a time for "when", a place \
+        for "where" — first), reads \
         the period it names ("yesterday", "last week", "in October", "since Monday") and shows \
         the range used, counts with SQL what a counting question asks ("how often", "how \
         many"), and sends the numbered passages to the chat endpoint you name (as for \

@@ -314,3 +314,60 @@ import VoiceJournalTestSupport
         #expect(lines.contains { $0.contains("recording #\(answers[1].recording)") && $0.contains("SHA-256") })
     }
 }
+
+/// `ask`'s kept conversations in a crafted export: a turn's lists are checked on import like
+/// every other row, and a turn naming passages and entries the journal does not hold shows
+/// no citation it cannot stand behind.
+@Suite(.onTestThreads) struct CraftedAskImportTests {
+    @Test func aCraftedTurnIsRefusedOrShownOnlyWithCitationsToPassagesItHolds() throws {
+        let folder = try TemporaryFolder("vj-crafted-ask")
+        let cli = VoicejournalBinary(home: folder.path("home"), environment: ["TZ": "UTC"])
+        let entry = try cli.succeed(["entry", "add", "--text", "Walked by the lake. The water was calm.", "--json"]).jsonID()
+        _ = try CaptureDatabase.rows(home: cli.home, """
+            INSERT INTO ask_conversation (id, title, createdAt, updatedAt) VALUES (1, 'Lake?', '2026-11-02 10:00:00.000', '2026-11-02 10:00:00.000')
+            """)
+        _ = try CaptureDatabase.rows(home: cli.home, """
+            INSERT INTO ask_turn (conversationId, question, passages, facts, answer, cited, removed, model, endpointHost,
+                                  promptVersion, inputTokens, outputTokens, seconds, createdAt)
+            VALUES (1, 'Where did I walk?', '[{"number":1,"entryId":\(entry)}]', '[]', 'By the lake [1].', '[1]', '[]',
+                    'm', '127.0.0.1', 'ask-1', 10, 5, 0.5, '2026-11-02 10:00:00.000')
+            """)
+        let archive = try #require(try cli.succeed(["export", "--format", "json"]).json() as? [String: Any])
+        func crafted(_ change: (inout [String: Any]) -> Void) throws -> URL {
+            var archive = archive
+            var tables = try #require(archive["tables"] as? [[String: Any]])
+            let index = try #require(tables.firstIndex { $0["name"] as? String == "ask_turn" })
+            var rows = try #require(tables[index]["rows"] as? [[String: Any]])
+            change(&rows[0])
+            tables[index]["rows"] = rows
+            archive["tables"] = tables
+            let file = folder.path("crafted-\(UUID().uuidString.prefix(8)).json")
+            try JSONSerialization.data(withJSONObject: archive).write(to: file)
+            return file
+        }
+        // Lists that are not what the column holds: refused in one line, nothing imported.
+        for (column, value) in [("passages", "not json" as Any), ("cited", "[\"x\"]"), ("facts", "[" + Array(repeating: "\"f\"", count: 101).joined(separator: ",") + "]")] {
+            let fresh = VoicejournalBinary(home: folder.path("fresh-\(column)"), environment: ["TZ": "UTC"])
+            let result = try fresh.run(["import", try crafted { $0[column] = value }.path])
+            #expect(result.status == 2 && result.stderr.contains("ask_turn #1 \(column)"), "\(column): \(result.stderr)")
+            #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+            #expect((try fresh.succeed(["entry", "list", "--json"]).json() as? [Any])?.count == 0)
+        }
+        // A turn citing passages it never sent, and a passage of an entry not in the journal:
+        // imported (the lists are well formed), shown without those citations, no crash.
+        let fresh = VoicejournalBinary(home: folder.path("fresh"), environment: ["TZ": "UTC"])
+        let odd = try crafted {
+            $0["passages"] = "[{\"number\":1,\"entryId\":\(entry)},{\"number\":2,\"entryId\":999}]"
+            $0["cited"] = "[1,2,7]"
+            $0["answer"] = "By the lake [1], elsewhere [2], nowhere [7]."
+        }
+        try fresh.succeed(["import", odd.path])
+        let shown = try fresh.run(["ask", "--show", "1"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("#\(entry) "), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("#999") && !shown.stdout.contains("play 999"), "\(shown.stdout)")
+        let json = try #require(try fresh.succeed(["ask", "--show", "1", "--json"]).json() as? [[String: Any]])
+        let citations = try #require(json.first?["citations"] as? [[String: Any]])
+        #expect(citations.map { $0["entryId"] as? Int } == [entry], "\(citations)")
+    }
+}

@@ -106,7 +106,7 @@ extension JournalStore {
 
     /// FTS5's candidates per passage sent: the answer's entry can rank well below entries
     /// holding the same one word when only its sentence says what was asked.
-    static let candidatesPerPassage = 4
+    static let candidatesPerPassage = 8
 
     /// The entries FTS5 ranks best for `query` (the first `candidates`), reordered by their
     /// best sentence's score under `ranking`, ties in FTS5's order; the entries read are kept
