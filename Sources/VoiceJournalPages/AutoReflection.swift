@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import VoiceJournalChat
 import VoiceJournalSettings
 import VoiceJournalStore
@@ -27,8 +26,7 @@ package enum AutoReflection {
             guard try store.pendingReflectionJobs(entries: [entryId]).claimable > 0 else {
                 return ["The reflection waits for the entry's transcript: `voicejournal queue run` asks for it once it is in."]
             }
-            let runner = ReflectionRunner(store: store, endpoints: try settings.chatEndpoints(environment: environment),
-                                          options: .from(environment: environment), logger: Logger(label: "voicejournal.reflect"))
+            let runner = try settings.reflectionRunner(store: store, environment: environment)
             // One try while the person waits; a retry is the queue's, later.
             _ = try await runner.run(until: .entries([entryId])) { event in
                 if case .willRetry = event { runner.stop() }
@@ -61,8 +59,7 @@ package enum AutoReflection {
             return ["Reflections: \(pending.claimable) queued, waiting for a chat server: name one with --chat-url, "
                 + "VOICEJOURNAL_CHAT_URL or [chat] base_url (or start the local one: voicejournal-chat-server)."]
         }
-        let runner = ReflectionRunner(store: store, endpoints: try settings.chatEndpoints(environment: environment),
-                                      options: .from(environment: environment), logger: Logger(label: "voicejournal.reflect"))
+        let runner = try settings.reflectionRunner(store: store, environment: environment)
         let summary = try await runner.run(until: entries.map { .entries($0) } ?? .drainQueue) { event in
             switch event {
             case .reflected(let entryId, let reflection, _):
