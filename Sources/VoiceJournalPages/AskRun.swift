@@ -125,24 +125,11 @@ package struct AskRun: Sendable {
     /// reached or fails before any text passes it to the next; text already shown is kept.
     static func stream(_ request: ChatRequest, on endpoints: [ChatEndpoint], logger: Logger, abort: AbortSignal,
                        show: (String) -> Void) throws -> (ChatEndpoint, ChatAnswer) {
-        for (index, endpoint) in endpoints.enumerated() {
-            switch attempt(request, on: endpoint, logger: logger, abort: abort, show: show) {
-            case .success(let answer):
-                return (endpoint, answer)
-            case .failure(let error) where index + 1 < endpoints.count && error.kind != .cancelled && error.kind != .contextTooLong
-                && (error.kind == .unreachable || error.disposition != .giveUp):
-                logger.warning("chat server did not answer; asking the next", metadata: ["error": "\(error.description)"])
-            case .failure(let error):
-                throw error
-            }
-        }
-        preconditionFailure("the last server's error is thrown above")
-    }
-
-    /// One server's streamed answer, as a result (a typed catch here trips the compiler).
-    private static func attempt(_ request: ChatRequest, on endpoint: ChatEndpoint, logger: Logger, abort: AbortSignal,
-                                show: (String) -> Void) -> Result<ChatAnswer, ChatError> {
-        Result { () throws(ChatError) in try ChatConnection(endpoint: endpoint, abort: abort, logger: logger).stream(request, onText: show) }
+        try ChatFailover.first(of: endpoints, ask: { endpoint in
+            (endpoint, try ChatConnection(endpoint: endpoint, abort: abort, logger: logger).stream(request, onText: show))
+        }, passed: { _, _, error in
+            logger.warning("chat server did not answer; asking the next", metadata: ["error": "\(error.description)"])
+        })
     }
 
     /// `ask --list` (no id) or `ask --show ID`: the conversations, or one with its turns.

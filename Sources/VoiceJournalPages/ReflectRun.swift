@@ -96,15 +96,12 @@ package struct ReflectRun: Sendable {
     static func reflect(_ entryId: Int64, on reflectors: [Reflector], store: JournalStore, again: Bool,
                         now: Date) throws -> (Reflector.Outcome, [String]) {
         var notes: [String] = []
-        for (index, reflector) in reflectors.enumerated() {
-            do {
-                return (try reflector.reflect(entryId: entryId, in: store, again: again, now: now), notes)
-            } catch let error as ChatError where index + 1 < reflectors.count && error.kind != .cancelled
-                && (error.kind == .unreachable || error.disposition != .giveUp) {
-                notes.append("(\(reflector.endpoint.shownBaseURL) did not answer — \(error.description) — so \(reflectors[index + 1].endpoint.shownBaseURL) was asked)")
-            }
-        }
-        preconditionFailure("the last server's error is thrown above")
+        let outcome = try ChatFailover.first(of: reflectors, ask: { reflector in
+            try reflector.reflect(entryId: entryId, in: store, again: again, now: now)
+        }, passed: { from, to, error in
+            notes.append("(\(from.endpoint.shownBaseURL) did not answer — \(error.description) — so \(to.endpoint.shownBaseURL) was asked)")
+        })
+        return (outcome, notes)
     }
 
     /// `--dry-run`: the messages as they would go, the schema's form, and an estimate of the
