@@ -71,11 +71,7 @@ extension JournalStore {
     /// Extends the leases of the reflection jobs `owner` runs; returns how many it holds.
     @discardableResult
     public func renewReflectionLeases(owner: String, lease: TimeInterval, now: Date = Date()) throws -> Int {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE reflection_job SET leaseExpiresAt = ?, updatedAt = ? WHERE state = 'running' AND leaseOwner = ?",
-                           arguments: [now.addingTimeInterval(min(lease, JobQueue.longestLease)), now, owner])
-            return db.changesCount
-        }
+        try pool.write { db in try LeasedRows.renew(db, ReflectionJob.self, owner: owner, lease: lease, now: now) }
     }
 
     /// Marks the job done with the reflection that finished it. False if `owner` no longer
@@ -97,33 +93,18 @@ extension JournalStore {
     /// `owner` no longer holds it.
     @discardableResult
     public func failReflectionJob(id: Int64, owner: String, error: String, retryAt: Date?, now: Date = Date()) throws -> ReflectionJob? {
-        try pool.write { db in
-            try ReflectionJob.fetchOne(db, sql: """
-                UPDATE reflection_job SET
-                    state = CASE WHEN :retryAt IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
-                    runAfter = coalesce(:retryAt, runAfter), lastError = :error,
-                    leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
-                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
-                RETURNING *
-                """, arguments: ["retryAt": retryAt, "error": error, "now": now, "id": id, "owner": owner])
-        }
+        try pool.write { db in try LeasedRows.fail(db, ReflectionJob.self, id: id, owner: owner, error: error, retryAt: retryAt, now: now) }
     }
 
     /// Hands a claimed job back untouched (the run stops, its server is out): queued, and the
     /// attempt does not count.
     public func releaseReflectionJob(id: Int64, owner: String, note: String? = nil, now: Date = Date()) throws {
-        try pool.write { db in
-            try db.execute(sql: """
-                UPDATE reflection_job SET state = 'queued', attempts = max(0, attempts - 1), runAfter = :now,
-                    lastError = coalesce(:note, lastError), leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
-                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
-                """, arguments: ["now": now, "note": note, "id": id, "owner": owner])
-        }
+        try pool.write { db in try LeasedRows.release(db, ReflectionJob.self, id: id, owner: owner, note: note, now: now) }
     }
 
     /// The lease owners of running reflection jobs, so a runner can find owners that are gone.
     public func reflectionLeaseOwners() throws -> Set<String> {
-        try pool.read { db in try JobQueue.leaseOwners(db, table: ReflectionJob.databaseTableName) }
+        try pool.read { db in try LeasedRows.owners(db, of: ReflectionJob.self) }
     }
 
     /// Ends the leases of `owners` now (their processes are known to be dead): their jobs are
@@ -131,7 +112,7 @@ extension JournalStore {
     @discardableResult
     public func expireReflectionLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
         guard !owners.isEmpty else { return 0 }
-        return try pool.write { db in try JobQueue.expireLeases(db, table: ReflectionJob.databaseTableName, of: owners, now: now) }
+        return try pool.write { db in try LeasedRows.expire(db, ReflectionJob.self, of: owners, now: now) }
     }
 
     /// Queues failed reflection jobs again (all of them, or those of `entries`), attempts
