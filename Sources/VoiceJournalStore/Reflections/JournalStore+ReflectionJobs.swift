@@ -38,13 +38,22 @@ extension JournalStore {
                     WHERE recording.entryId = reflection_job.entryId AND trim(transcript.text) <> ''))
         """
 
+    /// Whether the job is one of the entries `:only` lists (a JSON list, `entryList`), or
+    /// `:only` is NULL (every job).
+    private static let onlyEntries = "(:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))"
+
+    /// `entries` as `:only` takes them: a JSON list of ids; nil for every entry.
+    private static func entryList(_ entries: Set<Int64>?) -> String? {
+        entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+    }
+
     /// Claims the oldest due reflection job whose entry has words, for `owner` until
     /// `now + lease`; a running one whose lease expired counts as due (its runner died).
     /// With `entries`, only jobs of those entries. Nil when none is due.
     public func claimReflectionJob(owner: String, lease: TimeInterval, endpoint: String? = nil, entries: Set<Int64>? = nil,
                                    now: Date = Date()) throws -> ReflectionJob? {
         let farthest = now.addingTimeInterval(JobQueue.longestLease)
-        let only = entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+        let only = Self.entryList(entries)
         return try pool.write { db in
             // A job whose runners keep dying (a reply that crashes us) must not loop forever.
             try db.execute(sql: """
@@ -59,7 +68,7 @@ extension JournalStore {
                     SELECT id FROM reflection_job
                     WHERE ((state = 'queued' AND runAfter <= :now)
                            OR (state = 'running' AND (leaseExpiresAt < :now OR leaseExpiresAt > :farthest)))
-                      AND (:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))
+                      AND \(Self.onlyEntries)
                       AND \(Self.hasWords)
                     ORDER BY runAfter, id LIMIT 1)
                 RETURNING *
@@ -119,11 +128,11 @@ extension JournalStore {
     /// counted afresh. Returns their entries.
     @discardableResult
     public func retryReflectionJobs(entries: Set<Int64>? = nil, now: Date = Date()) throws -> [Int64] {
-        let only = entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+        let only = Self.entryList(entries)
         return try pool.write { db in
             try Int64.fetchAll(db, sql: """
                 UPDATE reflection_job SET state = 'queued', attempts = 0, runAfter = :now, updatedAt = :now
-                WHERE state = 'failed' AND (:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))
+                WHERE state = 'failed' AND \(Self.onlyEntries)
                 RETURNING entryId
                 """, arguments: ["now": now, "only": only])
         }
@@ -156,12 +165,12 @@ extension JournalStore {
     /// one can be claimed now or will be after a backoff (its entry has words): what a
     /// runner waits for.
     public func pendingReflectionJobs(entries: Set<Int64>? = nil) throws -> (unfinished: Int, claimable: Int) {
-        let only = entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+        let only = Self.entryList(entries)
         return try pool.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT count(*) AS unfinished, coalesce(sum(state = 'running' OR \(Self.hasWords)), 0) AS claimable
                 FROM reflection_job WHERE state IN ('queued', 'running')
-                  AND (:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))
+                  AND \(Self.onlyEntries)
                 """, arguments: ["only": only])
             return (row?["unfinished"] ?? 0, row?["claimable"] ?? 0)
         }
