@@ -144,7 +144,7 @@ package struct AskRun: Sendable {
         guard let (conversation, turns) = try store.askConversation(id: id) else {
             throw StoreError.notFound("no conversation \(id) (see `voicejournal ask --list`)")
         }
-        let pages = try turns.map { turn in AskPage(turn: turn, passages: try turn.passages.map { ref in
+        let pages = turns.map { turn in AskPage(turn: turn, passages: turn.passages.map { ref in
             let entry = try? store.entry(id: ref.entryId)
             return AskPassage(number: ref.number, entryId: ref.entryId, journal: entry?.journal ?? "", date: entry?.createdAt ?? turn.createdAt,
                               start: ref.start, end: ref.end, text: "")
