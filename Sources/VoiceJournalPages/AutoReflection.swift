@@ -60,23 +60,26 @@ package enum AutoReflection {
                 + "VOICEJOURNAL_CHAT_URL or [chat] base_url (or start the local one: voicejournal-chat-server)."]
         }
         let runner = try settings.reflectionRunner(store: store, environment: environment)
-        let summary = try await runner.run(until: entries.map { .entries($0) } ?? .drainQueue) { event in
-            switch event {
-            case .reflected(let entryId, let reflection, _):
-                notice("Reflected on entry \(entryId)" + (reflection.status == .failed ? " (it failed its checks: `voicejournal reflect \(entryId)` shows why)" : ""))
-            case .willRetry(let entryId, let error, let after):
-                notice("Reflection of entry \(entryId) will be tried again in \(Int(after.rounded(.up))) s: \(error.description)")
-            case .failed(let entryId, let message): notice("Reflection of entry \(entryId) failed: \(message)")
-            case .endpointDown(let endpoint, let message): notice("Chat server \(endpoint) is out for now (\(message)); the others take its work")
-            case .endpointBack(let endpoint): notice("Chat server \(endpoint) answers again")
-            case .endpointDropped(let endpoint, let message): notice("Chat server \(endpoint) is left out for this run: \(message)")
-            }
-        }
+        let summary = try await runner.run(until: entries.map { .entries($0) } ?? .drainQueue) { notice(Self.notice(for: $0)) }
         let counts = try store.reflectionJobCounts()
         var line = "Reflections: \(summary.reflected) made"
         if summary.failedChecks > 0 { line += " (\(summary.failedChecks) failed their checks)" }
         if summary.failed > 0 { line += ", \(summary.failed) failed" }
         if counts.waiting > 0 { line += ", \(counts.waiting) wait for transcripts" }
         return [line + "."]
+    }
+
+    /// The line `drain` hands `notice` for a runner's event, as it happens.
+    static func notice(for event: ReflectionRunner.Event) -> String {
+        switch event {
+        case .reflected(let entryId, let reflection, _):
+            "Reflected on entry \(entryId)" + (reflection.status == .failed ? " (it failed its checks: `voicejournal reflect \(entryId)` shows why)" : "")
+        case .willRetry(let entryId, let error, let after):
+            "Reflection of entry \(entryId) will be tried again in \(Int(after.rounded(.up))) s: \(error.description)"
+        case .failed(let entryId, let message): "Reflection of entry \(entryId) failed: \(message)"
+        case .endpointDown(let endpoint, let message): "Chat server \(endpoint) is out for now (\(message)); the others take its work"
+        case .endpointBack(let endpoint): "Chat server \(endpoint) answers again"
+        case .endpointDropped(let endpoint, let message): "Chat server \(endpoint) is left out for this run: \(message)"
+        }
     }
 }
