@@ -100,9 +100,8 @@ package struct AskPage: Encodable, Sendable {
 
     /// `Asked SmolLM2-135M-Instruct at 127.0.0.1:8179: 3.1 s (first words 0.4 s), 812 + 64 tokens, free; conversation 3 (ask --continue)`.
     var usageLine: String {
-        let cost = turn.cost.map { $0 == 0 ? "free" : String(format: "$%.4f", $0) } ?? "cost unknown"
         let first = turn.firstTextSeconds.map { String(format: " (first words %.1f s)", $0) } ?? ""
         return "Asked \(TerminalText.escaped(turn.model)) at \(turn.endpointHost): " + String(format: "%.1f s", turn.seconds) + first
-            + ", \(turn.inputTokens) + \(turn.outputTokens) tokens, \(cost); conversation \(turn.conversationId) (ask --continue)"
+            + ", \(turn.inputTokens) + \(turn.outputTokens) tokens, \(CostText.shown(turn.cost)); conversation \(turn.conversationId) (ask --continue)"
     }
 }

@@ -38,20 +38,8 @@ package struct AskRun: Sendable {
         var filter = filter
         let dates = QuestionDates.read(question, now: now)
         if let dates, filter.since == nil, filter.until == nil { (filter.since, filter.until) = (dates.start, dates.end) }
-        let history = try continuing.map { id in
-            guard let found = try store.askConversation(id: id == 0 ? nil : id) else {
-                throw StoreError.notFound(id == 0 ? "no conversation to continue yet: ask without --continue first"
-                                                   : "no conversation \(id) (see `voicejournal ask --list`)")
-            }
-            return found
-        }
-        var names = try store.people().map(\.name)
-        names += (try? store.vocabulary(journal: filter.journal).map(\.word)) ?? []
-        let query = AskQuery(dates?.rest ?? question, names: names)
-        let vectors = try Self.vectors(settings: settings, environment: environment)
-        let retrieved = try await onThread { [filter, person, passages, question] in
-            try Self.retrieve(query, question: question, store: store, filter: filter, person: person, limit: passages, vectors: vectors)
-        }
+        let history = try continuing.map { try Self.conversation($0, in: store) }
+        let retrieved = try await findPassages(dates?.rest ?? question, filter: filter, settings: settings, store: store, environment: environment)
         let found = retrieved.passages
         let facts = Self.isCounting(question) ? try store.askFacts(filter) : []
         let range = dates.map { "\($0.phrase) (\(Self.span($0.start, $0.end)))" }
@@ -83,6 +71,29 @@ package struct AskRun: Sendable {
         var page = AskPage(turn: turn, passages: sent)
         page.notes = retrieved.notes
         return Output(text: json ? try JSONText.encode(page) : page.linesAfterStream().joined(separator: "\n"), turn: turn)
+    }
+
+    /// The conversation `--continue` goes on with (`id` 0: the latest) and its turns; none
+    /// there is an error that says what to ask for instead.
+    static func conversation(_ id: Int64, in store: JournalStore) throws -> (AskConversation, [AskTurn]) {
+        guard let found = try store.askConversation(id: id == 0 ? nil : id) else {
+            throw StoreError.notFound(id == 0 ? "no conversation to continue yet: ask without --continue first"
+                                               : "no conversation \(id) (see `voicejournal ask --list`)")
+        }
+        return found
+    }
+
+    /// The passages for `words` (the question without the period it names) within `filter`,
+    /// its query knowing the journal's people and vocabulary, found on a thread of their own.
+    private func findPassages(_ words: String, filter: EntryFilter, settings: Settings, store: JournalStore,
+                              environment: [String: String]) async throws -> (passages: [AskPassage], notes: [String]) {
+        var names = try store.people().map(\.name)
+        names += (try? store.vocabulary(journal: filter.journal).map(\.word)) ?? []
+        let query = AskQuery(words, names: names)
+        let vectors = try Self.vectors(settings: settings, environment: environment)
+        return try await onThread { [person, passages, question] in
+            try Self.retrieve(query, question: question, store: store, filter: filter, person: person, limit: passages, vectors: vectors)
+        }
     }
 
     /// The passages for the question: by words and, with `vectors`, by meaning too; when the
@@ -125,24 +136,11 @@ package struct AskRun: Sendable {
     /// reached or fails before any text passes it to the next; text already shown is kept.
     static func stream(_ request: ChatRequest, on endpoints: [ChatEndpoint], logger: Logger, abort: AbortSignal,
                        show: (String) -> Void) throws -> (ChatEndpoint, ChatAnswer) {
-        for (index, endpoint) in endpoints.enumerated() {
-            switch attempt(request, on: endpoint, logger: logger, abort: abort, show: show) {
-            case .success(let answer):
-                return (endpoint, answer)
-            case .failure(let error) where index + 1 < endpoints.count && error.kind != .cancelled && error.kind != .contextTooLong
-                && (error.kind == .unreachable || error.disposition != .giveUp):
-                logger.warning("chat server did not answer; asking the next", metadata: ["error": "\(error.description)"])
-            case .failure(let error):
-                throw error
-            }
-        }
-        preconditionFailure("the last server's error is thrown above")
-    }
-
-    /// One server's streamed answer, as a result (a typed catch here trips the compiler).
-    private static func attempt(_ request: ChatRequest, on endpoint: ChatEndpoint, logger: Logger, abort: AbortSignal,
-                                show: (String) -> Void) -> Result<ChatAnswer, ChatError> {
-        Result { () throws(ChatError) in try ChatConnection(endpoint: endpoint, abort: abort, logger: logger).stream(request, onText: show) }
+        try ChatFailover.first(of: endpoints, ask: { endpoint in
+            (endpoint, try ChatConnection(endpoint: endpoint, abort: abort, logger: logger).stream(request, onText: show))
+        }, passed: { _, _, error in
+            logger.warning("chat server did not answer; asking the next", metadata: ["error": "\(error.description)"])
+        })
     }
 
     /// `ask --list` (no id) or `ask --show ID`: the conversations, or one with its turns.
@@ -157,7 +155,7 @@ package struct AskRun: Sendable {
         guard let (conversation, turns) = try store.askConversation(id: id) else {
             throw StoreError.notFound("no conversation \(id) (see `voicejournal ask --list`)")
         }
-        let pages = try turns.map { turn in AskPage(turn: turn, passages: try turn.passages.map { ref in
+        let pages = turns.map { turn in AskPage(turn: turn, passages: turn.passages.map { ref in
             let entry = try? store.entry(id: ref.entryId)
             return AskPassage(number: ref.number, entryId: ref.entryId, journal: entry?.journal ?? "", date: entry?.createdAt ?? turn.createdAt,
                               start: ref.start, end: ref.end, text: "")

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import VoiceJournalChat
 import VoiceJournalSettings
 import VoiceJournalStore
@@ -27,8 +26,7 @@ package enum AutoReflection {
             guard try store.pendingReflectionJobs(entries: [entryId]).claimable > 0 else {
                 return ["The reflection waits for the entry's transcript: `voicejournal queue run` asks for it once it is in."]
             }
-            let runner = ReflectionRunner(store: store, endpoints: try settings.chatEndpoints(environment: environment),
-                                          options: .from(environment: environment), logger: Logger(label: "voicejournal.reflect"))
+            let runner = try settings.reflectionRunner(store: store, environment: environment)
             // One try while the person waits; a retry is the queue's, later.
             _ = try await runner.run(until: .entries([entryId])) { event in
                 if case .willRetry = event { runner.stop() }
@@ -61,25 +59,27 @@ package enum AutoReflection {
             return ["Reflections: \(pending.claimable) queued, waiting for a chat server: name one with --chat-url, "
                 + "VOICEJOURNAL_CHAT_URL or [chat] base_url (or start the local one: voicejournal-chat-server)."]
         }
-        let runner = ReflectionRunner(store: store, endpoints: try settings.chatEndpoints(environment: environment),
-                                      options: .from(environment: environment), logger: Logger(label: "voicejournal.reflect"))
-        let summary = try await runner.run(until: entries.map { .entries($0) } ?? .drainQueue) { event in
-            switch event {
-            case .reflected(let entryId, let reflection, _):
-                notice("Reflected on entry \(entryId)" + (reflection.status == .failed ? " (it failed its checks: `voicejournal reflect \(entryId)` shows why)" : ""))
-            case .willRetry(let entryId, let error, let after):
-                notice("Reflection of entry \(entryId) will be tried again in \(Int(after.rounded(.up))) s: \(error.description)")
-            case .failed(let entryId, let message): notice("Reflection of entry \(entryId) failed: \(message)")
-            case .endpointDown(let endpoint, let message): notice("Chat server \(endpoint) is out for now (\(message)); the others take its work")
-            case .endpointBack(let endpoint): notice("Chat server \(endpoint) answers again")
-            case .endpointDropped(let endpoint, let message): notice("Chat server \(endpoint) is left out for this run: \(message)")
-            }
-        }
+        let runner = try settings.reflectionRunner(store: store, environment: environment)
+        let summary = try await runner.run(until: entries.map { .entries($0) } ?? .drainQueue) { notice(Self.notice(for: $0)) }
         let counts = try store.reflectionJobCounts()
         var line = "Reflections: \(summary.reflected) made"
         if summary.failedChecks > 0 { line += " (\(summary.failedChecks) failed their checks)" }
         if summary.failed > 0 { line += ", \(summary.failed) failed" }
         if counts.waiting > 0 { line += ", \(counts.waiting) wait for transcripts" }
         return [line + "."]
+    }
+
+    /// The line `drain` hands `notice` for a runner's event, as it happens.
+    static func notice(for event: ReflectionRunner.Event) -> String {
+        switch event {
+        case .reflected(let entryId, let reflection, _):
+            "Reflected on entry \(entryId)" + (reflection.status == .failed ? " (it failed its checks: `voicejournal reflect \(entryId)` shows why)" : "")
+        case .willRetry(let entryId, let error, let after):
+            "Reflection of entry \(entryId) will be tried again in \(Int(after.rounded(.up))) s: \(error.description)"
+        case .failed(let entryId, let message): "Reflection of entry \(entryId) failed: \(message)"
+        case .endpointDown(let endpoint, let message): "Chat server \(endpoint) is out for now (\(message)); the others take its work"
+        case .endpointBack(let endpoint): "Chat server \(endpoint) answers again"
+        case .endpointDropped(let endpoint, let message): "Chat server \(endpoint) is left out for this run: \(message)"
+        }
     }
 }

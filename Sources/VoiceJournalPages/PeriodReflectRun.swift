@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import VoiceJournalChat
 import VoiceJournalSettings
 import VoiceJournalStore
@@ -68,11 +67,11 @@ package struct PeriodReflectRun: Sendable {
             try store.latestPeriodReflection(kind: period.kind == .week ? .week : .month, start: period.start, journal: journal)
         }
         if !dryRun, let latest { return try output(PeriodReflectionPage(latest, subject: subject, calendar: calendar), kept: true) }
-        let endpoint = try settings.chatEndpoint(environment: environment)
-        let reflector = Reflector(endpoint: endpoint, logger: Logger(label: "voicejournal.reflect"))
+        // Only the pool's preferred server is asked: an entry's reflection fails over to the next, a period's does not.
+        let reflector = try settings.reflectors(environment: environment)[0]
         if dryRun {
             let request = reflector.request(on: subject, calendar: calendar)
-            let text = ReflectRun.dryRunText(reflector.body(of: request), request: request, parts: 1, endpoint: endpoint, json: json)
+            let text = ReflectRun.dryRunText(reflector.body(of: request), request: request, parts: 1, endpoint: reflector.endpoint, json: json)
             if json { return ReflectRun.Output(text: text) }
             let numbers = PeriodReflectionPage.numberLines(subject.numbers, subject: subject, calendar: calendar)
             return ReflectRun.Output(text: (numbers + ["", text]).joined(separator: "\n"))

@@ -81,16 +81,13 @@ package struct PeriodReflectionPage: Encodable, Sendable {
             lines.append("  (as they were when it was asked; the \(subject.period.kind.rawValue) has changed since: --again asks anew)")
         }
         lines.append("")
-        let cost = stored.cost.map { $0 == 0 ? "free" : String(format: "$%.4f", $0) } ?? "cost unknown"
-        let header = "\(TerminalText.escaped(stored.model)) at \(TerminalText.escaped(stored.endpointHost)), \(LocalDate.short(stored.createdAt)), "
-            + String(format: "%.1f s", stored.seconds) + ", \(stored.inputTokens) + \(stored.outputTokens) tokens, \(cost)"
         guard let reflection else {
-            lines.append("Reflection failed (\(header); \(stored.requests) request\(stored.requests == 1 ? "" : "s")): the model's answer broke these rules, so none of it is shown:")
+            lines.append(ReflectionPage.failedHeading(stored))
             lines += stored.reasons.map { "  - " + TerminalText.escaped($0) }
             lines.append("Ask again: " + TerminalText.escaped(askAgain))
             return lines
         }
-        lines.append("Reflection (\(header)) — the model's words; the entries it cites are the journal's own:")
+        lines.append("Reflection (\(ReflectionPage.usageText(stored))) — the model's words; the entries it cites are the journal's own:")
         lines.append("  Narrative: " + TerminalText.escaped(reflection.narrative))
         for entry in cited { lines.append("  Cited #\(entry.entry) (\(LocalDate.short(entry.createdAt))): " + TerminalText.escaped(entry.text)) }
         for question in reflection.questions { lines.append("  Question: " + TerminalText.escaped(question)) }
@@ -138,8 +135,7 @@ package struct PeriodReflectionPage: Encodable, Sendable {
         try container.encode(stored.model, forKey: .model)
         try container.encode(stored.endpointHost, forKey: .endpoint)
         try container.encode(stored.promptVersion, forKey: .promptVersion)
-        try container.encode(ReflectionPage.Usage(requests: stored.requests, inputTokens: stored.inputTokens, outputTokens: stored.outputTokens,
-                                                  seconds: stored.seconds, cost: stored.cost), forKey: .usage)
+        try container.encode(ReflectionPage.Usage(of: stored), forKey: .usage)
         try container.encode(stored.createdAt, forKey: .createdAt)
     }
 

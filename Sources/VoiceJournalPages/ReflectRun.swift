@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import VoiceJournalChat
 import VoiceJournalSettings
 import VoiceJournalStore
@@ -69,9 +68,7 @@ package struct ReflectRun: Sendable {
             (run.again, run.dryRun, run.json) = (again, dryRun, json)
             return try await run.run(settings: settings, store: store, environment: environment, now: now)
         }
-        let reflectors = try settings.chatEndpoints(environment: environment).map {
-            Reflector(endpoint: $0, logger: Logger(label: "voicejournal.reflect"))
-        }
+        let reflectors = try settings.reflectors(environment: environment)
         let entryId = try store.entryView(entry).entry.id
         if dryRun {
             let (request, parts) = try reflectors[0].plan(entryId: entryId, in: store)
@@ -99,15 +96,12 @@ package struct ReflectRun: Sendable {
     static func reflect(_ entryId: Int64, on reflectors: [Reflector], store: JournalStore, again: Bool,
                         now: Date) throws -> (Reflector.Outcome, [String]) {
         var notes: [String] = []
-        for (index, reflector) in reflectors.enumerated() {
-            do {
-                return (try reflector.reflect(entryId: entryId, in: store, again: again, now: now), notes)
-            } catch let error as ChatError where index + 1 < reflectors.count && error.kind != .cancelled
-                && (error.kind == .unreachable || error.disposition != .giveUp) {
-                notes.append("(\(reflector.endpoint.shownBaseURL) did not answer — \(error.description) — so \(reflectors[index + 1].endpoint.shownBaseURL) was asked)")
-            }
-        }
-        preconditionFailure("the last server's error is thrown above")
+        let outcome = try ChatFailover.first(of: reflectors, ask: { reflector in
+            try reflector.reflect(entryId: entryId, in: store, again: again, now: now)
+        }, passed: { from, to, error in
+            notes.append("(\(from.endpoint.shownBaseURL) did not answer — \(error.description) — so \(to.endpoint.shownBaseURL) was asked)")
+        })
+        return (outcome, notes)
     }
 
     /// `--dry-run`: the messages as they would go, the schema's form, and an estimate of the
@@ -131,31 +125,5 @@ package struct ReflectRun: Sendable {
         lines += ["", "[response_format] \(form), schema: " + (request.schema?.compactText ?? "none")]
         lines.append("About \(request.estimatedTokens) input tokens, at most \(request.maxTokens) output tokens.")
         return lines.joined(separator: "\n")
-    }
-}
-
-extension Settings {
-    /// The preferred chat endpoint the settings name, ready to use (see `chatEndpoints`).
-    package func chatEndpoint(environment: [String: String]) throws -> ChatEndpoint {
-        try chatEndpoints(environment: environment)[0]
-    }
-
-    /// Every chat server the settings name, the preferred first (`Settings.Chat.pool`), ready
-    /// to use; none named is a configuration error that says how to start the local server
-    /// or name one.
-    package func chatEndpoints(environment: [String: String]) throws -> [ChatEndpoint] {
-        guard let chat, !chat.pool.isEmpty else {
-            throw ReflectionError("no chat endpoint is named, and a journal's words go only where you say: start the local one "
-                + "(voicejournal-chat-setup --configure, then voicejournal-chat-server) or name a server with --chat-url, "
-                + "VOICEJOURNAL_CHAT_URL or [chat] base_url in \(configPath.value)", isConfiguration: true)
-        }
-        return try chat.pool.map { member in
-            var endpoint = try ChatEndpoint.resolve(baseURL: member.baseURL, model: member.model, keyVariable: member.keyVariable,
-                                                    environment: environment, origin: member.origin)
-            endpoint.schemaForm = member.schema.flatMap(ChatEndpoint.SchemaForm.init(rawValue:))
-            if let prices = member.prices, prices.count == 2 { endpoint.pricePerMillion = (prices[0], prices[1]) }
-            if let context = chat.context { endpoint.contextTokens = context }
-            return endpoint
-        }
     }
 }

@@ -63,6 +63,24 @@ package struct ReflectionPage: Encodable, Sendable {
         var seconds: Double
         /// Dollars; null when the endpoint's prices are not known.
         var cost: Double?
+
+        init(of stored: StoredReflection) {
+            (requests, inputTokens, outputTokens) = (stored.requests, stored.inputTokens, stored.outputTokens)
+            (seconds, cost) = (stored.seconds, stored.cost)
+        }
+    }
+
+    /// What a reflection (an entry's, a week's, a month's) took, as its heading shows it:
+    /// `model at host, date, 3.1 s, 812 + 64 tokens, free`.
+    static func usageText(_ stored: StoredReflection) -> String {
+        "\(TerminalText.escaped(stored.model)) at \(TerminalText.escaped(stored.endpointHost)), \(LocalDate.short(stored.createdAt)), "
+            + String(format: "%.1f s", stored.seconds) + ", \(stored.inputTokens) + \(stored.outputTokens) tokens, \(CostText.shown(stored.cost))"
+    }
+
+    /// The first line of a reflection that failed its checks, before its reasons.
+    static func failedHeading(_ stored: StoredReflection) -> String {
+        "Reflection failed (\(usageText(stored)); \(stored.requests) request\(stored.requests == 1 ? "" : "s")): "
+            + "the model's answer broke these rules, so none of it is shown:"
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -84,8 +102,7 @@ package struct ReflectionPage: Encodable, Sendable {
         try container.encode(stored.model, forKey: .model)
         try container.encode(stored.endpointHost, forKey: .endpoint)
         try container.encode(stored.promptVersion, forKey: .promptVersion)
-        try container.encode(Usage(requests: stored.requests, inputTokens: stored.inputTokens, outputTokens: stored.outputTokens,
-                                   seconds: stored.seconds, cost: stored.cost), forKey: .usage)
+        try container.encode(Usage(of: stored), forKey: .usage)
         try container.encode(stored.createdAt, forKey: .createdAt)
     }
 
@@ -99,16 +116,13 @@ package struct ReflectionPage: Encodable, Sendable {
     /// The reflection as lines: what the model said, marked as the model's; a failed one with
     /// its reasons and how to ask again. Every word from the model is escaped.
     package func lines() -> [String] {
-        let cost = stored.cost.map { $0 == 0 ? "free" : String(format: "$%.4f", $0) } ?? "cost unknown"
-        let header = "\(TerminalText.escaped(stored.model)) at \(TerminalText.escaped(stored.endpointHost)), \(LocalDate.short(stored.createdAt)), "
-            + String(format: "%.1f s", stored.seconds) + ", \(stored.inputTokens) + \(stored.outputTokens) tokens, \(cost)"
         guard let reflection else {
-            var lines = ["Reflection failed (\(header); \(stored.requests) request\(stored.requests == 1 ? "" : "s")): the model's answer broke these rules, so none of it is shown:"]
+            var lines = [Self.failedHeading(stored)]
             lines += stored.reasons.map { "  - " + TerminalText.escaped($0) }
             if let entry = stored.entryId { lines.append("Ask again: voicejournal reflect \(entry) --again") }
             return lines
         }
-        var lines = ["Reflection (\(header)) — the model's words; highlights are the entry's own:"]
+        var lines = ["Reflection (\(Self.usageText(stored))) — the model's words; highlights are the entry's own:"]
         lines.append("  Summary: " + TerminalText.escaped(reflection.summary))
         if let mood = reflection.mood {
             lines.append("  Mood: \(mood.rawValue), intensity \(reflection.intensity) of 5")

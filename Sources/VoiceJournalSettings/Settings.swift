@@ -298,16 +298,22 @@ package struct Settings: Sendable {
             if case .configFile(let path) = base.source, let table {
                 let pinned = flags.chatModel ?? resolver.environment["VOICEJOURNAL_CHAT_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
                 // What a member leaves out comes from [chat] as written, not from a member promoted into it.
-                let shared = given ?? table
-                let sharedModel = shared.model ?? Self.localModel, sharedKey = shared.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
-                members += Self.preferred(table.endpoints).map { member in
-                    Member(baseURL: Settings.trimmedURL(member.baseURL ?? ""), model: pinned ?? member.model ?? sharedModel,
-                           keyVariable: member.apiKeyVariable ?? sharedKey, schema: member.schema ?? shared.schema,
-                           prices: Self.prices(member) ?? Self.prices(shared), origin: "[[chat.endpoint]] base_url in \(path)")
-                }
+                members += Self.endpointMembers(table, shared: given ?? table, pinnedModel: pinned, path: path)
             }
             pool = members
             embeddings = table?.embeddingsModel.map { Embeddings(baseURL: table?.embeddingsURL ?? members[0].baseURL, model: $0) }
+        }
+
+        /// The pool's members from `table`'s `[[chat.endpoint]]` tables, by priority: what one
+        /// leaves out comes from `shared` (`[chat]`), its model from `pinnedModel` when a flag
+        /// or the environment names one for the run.
+        private static func endpointMembers(_ table: ChatTable, shared: ChatTable, pinnedModel: String?, path: String) -> [Member] {
+            let sharedModel = shared.model ?? localModel, sharedKey = shared.apiKeyVariable ?? "VOICEJOURNAL_CHAT_API_KEY"
+            return preferred(table.endpoints).map { member in
+                Member(baseURL: Settings.trimmedURL(member.baseURL ?? ""), model: pinnedModel ?? member.model ?? sharedModel,
+                       keyVariable: member.apiKeyVariable ?? sharedKey, schema: member.schema ?? shared.schema,
+                       prices: prices(member) ?? prices(shared), origin: "[[chat.endpoint]] base_url in \(path)")
+            }
         }
 
         /// `[chat]` with no base_url of its own: its most preferred `[[chat.endpoint]]` stands in.

@@ -23,12 +23,8 @@ extension Reflector {
             outcome = PeriodCheck.check(repaired, for: subject)
         }
         var record = PeriodRecord(journal: subject.journal, period: subject.period, numbers: subject.numbers, reflection: nil)
-        var stored = StoredReflection(entryId: nil, periodKind: subject.period.kind == .week ? .week : .month,
-                                      periodStart: subject.period.start, periodEnd: subject.period.end, status: .failed, reasons: [],
-                                      fields: nil, model: endpoint.model, endpointHost: endpoint.host, promptVersion: PeriodPrompt.version,
-                                      requests: usage.requests, inputTokens: usage.input, outputTokens: usage.output,
-                                      seconds: usage.seconds, cost: endpoint.cost(inputTokens: usage.input, outputTokens: usage.output),
-                                      createdAt: now)
+        var stored = keptReflection(entryId: nil, periodKind: subject.period.kind == .week ? .week : .month, periodStart: subject.period.start,
+                                       periodEnd: subject.period.end, promptVersion: PeriodPrompt.version, usage: usage, now: now)
         switch outcome {
         case .valid(let reflection):
             stored.status = .valid

@@ -225,16 +225,23 @@ public final class ReflectionRunner: Sendable {
     /// the server out for the run, when it was one.
     private func handle(_ failure: Failure, of job: ReflectionJob, on member: Member, summary: inout Summary,
                         onEvent: @Sendable (Event) -> Void) throws -> ChatError? {
-        let id = job.id ?? 0, owner = owner.description
-        let error: ChatError
         switch failure {
         case .entry(let message):
-            try store.failReflectionJob(id: id, owner: owner, error: message, retryAt: nil)
+            try store.failReflectionJob(id: job.id ?? 0, owner: owner.description, error: message, retryAt: nil)
             summary.failed += 1
             onEvent(.failed(entryId: job.entryId, message: message))
             return nil
-        case .chat(let chat): error = chat
+        case .chat(let error):
+            return try requestFailed(error, of: job, on: member, summary: &summary, onEvent: onEvent)
         }
+    }
+
+    /// A request that failed: a stop hands the job back and ends the run; a refusal or a
+    /// server out of reach hands it back and says what became of the server; anything else
+    /// is an attempt spent (`spend`).
+    private func requestFailed(_ error: ChatError, of job: ReflectionJob, on member: Member, summary: inout Summary,
+                               onEvent: @Sendable (Event) -> Void) throws -> ChatError? {
+        let id = job.id ?? 0, owner = owner.description
         if error.kind == .cancelled || abort.isRaised {
             try store.releaseReflectionJob(id: id, owner: owner)
             throw CancellationError()
@@ -257,13 +264,21 @@ public final class ReflectionRunner: Sendable {
             }
             return nil
         }
+        try spend(job, on: member, error: error, summary: &summary, onEvent: onEvent)
+        return nil
+    }
+
+    /// An attempt spent: the job goes back with backoff when the failure may pass and attempts
+    /// are left, else fails for good; a server failing this way counts towards its cool-down.
+    private func spend(_ job: ReflectionJob, on member: Member, error: ChatError, summary: inout Summary,
+                       onEvent: @Sendable (Event) -> Void) throws {
         if [.serverError, .timeout, .connection, .noAnswer, .malformedResponse].contains(error.kind),
            member.watch.serverFailed(worker: 0) == .paused {
             onEvent(.endpointDown(endpoint: member.name, message: error.description))
         }
         let retryAt: Date? = error.disposition == .retry
             ? Date().addingTimeInterval(options.retry.delay(afterAttempt: job.attempts, serverWait: error.retryAfter)) : nil
-        let after = try store.failReflectionJob(id: id, owner: owner, error: error.description, retryAt: retryAt)
+        let after = try store.failReflectionJob(id: job.id ?? 0, owner: owner.description, error: error.description, retryAt: retryAt)
         if after?.state == .queued, let retryAt {
             summary.retried += 1
             onEvent(.willRetry(entryId: job.entryId, error: error, after: retryAt.timeIntervalSinceNow))
@@ -271,7 +286,6 @@ public final class ReflectionRunner: Sendable {
             summary.failed += 1
             onEvent(.failed(entryId: job.entryId, message: error.description))
         }
-        return nil
     }
 
     /// Sleeps `seconds` (at most a second at a time), ending early when the run is stopped.

@@ -44,13 +44,8 @@ public struct Reflector: Sendable {
         let connection = try ChatConnection(endpoint: endpoint, abort: abort, learned: learned, logger: logger)
         let session = ReflectionSession(reflector: self, connection: connection, abort: abort, logger: logger)
         let made = try ReflectionParts(subject: subject, contextTokens: endpoint.contextTokens).reflect(in: session)
-        let usage = session.usage
-        var stored = StoredReflection(entryId: entryId, periodKind: .entry, status: .failed, reasons: [], fields: nil,
-                                      model: endpoint.model, endpointHost: endpoint.host,
-                                      promptVersion: made.inParts ? ReflectionPrompt.partsVersion : ReflectionPrompt.version,
-                                      requests: usage.requests, inputTokens: usage.input, outputTokens: usage.output,
-                                      seconds: usage.seconds, cost: endpoint.cost(inputTokens: usage.input, outputTokens: usage.output),
-                                      createdAt: now)
+        var stored = keptReflection(entryId: entryId, periodKind: .entry,
+                                    promptVersion: made.inParts ? ReflectionPrompt.partsVersion : ReflectionPrompt.version, usage: session.usage, now: now)
         switch made.outcome {
         case .valid(let reflection):
             stored.status = .valid
@@ -71,6 +66,18 @@ public struct Reflector: Sendable {
             output += answer.outputTokens
             seconds += answer.seconds
         }
+    }
+
+    /// A reflection asked of this endpoint as it is kept, before its outcome is known: failed,
+    /// with no fields, and what `usage` took and cost. An entry's (`entryId`), or a period's
+    /// (`periodKind` with its bounds).
+    func keptReflection(entryId: Int64?, periodKind: StoredReflection.PeriodKind, periodStart: Date? = nil, periodEnd: Date? = nil,
+                        promptVersion: String, usage: Usage, now: Date) -> StoredReflection {
+        StoredReflection(entryId: entryId, periodKind: periodKind, periodStart: periodStart, periodEnd: periodEnd, status: .failed,
+                         reasons: [], fields: nil, model: endpoint.model, endpointHost: endpoint.host, promptVersion: promptVersion,
+                         requests: usage.requests, inputTokens: usage.input, outputTokens: usage.output,
+                         seconds: usage.seconds, cost: endpoint.cost(inputTokens: usage.input, outputTokens: usage.output),
+                         createdAt: now)
     }
 
     /// The request `reflect` would send first for entry `entryId`: what `--dry-run` prints.

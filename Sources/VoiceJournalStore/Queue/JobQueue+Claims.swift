@@ -106,22 +106,12 @@ extension JobQueue {
     /// Extends the leases of every job `owner` is running; returns how many it still holds.
     @discardableResult
     package func renewLeases(owner: String, lease: TimeInterval, now: Date = Date()) throws -> Int {
-        try pool.write { db in
-            try db.execute(sql: """
-                UPDATE job SET leaseExpiresAt = ?, updatedAt = ? WHERE state = 'running' AND leaseOwner = ?
-                """, arguments: [now.addingTimeInterval(min(lease, Self.longestLease)), now, owner])
-            return db.changesCount
-        }
+        try pool.write { db in try LeasedRows.renew(db, Job.self, owner: owner, lease: lease, now: now) }
     }
 
     /// The lease owners of running jobs, so a runner can find owners that are gone.
     package func leaseOwners() throws -> Set<String> {
-        try pool.read { db in try Self.leaseOwners(db, table: Job.databaseTableName) }
-    }
-
-    /// The owners of the running rows of a leased table (`job`, `reflection_job`).
-    static func leaseOwners(_ db: Database, table: String) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT DISTINCT leaseOwner FROM \(table) WHERE state = 'running' AND leaseOwner IS NOT NULL"))
+        try pool.read { db in try LeasedRows.owners(db, of: Job.self) }
     }
 
     /// Ends the leases of `owners` now (their processes are known to be dead), so their
@@ -130,19 +120,7 @@ extension JobQueue {
     @discardableResult
     package func expireLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
         guard !owners.isEmpty else { return 0 }
-        return try pool.write { db in try Self.expireLeases(db, table: Job.databaseTableName, of: owners, now: now) }
-    }
-
-    /// Ends the leases `owners` hold on the rows of a leased table (`job`, `reflection_job`).
-    static func expireLeases(_ db: Database, table: String, of owners: Set<String>, now: Date) throws -> Int {
-        var expired = 0
-        for owner in owners {
-            try db.execute(sql: """
-                UPDATE \(table) SET leaseExpiresAt = ? WHERE state = 'running' AND leaseOwner = ? AND leaseExpiresAt > ?
-                """, arguments: [now.addingTimeInterval(-0.001), owner, now])
-            expired += db.changesCount
-        }
-        return expired
+        return try pool.write { db in try LeasedRows.expire(db, Job.self, of: owners, now: now) }
     }
 
     /// Puts a failed attempt back in the queue until `retryAt`, or fails the job for good
@@ -150,28 +128,13 @@ extension JobQueue {
     /// holds the job. Returns the job as it now stands.
     @discardableResult
     package func failJob(id: Int64, owner: String, error: String, retryAt: Date?, now: Date = Date()) throws -> Job? {
-        try pool.write { db in
-            try Job.fetchOne(db, sql: """
-                UPDATE job SET
-                    state = CASE WHEN :retryAt IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
-                    runAfter = coalesce(:retryAt, runAfter), lastError = :error,
-                    leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
-                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
-                RETURNING *
-                """, arguments: ["retryAt": retryAt, "error": error, "now": now, "id": id, "owner": owner])
-        }
+        try pool.write { db in try LeasedRows.fail(db, Job.self, id: id, owner: owner, error: error, retryAt: retryAt, now: now) }
     }
 
     /// Hands a claimed job back untouched (the run is stopping): queued again, and the
     /// attempt does not count.
     package func releaseJob(id: Int64, owner: String, note: String? = nil, now: Date = Date()) throws {
-        try pool.write { db in
-            try db.execute(sql: """
-                UPDATE job SET state = 'queued', attempts = max(0, attempts - 1), runAfter = :now,
-                    lastError = coalesce(:note, lastError), leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
-                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
-                """, arguments: ["now": now, "note": note, "id": id, "owner": owner])
-        }
+        try pool.write { db in try LeasedRows.release(db, Job.self, id: id, owner: owner, note: note, now: now) }
     }
 
     /// Queues failed or cancelled jobs again with fresh attempts: the given ones, or every

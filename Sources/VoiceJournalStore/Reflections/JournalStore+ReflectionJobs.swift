@@ -38,13 +38,22 @@ extension JournalStore {
                     WHERE recording.entryId = reflection_job.entryId AND trim(transcript.text) <> ''))
         """
 
+    /// Whether the job is one of the entries `:only` lists (a JSON list, `entryList`), or
+    /// `:only` is NULL (every job).
+    private static let onlyEntries = "(:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))"
+
+    /// `entries` as `:only` takes them: a JSON list of ids; nil for every entry.
+    private static func entryList(_ entries: Set<Int64>?) -> String? {
+        entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+    }
+
     /// Claims the oldest due reflection job whose entry has words, for `owner` until
     /// `now + lease`; a running one whose lease expired counts as due (its runner died).
     /// With `entries`, only jobs of those entries. Nil when none is due.
     public func claimReflectionJob(owner: String, lease: TimeInterval, endpoint: String? = nil, entries: Set<Int64>? = nil,
                                    now: Date = Date()) throws -> ReflectionJob? {
         let farthest = now.addingTimeInterval(JobQueue.longestLease)
-        let only = entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+        let only = Self.entryList(entries)
         return try pool.write { db in
             // A job whose runners keep dying (a reply that crashes us) must not loop forever.
             try db.execute(sql: """
@@ -59,7 +68,7 @@ extension JournalStore {
                     SELECT id FROM reflection_job
                     WHERE ((state = 'queued' AND runAfter <= :now)
                            OR (state = 'running' AND (leaseExpiresAt < :now OR leaseExpiresAt > :farthest)))
-                      AND (:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))
+                      AND \(Self.onlyEntries)
                       AND \(Self.hasWords)
                     ORDER BY runAfter, id LIMIT 1)
                 RETURNING *
@@ -71,11 +80,7 @@ extension JournalStore {
     /// Extends the leases of the reflection jobs `owner` runs; returns how many it holds.
     @discardableResult
     public func renewReflectionLeases(owner: String, lease: TimeInterval, now: Date = Date()) throws -> Int {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE reflection_job SET leaseExpiresAt = ?, updatedAt = ? WHERE state = 'running' AND leaseOwner = ?",
-                           arguments: [now.addingTimeInterval(min(lease, JobQueue.longestLease)), now, owner])
-            return db.changesCount
-        }
+        try pool.write { db in try LeasedRows.renew(db, ReflectionJob.self, owner: owner, lease: lease, now: now) }
     }
 
     /// Marks the job done with the reflection that finished it. False if `owner` no longer
@@ -97,33 +102,18 @@ extension JournalStore {
     /// `owner` no longer holds it.
     @discardableResult
     public func failReflectionJob(id: Int64, owner: String, error: String, retryAt: Date?, now: Date = Date()) throws -> ReflectionJob? {
-        try pool.write { db in
-            try ReflectionJob.fetchOne(db, sql: """
-                UPDATE reflection_job SET
-                    state = CASE WHEN :retryAt IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
-                    runAfter = coalesce(:retryAt, runAfter), lastError = :error,
-                    leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
-                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
-                RETURNING *
-                """, arguments: ["retryAt": retryAt, "error": error, "now": now, "id": id, "owner": owner])
-        }
+        try pool.write { db in try LeasedRows.fail(db, ReflectionJob.self, id: id, owner: owner, error: error, retryAt: retryAt, now: now) }
     }
 
     /// Hands a claimed job back untouched (the run stops, its server is out): queued, and the
     /// attempt does not count.
     public func releaseReflectionJob(id: Int64, owner: String, note: String? = nil, now: Date = Date()) throws {
-        try pool.write { db in
-            try db.execute(sql: """
-                UPDATE reflection_job SET state = 'queued', attempts = max(0, attempts - 1), runAfter = :now,
-                    lastError = coalesce(:note, lastError), leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = :now
-                WHERE id = :id AND state = 'running' AND leaseOwner = :owner
-                """, arguments: ["now": now, "note": note, "id": id, "owner": owner])
-        }
+        try pool.write { db in try LeasedRows.release(db, ReflectionJob.self, id: id, owner: owner, note: note, now: now) }
     }
 
     /// The lease owners of running reflection jobs, so a runner can find owners that are gone.
     public func reflectionLeaseOwners() throws -> Set<String> {
-        try pool.read { db in try JobQueue.leaseOwners(db, table: ReflectionJob.databaseTableName) }
+        try pool.read { db in try LeasedRows.owners(db, of: ReflectionJob.self) }
     }
 
     /// Ends the leases of `owners` now (their processes are known to be dead): their jobs are
@@ -131,18 +121,18 @@ extension JournalStore {
     @discardableResult
     public func expireReflectionLeases(of owners: Set<String>, now: Date = Date()) throws -> Int {
         guard !owners.isEmpty else { return 0 }
-        return try pool.write { db in try JobQueue.expireLeases(db, table: ReflectionJob.databaseTableName, of: owners, now: now) }
+        return try pool.write { db in try LeasedRows.expire(db, ReflectionJob.self, of: owners, now: now) }
     }
 
     /// Queues failed reflection jobs again (all of them, or those of `entries`), attempts
     /// counted afresh. Returns their entries.
     @discardableResult
     public func retryReflectionJobs(entries: Set<Int64>? = nil, now: Date = Date()) throws -> [Int64] {
-        let only = entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+        let only = Self.entryList(entries)
         return try pool.write { db in
             try Int64.fetchAll(db, sql: """
                 UPDATE reflection_job SET state = 'queued', attempts = 0, runAfter = :now, updatedAt = :now
-                WHERE state = 'failed' AND (:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))
+                WHERE state = 'failed' AND \(Self.onlyEntries)
                 RETURNING entryId
                 """, arguments: ["now": now, "only": only])
         }
@@ -175,12 +165,12 @@ extension JournalStore {
     /// one can be claimed now or will be after a backoff (its entry has words): what a
     /// runner waits for.
     public func pendingReflectionJobs(entries: Set<Int64>? = nil) throws -> (unfinished: Int, claimable: Int) {
-        let only = entries.map { "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" }
+        let only = Self.entryList(entries)
         return try pool.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT count(*) AS unfinished, coalesce(sum(state = 'running' OR \(Self.hasWords)), 0) AS claimable
                 FROM reflection_job WHERE state IN ('queued', 'running')
-                  AND (:only IS NULL OR entryId IN (SELECT value FROM json_each(:only)))
+                  AND \(Self.onlyEntries)
                 """, arguments: ["only": only])
             return (row?["unfinished"] ?? 0, row?["claimable"] ?? 0)
         }
