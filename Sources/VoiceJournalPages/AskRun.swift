@@ -155,17 +155,32 @@ package struct AskRun: Sendable {
         guard let (conversation, turns) = try store.askConversation(id: id) else {
             throw StoreError.notFound("no conversation \(id) (see `voicejournal ask --list`)")
         }
-        let pages = turns.map { turn in AskPage(turn: turn, passages: turn.passages.map { ref in
-            let entry = try? store.entry(id: ref.entryId)
-            return AskPassage(number: ref.number, entryId: ref.entryId, journal: entry?.journal ?? "", date: entry?.createdAt ?? turn.createdAt,
-                              start: ref.start, end: ref.end, text: "")
-        }) }
+        let pages = try turns.map { try shownPage($0, store: store) }
         if json { return try JSONText.encode(pages) }
         var lines = ["Conversation \(id): \(TerminalText.escaped(conversation.title))"]
         for page in pages {
             lines += ["", "> " + TerminalText.escaped(page.turn.question), TerminalText.escapedLines(page.turn.answer)] + page.linesAfterStream().dropFirst()
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A kept turn as shown: its passages whose entries are still in the journal (an entry
+    /// deleted since, or named by a crafted import, gives no citation: it is said instead).
+    static func shownPage(_ turn: AskTurn, store: JournalStore) throws -> AskPage {
+        var gone: [Int] = []
+        let passages = try turn.passages.compactMap { ref -> AskPassage? in
+            guard let entry = try store.entryIfPresent(id: ref.entryId) else {
+                if turn.cited.contains(ref.number) { gone.append(ref.number) }
+                return nil
+            }
+            return AskPassage(number: ref.number, entryId: ref.entryId, journal: entry.journal, date: entry.createdAt,
+                              start: ref.start, end: ref.end, text: "")
+        }
+        var page = AskPage(turn: turn, passages: passages)
+        if !gone.isEmpty {
+            page.notes = ["Cited " + gone.map { "[\($0)]" }.joined(separator: ", ") + ": no longer in the journal (its entry was deleted)."]
+        }
+        return page
     }
 
     /// Whether the question asks for a count ("how often", "how many"): it gets numbers

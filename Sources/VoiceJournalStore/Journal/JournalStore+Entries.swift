@@ -139,12 +139,13 @@ extension JournalStore {
 
     /// One entry by id.
     public func entry(id: Int64) throws -> EntryDetails {
-        try pool.read { db in
-            guard let entry = try Self.entryDetails(db, where: ["e.id = ?"], [id], review: true).first else {
-                throw StoreError.notFound("no entry #\(id); see: voicejournal entry list")
-            }
-            return entry
-        }
+        guard let entry = try entryIfPresent(id: id) else { throw StoreError.notFound("no entry #\(id); see: voicejournal entry list") }
+        return entry
+    }
+
+    /// The entry with this id, or nil when the journal has none (deleted, or never made).
+    public func entryIfPresent(id: Int64) throws -> EntryDetails? {
+        try pool.read { db in try Self.entryDetails(db, where: ["e.id = ?"], [id], review: true).first }
     }
 
     static func entryDetails(_ db: Database, where conditions: [String], _ arguments: StatementArguments,
