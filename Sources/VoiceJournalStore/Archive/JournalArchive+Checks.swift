@@ -151,6 +151,8 @@ struct ArchiveRowCheck {
             guard let numbers = try? JSONDecoder().decode([Int].self, from: Data(text.utf8)), numbers.count <= 1000 else {
                 throw refusal(item, column, "is not a list of passage numbers")
             }
+        case (Delivery.databaseTableName, "kind"): try oneOf(Delivery.Kind.self)
+        case (Delivery.databaseTableName, "state"): try oneOf(Delivery.State.self)
         case (StoredReflection.databaseTableName, "periodKind"): try oneOf(StoredReflection.PeriodKind.self)
         case (StoredReflection.databaseTableName, "status"): try oneOf(StoredReflection.Status.self)
         case (Recording.databaseTableName, "path"):

@@ -42,6 +42,14 @@ extension JournalArchiver {
             var writer = ArchiveRowWriter(db, home: home, source: source, tables: known)
             try rows { table, row in try writer.insert(row, into: table) }
             try writer.checkReferences()
+            // An email is sent at most once unless the user asks again: one an archive holds
+            // as still to send (a crafted one, or a backup older than its sending) is not
+            // sent by this journal on its own.
+            try db.execute(sql: """
+                UPDATE delivery SET state = 'cancelled', leaseOwner = NULL, leaseExpiresAt = NULL,
+                    reply = 'came with an import or a restore: not sent from this journal (assignment send --again sends it)'
+                WHERE state IN ('queued', 'sending')
+                """)
             return writer.counts
         }
     }

@@ -96,6 +96,9 @@ public struct Assignment: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public var sentAt: Date?
     public var answeredAt: Date?
     public var createdAt: Date
+    /// Reminders sent (or whose outcome is unknown: they may have arrived), and the last one's time.
+    public var reminderCount: Int = 0
+    public var lastReminderAt: Date?
 
     public init(id: Int64? = nil, questionId: Int64, personId: Int64, status: AssignmentStatus = .pending,
                 linkToken: String, sentAt: Date? = nil, answeredAt: Date? = nil, createdAt: Date = Date()) {
