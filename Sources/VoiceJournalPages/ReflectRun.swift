@@ -68,8 +68,9 @@ package struct ReflectRun: Sendable {
             (run.again, run.dryRun, run.json) = (again, dryRun, json)
             return try await run.run(settings: settings, store: store, environment: environment, now: now)
         }
-        let reflectors = try settings.reflectors(environment: environment)
+        // A wrong entry is said before a missing chat server: it is the nearer mistake.
         let entryId = try store.entryView(entry).entry.id
+        let reflectors = try settings.reflectors(environment: environment)
         if dryRun {
             let (request, parts) = try reflectors[0].plan(entryId: entryId, in: store)
             return Output(text: Self.dryRunText(reflectors[0].body(of: request), request: request, parts: parts,
