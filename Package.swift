@@ -25,7 +25,7 @@ let package = Package(
         // The library's one module for programs: re-exports the modules below.
         .target(name: "VoiceJournal", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue",
-            "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalChat", "VoiceJournalSystem",
+            "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalChat", "VoiceJournalMail", "VoiceJournalSystem",
         ]),
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
         .systemLibrary(name: "VoiceJournalCALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -78,6 +78,12 @@ let package = Package(
         .target(name: "VoiceJournalChat", dependencies: [
             "VoiceJournalCCurl", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Email over SMTP with libcurl: addresses and messages checked and composed (RFC 5322,
+        // MIME, RFC 2047), the settings (the password from the environment only), one message
+        // sent and what became of it (sent, rejected, deferred, unknown, TLS refused).
+        .target(name: "VoiceJournalMail", dependencies: [
+            "VoiceJournalCCurl", "VoiceJournalTranscription", "VoiceJournalSystem",
         ]),
         // The queue engine: runners, workers, the bookkeeper, the endpoint pool.
         .target(name: "VoiceJournalQueue", dependencies: [
