@@ -163,6 +163,8 @@ let package = Package(
         ], path: "Tests/VoiceJournalTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),
+        // Composing and sending mail: real libcurl against a real SMTP server (aiosmtpd, Tests/Servers/smtp_server.py).
+        .testTarget(name: "MailTests", dependencies: ["VoiceJournalMail", "VoiceJournalSystem", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalBatch", "voicejournal", "VoiceJournalTestSupport"]),
         .testTarget(name: "ChatTests", dependencies: ["VoiceJournalChat", "VoiceJournalStore", "VoiceJournalTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
             "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
