@@ -94,7 +94,7 @@ let package = Package(
         // queue over them, the wrap-up; a run's endpoint pool and options from the settings.
         .target(name: "VoiceJournalBatch", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalSystem",
-            "VoiceJournalSettings",
+            "VoiceJournalSettings", "VoiceJournalMail",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -119,7 +119,7 @@ let package = Package(
         // The journal as text: its pages and listings, the stats, deletion plans, exports.
         .target(name: "VoiceJournalPages", dependencies: [
             "VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSystem",
-            "VoiceJournalSettings", "VoiceJournalTranscription", "VoiceJournalChat",
+            "VoiceJournalSettings", "VoiceJournalTranscription", "VoiceJournalChat", "VoiceJournalMail",
         ]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "VoiceJournalTerminal"),
