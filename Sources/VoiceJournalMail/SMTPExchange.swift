@@ -51,6 +51,8 @@ final class SMTPExchange {
     private var pendingLines: [String] = []
     /// A line whose end has not arrived yet.
     private var partial = Data()
+    /// The last reply was a 334 challenge: what is sent next is the login's answer to it.
+    private var inChallenge = false
 
     /// The most lines of one reply kept, and characters of one line: a server's words are shown
     /// to the user, and a hostile one must not fill memory or the screen.
@@ -88,8 +90,9 @@ final class SMTPExchange {
         if type == CURLINFO_HEADER_IN {
             exchange.partial.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: min(size, 64 << 10))
             exchange.takeLines()
-        } else if type == CURLINFO_HEADER_OUT {
+        } else if type == CURLINFO_HEADER_OUT && !exchange.inChallenge {
             // The first word only, and only when it is a command's name: never anything more.
+            // (What answers a 334 challenge is a login's base64, not a command: not looked at.)
             let word = UnsafeRawBufferPointer(start: data, count: min(size, 8)).prefix { $0 >= 0x41 && $0 <= 0x5A }
             if let command = Command(rawValue: String(decoding: word, as: UTF8.self)), command != .greeting {
                 exchange.lastCommand = command
@@ -132,6 +135,7 @@ final class SMTPExchange {
         if pendingLines.isEmpty || pendingCode != code { pendingCode = code; pendingLines = [] }
         if pendingLines.count < Self.keptLines { pendingLines.append(text) }
         guard !more else { return }
+        inChallenge = code == 334
         let reply = SMTPReply(code: code, lines: pendingLines.last == "" && pendingLines.count == 1 ? [] : pendingLines)
         pendingLines = []
         // The goodbye (221) to the QUIT libcurl sends as it closes says nothing of the message.

@@ -69,6 +69,18 @@ import VoiceJournalTestSupport
         expectNoPassword(outcome, server)
     }
 
+    @Test func aLoginByAUTHLOGINAnswersItsChallengesAndTheRepliesAfterThemAreRead() async throws {
+        let server = try SMTPTestServer(security: .startTLS, login: (Self.user, Self.password), authOnly: "LOGIN")
+        let (_, outcome, _) = try await send(try settings(server))
+        #expect(outcome.reply?.description == "250 2.0.0 Ok: queued as VJ0001", "\(outcome)")
+        #expect(server.events("auth").map { $0["mechanism"] as? String } == ["LOGIN"])
+        let wrong = try SMTPTestServer(security: .startTLS, login: (Self.user, "not-this-one"), authOnly: "LOGIN")
+        let (_, refused, _) = try await send(try settings(wrong))
+        guard case .loginRefused(let reply) = refused else { Issue.record("\(refused)"); return }
+        #expect(reply.code == 535)
+        expectNoPassword(refused, wrong)
+    }
+
     @Test func implicitTLSDelivers() async throws {
         let server = try SMTPTestServer(security: .implicitTLS, login: (Self.user, Self.password))
         let (_, outcome, _) = try await send(try settings(server))

@@ -4,7 +4,7 @@ on 127.0.0.1, with STARTTLS or implicit TLS, AUTH PLAIN and LOGIN, and faults on
 
     smtp_server.py --parse FILE|-
     smtp_server.py --dir DIR [--port 0] [--tls starttls|implicit|none] [--cert PEM --key PEM]
-                   [--user NAME --password-env VAR] [--fault KIND] [--count N]
+                   [--user NAME --password-env VAR [--auth-only PLAIN|LOGIN]] [--fault KIND] [--count N]
 
 --tls starttls (the default) offers STARTTLS and requires it before anything else (MAIL, AUTH);
 implicit is TLS from the first byte (smtps://, port 465's way); none is plain text with no
@@ -12,6 +12,7 @@ STARTTLS offered. --cert and --key are the server's certificate and key (PEM): a
 them with openssl, one for 127.0.0.1 and one for another name. --user and --password-env
 require AUTH (PLAIN or LOGIN, only over TLS unless --tls none) with that login and the password
 in the environment variable named (never on the command line); without them no AUTH is asked.
+--auth-only offers that one mechanism (LOGIN: the user and the password each answer a 334).
 
 Faults (--fault):
     none            (the default) every message is taken: 250 2.0.0 Ok: queued as <id>
@@ -212,8 +213,9 @@ async def main():
     else:
         def factory():
             event("connection")
+            excluded = [m for m in ("PLAIN", "LOGIN") if args.auth_only and m != args.auth_only]
             kwargs = dict(hostname="mail.test.invalid", ident="voicejournal test SMTP",
-                          auth_exclude_mechanism=[], decode_data=False)
+                          auth_exclude_mechanism=excluded, decode_data=False)
             if args.tls == "starttls":
                 kwargs.update(tls_context=context, require_starttls=True)
             if args.user:
@@ -242,6 +244,7 @@ if __name__ == "__main__":
     parser.add_argument("--key")
     parser.add_argument("--user")
     parser.add_argument("--password-env")
+    parser.add_argument("--auth-only", choices=["PLAIN", "LOGIN"], help="offer only this AUTH mechanism")
     parser.add_argument("--fault", default="none",
                         choices=["none", "defer", "reject-rcpt", "close-mid-data", "hang-after-data", "hang"])
     parser.add_argument("--count", type=int, default=1)

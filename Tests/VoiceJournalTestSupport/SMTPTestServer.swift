@@ -90,10 +90,11 @@ public final class SMTPTestServer: @unchecked Sendable {
     public static var script: URL { PackagePaths.root.appendingPathComponent("Tests/Servers/smtp_server.py") }
 
     /// Starts a server. `certificate` is the one presented (default: `Certificate.loopback`;
-    /// unused with `.none`); `login` the user and password AUTH must give (nil: no AUTH asked).
+    /// unused with `.none`); `login` the user and password AUTH must give (nil: no AUTH asked),
+    /// `authOnly` the one mechanism offered ("PLAIN" or "LOGIN"; nil: both).
     /// The password reaches the server through its environment, never its arguments.
     public init(security: Security = .startTLS, certificate: Certificate? = nil, login: (user: String, password: String)? = nil,
-                fault: Fault = .none) throws {
+                authOnly: String? = nil, fault: Fault = .none) throws {
         self.security = security
         folder = try TemporaryFolder("smtp-server")
         var arguments = [Self.script.path, "--dir", folder.path("received").path, "--tls", security.rawValue] + fault.arguments
@@ -105,6 +106,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let login {
             environment["SMTP_TEST_PASSWORD"] = login.password
             arguments += ["--user", login.user, "--password-env", "SMTP_TEST_PASSWORD"]
+            if let authOnly { arguments += ["--auth-only", authOnly] }
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.python)
