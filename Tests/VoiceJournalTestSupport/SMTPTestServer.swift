@@ -69,11 +69,14 @@ public final class SMTPTestServer: @unchecked Sendable {
         /// Made once per test process: a certificate for another name (mail.other.invalid).
         public static var otherName: Certificate { get throws { try shared.get().other } }
 
-        private static let folder = try? TemporaryFolder("smtp-certificates")
+        /// Where the shared certificates are, removed when the test process exits.
+        private static let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("smtp-certificates-\(ProcessInfo.processInfo.processIdentifier)")
         private static let shared = Result { () throws -> (loopback: Certificate, other: Certificate) in
-            guard let folder else { throw ToolFailure(command: "mktemp", status: -1, stderr: "no temporary folder") }
-            return (try make(in: folder.url, name: "127.0.0.1", subjectAltName: "IP:127.0.0.1,DNS:localhost"),
-                    try make(in: folder.url, name: "mail.other.invalid", subjectAltName: "DNS:mail.other.invalid"))
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            atexit { try? FileManager.default.removeItem(at: Certificate.folder) }
+            return (try make(in: folder, name: "127.0.0.1", subjectAltName: "IP:127.0.0.1,DNS:localhost"),
+                    try make(in: folder, name: "mail.other.invalid", subjectAltName: "DNS:mail.other.invalid"))
         }
     }
 
