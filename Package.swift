@@ -25,7 +25,7 @@ let package = Package(
         // The library's one module for programs: re-exports the modules below.
         .target(name: "VoiceJournal", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue",
-            "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalChat", "VoiceJournalSystem",
+            "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalPlayback", "VoiceJournalChat", "VoiceJournalMail", "VoiceJournalSystem",
         ]),
         // C at the edge: one system-library target per library, typed shims for macros/variadics.
         .systemLibrary(name: "VoiceJournalCALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -79,6 +79,12 @@ let package = Package(
             "VoiceJournalCCurl", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Email over SMTP with libcurl: addresses and messages checked and composed (RFC 5322,
+        // MIME, RFC 2047), the settings (the password from the environment only), one message
+        // sent and what became of it (sent, rejected, deferred, unknown, TLS refused).
+        .target(name: "VoiceJournalMail", dependencies: [
+            "VoiceJournalCCurl", "VoiceJournalTranscription", "VoiceJournalSystem",
+        ]),
         // The queue engine: runners, workers, the bookkeeper, the endpoint pool.
         .target(name: "VoiceJournalQueue", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalSystem",
@@ -88,7 +94,7 @@ let package = Package(
         // queue over them, the wrap-up; a run's endpoint pool and options from the settings.
         .target(name: "VoiceJournalBatch", dependencies: [
             "VoiceJournalAudio", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalQueue", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalSystem",
-            "VoiceJournalSettings",
+            "VoiceJournalSettings", "VoiceJournalMail",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A take (capture, file, rows), live pieces, recovery of killed takes, answers from files.
@@ -113,7 +119,7 @@ let package = Package(
         // The journal as text: its pages and listings, the stats, deletion plans, exports.
         .target(name: "VoiceJournalPages", dependencies: [
             "VoiceJournalAudio", "VoiceJournalLanguages", "VoiceJournalStore", "VoiceJournalTerminal", "VoiceJournalSystem",
-            "VoiceJournalSettings", "VoiceJournalTranscription", "VoiceJournalChat",
+            "VoiceJournalSettings", "VoiceJournalTranscription", "VoiceJournalChat", "VoiceJournalMail",
         ]),
         // Pure functions from state to text: meters, progress, tables, charts.
         .target(name: "VoiceJournalTerminal"),
@@ -157,6 +163,8 @@ let package = Package(
         ], path: "Tests/VoiceJournalTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),
+        // Composing and sending mail: real libcurl against a real SMTP server (aiosmtpd, Tests/Servers/smtp_server.py).
+        .testTarget(name: "MailTests", dependencies: ["VoiceJournalMail", "VoiceJournalSystem", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalBatch", "voicejournal", "VoiceJournalTestSupport"]),
         .testTarget(name: "ChatTests", dependencies: ["VoiceJournalChat", "VoiceJournalStore", "VoiceJournalTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
             "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),

@@ -26,6 +26,12 @@ package enum LibraryFailure {
         case let error as ChatError:
             return (error.description, error.kind == .cancelled ? .interrupted
                     : error.disposition == .stopRun || error.kind == .unreachable ? .configuration : .failure)
+        case let error as MailError:
+            // An address that is no address is a mistake in what was asked; the settings, a
+            // refused login or certificate, a server out of reach or deferring are the
+            // configuration's; a message refused (or perhaps sent) is failed work.
+            if error.kind == .invalidAddress || error.kind == .invalidMessage { return (error.description, .usage) }
+            return (error.description, error.isConfiguration ? .configuration : .failure)
         case let error as ReflectionError:
             return (error.description, error.isConfiguration ? .configuration : .failure)
         case let error as ALSAError:

@@ -1,6 +1,7 @@
 import Foundation
 import VoiceJournalAudio
 import Logging
+import VoiceJournalMail
 import VoiceJournalQueue
 import VoiceJournalSettings
 import VoiceJournalStore
@@ -15,7 +16,12 @@ extension SettingRules {
         defaultMaxRequestBytes: UploadPlan.defaultMaxRequestBytes, maxChunkSecondsRange: UploadSettings.maxChunkSecondsRange,
         maxRequestBytesRange: UploadSettings.maxRequestBytesRange, isHTTPURL: WhisperClient.Configuration.isHTTPURL,
         isLanguageCode: TranscriptionOptions.isLanguageCode,
-        languageMeant: { text in SpokenLanguage.code(for: text).map { ($0, SpokenLanguage.displayName(of: $0)) } })
+        languageMeant: { text in SpokenLanguage.code(for: text).map { ($0, SpokenLanguage.displayName(of: $0)) } },
+        mailAddressProblem: MailAddress.problem,
+        mailURLProblem: { url, plainLoopback in
+            if case .failure(let problem) = MailSettings.checkURL(url, allowPlainLoopback: plainLoopback) { return problem.message }
+            return nil
+        })
 }
 
 /// A run's pieces from the settings, as the command makes them: the endpoint pool and the

@@ -108,6 +108,11 @@ CURLcode ccurl_setopt_progress_callback(CURL *h, ccurl_progress_callback cb) {
     return bound_curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, cb);
 }
 
+CURLcode ccurl_setopt_debug_callback(CURL *h, ccurl_debug_callback cb) {
+    LOADED_OR(CURLE_FAILED_INIT);
+    return bound_curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, cb);
+}
+
 CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { LOADED_OR(CURLE_FAILED_INIT); return bound_curl_easy_getinfo(h, i, v); }
 CURLcode ccurl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { LOADED_OR(CURLE_FAILED_INIT); return bound_curl_easy_getinfo(h, i, v); }
 CURLcode ccurl_getinfo_double(CURL *h, CURLINFO i, double *v) { LOADED_OR(CURLE_FAILED_INIT); return bound_curl_easy_getinfo(h, i, v); }

@@ -41,6 +41,18 @@ package enum CommandHelp {
         their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.
         """
 
+    package static let mailTest = """
+        Sends one short message (a plain-text and an HTML part) to ADDRESS through the SMTP server \
+        of the config file's [mail] table, and prints the server's answer (250 ... queued as ...). \
+        smtp:// URLs must offer STARTTLS and smtps:// ones speak TLS at once; the certificate must \
+        name the host (ca_file names a CA to trust). Plain text goes only to this machine, with \
+        allow_plain_loopback = true. A login takes username in [mail] and the password in \
+        $VOICEJOURNAL_SMTP_PASSWORD, never in the file. Exit 0: the server took it; 1: it refused \
+        the message, or the connection broke once the message was on its way (it may have it); \
+        2: ADDRESS is not an address; 3: no [mail], a refused login or certificate, or the server \
+        out of reach or saying "try later" (see docs/mail.md).
+        """
+
     package static let config = """
         Settings come from the command-line flag, else the environment variable, else the \
         config file ($XDG_CONFIG_HOME/voicejournal/config.toml, ~/.config/voicejournal/config.toml, \

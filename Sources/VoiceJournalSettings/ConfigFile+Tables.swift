@@ -139,6 +139,11 @@ extension ConfigFile {
         func unknownKey(_ key: String, in table: String, hint: String) -> ConfigError {
             let line = lines.line(of: key, in: table)
             let lowered = key.lowercased()
+            if table == "mail", ["key", "token", "secret", "pass", "bearer"].contains(where: lowered.contains) {
+                return ConfigError(kind: .keyInFile, path: path, line: line, message:
+                    "\"\(key)\" in [mail]: the SMTP password is never written in the config file; "
+                    + "set it in the environment variable \(MailTable.passwordVariable)")
+            }
             if ["key", "token", "secret", "password", "bearer"].contains(where: lowered.contains) {
                 return ConfigError(kind: .keyInFile, path: path, line: line, message:
                     "\"\(key)\" \(Self.shown(table)): API keys are never written in the config file; put the key in an environment variable and name that variable with api_key_env = \"NAME\" in the \(table.hasPrefix("chat") ? "[chat]" : "[[endpoint]]") table")

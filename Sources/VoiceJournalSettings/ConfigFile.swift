@@ -1,8 +1,8 @@
 import Foundation
 import TOMLKit
 
-/// The settings a `config.toml` gives: a `[defaults]` table and any number of
-/// `[[endpoint]]` tables. Everything in it is checked when it is read: a syntax error, an
+/// The settings a `config.toml` gives: a `[defaults]` table, any number of `[[endpoint]]`
+/// tables, a `[chat]` and a `[mail]` table. Everything in it is checked when it is read: a syntax error, an
 /// unknown key, a value of the wrong type or an API key written into the file is a
 /// `ConfigError` naming the file and the line.
 ///
@@ -46,6 +46,8 @@ package struct ConfigFile: Sendable, Equatable {
     package var endpoints: [EndpointTable]
     /// The `[chat]` table; nil when the file has none.
     package var chat: ChatTable?
+    /// The `[mail]` table; nil when the file has none.
+    package var mail: MailTable?
 
     package init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointTable] = []) {
         self.path = path
@@ -125,8 +127,11 @@ package struct ConfigFile: Sendable, Equatable {
             case "chat":
                 guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([chat])", got: root[key]) }
                 file.chat = try reader.chat(table)
+            case "mail":
+                guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([mail])", got: root[key]) }
+                file.mail = try reader.mail(table)
             default:
-                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]" : "; the file holds [defaults], [[endpoint]] and [chat] tables"
+                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]" : "; the file holds [defaults], [[endpoint]], [chat] and [mail] tables"
                 throw reader.unknownKey(key, in: "", hint: hint)
             }
         }

@@ -23,12 +23,19 @@ package struct SettingRules: Sendable {
     package var isLanguageCode: @Sendable (String) -> Bool
     /// The code and name of the language a text names, for a message saying which code was meant.
     package var languageMeant: @Sendable (String) -> (code: String, name: String)?
+    /// Why a text is not an address mail can be sent from; nil when it is one.
+    package var mailAddressProblem: @Sendable (String) -> String?
+    /// Why a text cannot be `[mail]`'s url (the second argument: whether `allow_plain_loopback`
+    /// is on); nil when it can.
+    package var mailURLProblem: @Sendable (String, Bool) -> String?
 
     package init(defaultJournal: String, defaultModel: String, defaultBaseURL: String, uploadCodecs: [String],
                 defaultUploadCodec: String, defaultMaxChunkSeconds: Double, defaultMaxRequestBytes: Int64,
                 maxChunkSecondsRange: ClosedRange<Double>, maxRequestBytesRange: ClosedRange<Int64>,
                 isHTTPURL: @escaping @Sendable (String) -> Bool, isLanguageCode: @escaping @Sendable (String) -> Bool,
-                languageMeant: @escaping @Sendable (String) -> (code: String, name: String)?) {
+                languageMeant: @escaping @Sendable (String) -> (code: String, name: String)?,
+                mailAddressProblem: @escaping @Sendable (String) -> String? = { _ in nil },
+                mailURLProblem: @escaping @Sendable (String, Bool) -> String? = { _, _ in nil }) {
         self.defaultJournal = defaultJournal
         self.defaultModel = defaultModel
         self.defaultBaseURL = defaultBaseURL
@@ -41,6 +48,8 @@ package struct SettingRules: Sendable {
         self.isHTTPURL = isHTTPURL
         self.isLanguageCode = isLanguageCode
         self.languageMeant = languageMeant
+        self.mailAddressProblem = mailAddressProblem
+        self.mailURLProblem = mailURLProblem
     }
 
     /// Whether `text` can be the base of answer links: an http(s) URL with a host, of at most

@@ -83,6 +83,16 @@ package final class CurlEasy {
         try check(ccurl_setopt_slist(raw, CURLOPT_HTTPHEADER, headers.list), "CURLOPT_HTTPHEADER")
     }
 
+    /// Sets a list option (`CURLOPT_MAIL_RCPT`, …); `list` must stay alive until the transfer ends.
+    package func set(_ option: CURLoption, list: CurlHeaderList) throws {
+        try check(ccurl_setopt_slist(raw, option, list.list), "curl_easy_setopt(\(option.rawValue))")
+    }
+
+    /// Sets CURLOPT_DEBUGFUNCTION (nil: none); libcurl calls it only while CURLOPT_VERBOSE is 1.
+    package func setDebug(_ callback: ccurl_debug_callback?) throws {
+        try check(ccurl_setopt_debug_callback(raw, callback), "CURLOPT_DEBUGFUNCTION")
+    }
+
     /// Sets the multipart body; `mime` must stay alive until the transfer ends.
     func set(mime: CurlMime) throws {
         try check(ccurl_setopt_mime(raw, mime.mime), "CURLOPT_MIMEPOST")
@@ -159,7 +169,7 @@ final class CurlMime {
     }
 }
 
-/// A `curl_slist` of request headers, freed on deinit.
+/// A `curl_slist` of strings (request headers, mail recipients), freed on deinit.
 package final class CurlHeaderList {
     package private(set) var list: UnsafeMutablePointer<curl_slist>?
 

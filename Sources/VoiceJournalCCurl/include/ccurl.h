@@ -58,6 +58,10 @@ typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, v
 typedef int (*ccurl_progress_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
 CURLcode ccurl_setopt_data_callback(CURL *h, CURLoption o, ccurl_data_callback cb);
 CURLcode ccurl_setopt_progress_callback(CURL *h, ccurl_progress_callback cb);
+/* CURLOPT_DEBUGFUNCTION (called only with CURLOPT_VERBOSE 1): what went over the connection,
+   by kind. Mail reads the server's replies (CURLINFO_HEADER_IN) from it, never what was sent. */
+typedef int (*ccurl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
+CURLcode ccurl_setopt_debug_callback(CURL *h, ccurl_debug_callback cb);
 
 CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v);
 CURLcode ccurl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v);

@@ -1,0 +1,100 @@
+import Foundation
+import TOMLKit
+
+/// The `[mail]` table of the config file: the SMTP server mail goes through, as written and
+/// checked. Plain values (Settings depends on no module of ours); the mail module's
+/// `MailSettings` says what each does.
+///
+/// ```toml
+/// [mail]
+/// url = "smtp://smtp.example.org:587"     # STARTTLS required; smtps://host:465 for TLS from the start
+/// from = "journal@example.org"
+/// from_name = "Family Journal"
+/// username = "journal@example.org"        # the password: VOICEJOURNAL_SMTP_PASSWORD, never here
+/// ca_file = "/etc/ssl/my-ca.pem"          # trust this CA instead of the system's
+/// allow_plain_loopback = false            # true: no TLS, only to 127.0.0.1, ::1 or localhost
+/// notify = false                          # people are told by mail of what is assigned to them
+/// send_timeout = 60                       # seconds one message may take, connecting included
+/// reminders_per_day = 3                   # the most reminders one person gets in a day
+/// ```
+package struct MailTable: Sendable, Equatable {
+    package var url: String?
+    package var from: String?
+    package var fromName: String?
+    package var username: String?
+    package var caFile: String?
+    package var allowPlainLoopback = false
+    package var notify = false
+    package var sendTimeout: Double?
+    package var remindersPerDay: Int?
+    /// The line of the table's header, for messages.
+    package var line: Int?
+
+    package init() {}
+
+    /// The keys `[mail]` takes.
+    static let keys: Set<String> = ["url", "from", "from_name", "username", "ca_file", "allow_plain_loopback", "notify",
+                                   "send_timeout", "reminders_per_day"]
+    /// The variable the password is read from (the mail module's `MailSettings.passwordVariable`).
+    package static let passwordVariable = "VOICEJOURNAL_SMTP_PASSWORD"
+}
+
+extension ConfigFile.TableReader {
+    func mail(_ table: TOMLTable) throws(ConfigError) -> MailTable {
+        var mail = MailTable()
+        let name = "mail"
+        mail.line = lines.line(ofTable: name)
+        for key in ordered(table.keys, in: name) {
+            let value = table[key]
+            switch key {
+            case "url":
+                let url = try text(value, key, in: name)
+                if let problem = rules.mailURLProblem(url, table["allow_plain_loopback"]?.bool ?? false) {
+                    throw invalid(key, in: name, "cannot be used: \(problem)")
+                }
+                mail.url = url
+            case "from":
+                let address = try text(value, key, in: name)
+                if let problem = rules.mailAddressProblem(address) { throw invalid(key, in: name, "cannot be used: \(problem)") }
+                mail.from = address
+            case "from_name":
+                let text = try self.text(value, key, in: name)
+                guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw invalid(key, in: name, "must be one line without control characters")
+                }
+                mail.fromName = text
+            case "username":
+                let text = try self.text(value, key, in: name)
+                guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw invalid(key, in: name, "must be one line without control characters")
+                }
+                mail.username = text
+            case "ca_file": mail.caFile = (try text(value, key, in: name) as NSString).expandingTildeInPath
+            case "allow_plain_loopback":
+                guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
+                mail.allowPlainLoopback = flag
+            case "notify":
+                guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
+                mail.notify = flag
+            case "send_timeout":
+                guard let seconds = value?.double ?? value?.int.map(Double.init) else {
+                    throw wrongType(key, in: name, expected: "a number of seconds", got: value)
+                }
+                guard seconds.isFinite, (1...3600).contains(seconds) else { throw invalid(key, in: name, "must be from 1 to 3600 seconds") }
+                mail.sendTimeout = seconds
+            case "reminders_per_day":
+                guard let count = value?.int else { throw wrongType(key, in: name, expected: "a whole number", got: value) }
+                guard (0...100).contains(count) else { throw invalid(key, in: name, "must be from 0 (none) to 100") }
+                mail.remindersPerDay = count
+            default:
+                throw unknownKey(key, in: name, hint: "")
+            }
+        }
+        guard mail.url != nil, mail.from != nil else {
+            let missing = [mail.url == nil ? "url" : nil, mail.from == nil ? "from" : nil].compactMap { $0 }.joined(separator: " and ")
+            throw ConfigError(kind: .invalidValue, path: path, line: mail.line, message:
+                "[mail] needs \(missing), such as url = \"smtp://smtp.example.org:587\" and from = \"journal@example.org\"")
+        }
+        return mail
+    }
+}
