@@ -83,7 +83,7 @@ let package = Package(
         // MIME, RFC 2047), the settings (the password from the environment only), one message
         // sent and what became of it (sent, rejected, deferred, unknown, TLS refused).
         .target(name: "VoiceJournalMail", dependencies: [
-            "VoiceJournalCCurl", "VoiceJournalTranscription", "VoiceJournalSystem",
+            "VoiceJournalCCurl", "VoiceJournalTranscription", "VoiceJournalStore", "VoiceJournalSystem",
         ]),
         // The queue engine: runners, workers, the bookkeeper, the endpoint pool.
         .target(name: "VoiceJournalQueue", dependencies: [

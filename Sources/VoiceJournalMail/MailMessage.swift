@@ -97,4 +97,12 @@ public struct ComposedMail: Sendable, Equatable {
 
     /// The message as text (it is ASCII).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A message composed before (kept by the delivery queue), sent again as the same bytes.
+    public init(messageID: String, envelopeFrom: String, recipients: [String], bytes: Data) {
+        self.messageID = messageID
+        self.envelopeFrom = envelopeFrom
+        self.recipients = recipients
+        self.bytes = bytes
+    }
 }

@@ -25,9 +25,12 @@ public final class SMTPConnection {
 
     /// Hands `mail` to the server and says what became of it. Throws only when the exchange
     /// could not be set up at all (nothing was sent); everything the server or the network
-    /// did is the outcome. `abort` stops it in flight.
-    public func send(_ mail: ComposedMail, abort: AbortSignal = AbortSignal()) throws(MailError) -> SendOutcome {
-        let exchange = SMTPExchange(body: mail.bytes, abort: abort, deadline: settings.sendTimeout)
+    /// did is the outcome. `abort` stops it in flight. `beforeData` is asked once the server
+    /// has accepted DATA, before the message's first byte (a queue marks the moment there):
+    /// false withholds the message, and the outcome is then `deferred` (nothing of it sent).
+    public func send(_ mail: ComposedMail, abort: AbortSignal = AbortSignal(),
+                     beforeData: (@Sendable () -> Bool)? = nil) throws(MailError) -> SendOutcome {
+        let exchange = SMTPExchange(body: mail.bytes, abort: abort, deadline: settings.sendTimeout, beforeData: beforeData)
         let started = ProcessInfo.processInfo.systemUptime
         var failure: CurlFailure?
         do {
@@ -180,10 +183,14 @@ public struct SMTPTransport: Sendable {
         return (mail, try await send(mail, abort: abort))
     }
 
-    /// Hands `mail` to the server and says what became of it.
-    public func send(_ mail: ComposedMail, abort: AbortSignal = AbortSignal()) async throws(MailError) -> SendOutcome {
+    /// Hands `mail` to the server and says what became of it (`beforeData` as for
+    /// `SMTPConnection.send`).
+    public func send(_ mail: ComposedMail, abort: AbortSignal = AbortSignal(),
+                     beforeData: (@Sendable () -> Bool)? = nil) async throws(MailError) -> SendOutcome {
         do {
-            return try await onThread { [settings] in try SMTPConnection(settings: settings).send(mail, abort: abort) }
+            return try await onThread { [settings] in
+                try SMTPConnection(settings: settings).send(mail, abort: abort, beforeData: beforeData)
+            }
         } catch let error as MailError {
             throw error
         } catch {

@@ -58,10 +58,15 @@ final class SMTPExchange {
     /// to the user, and a hostile one must not fill memory or the screen.
     static let keptLines = 20, keptCharacters = 512
 
-    init(body: Data, abort: AbortSignal, deadline: Double) {
+    /// Asked once, when the server has accepted DATA and before the message's first byte:
+    /// false withholds the message (the exchange stops with nothing of it sent).
+    private let beforeData: (@Sendable () -> Bool)?
+
+    init(body: Data, abort: AbortSignal, deadline: Double, beforeData: (@Sendable () -> Bool)? = nil) {
         self.body = body
         self.abort = abort
         self.deadline = deadline
+        self.beforeData = beforeData
     }
 
     private static func from(_ userdata: UnsafeMutableRawPointer?) -> SMTPExchange? {
@@ -71,6 +76,7 @@ final class SMTPExchange {
     /// CURLOPT_READFUNCTION: the next bytes of the message; 0 at its end.
     static let read: ccurl_data_callback = { buffer, size, count, userdata in
         guard let exchange = SMTPExchange.from(userdata), let buffer else { return Int(CURL_READFUNC_ABORT) }
+        if !exchange.dataBegan, let beforeData = exchange.beforeData, !beforeData() { return Int(CURL_READFUNC_ABORT) }
         exchange.dataBegan = true
         if exchange.abort.isRaised { return Int(CURL_READFUNC_ABORT) }
         let length = min(size * count, exchange.body.count - exchange.offset)

@@ -14,7 +14,7 @@ package struct AssignmentPage: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case assignment, recording, waveform
+        case assignment, recording, waveform, deliveries
     }
 
     /// `--json`: the assignment, and the recording (with the commands that play it and each
@@ -24,6 +24,7 @@ package struct AssignmentPage: Encodable, Sendable {
         try container.encode(view.assignment, forKey: .assignment)
         try container.encodeIfPresent(view.recording.map(PlayableRecording.init), forKey: .recording)
         try container.encodeIfPresent(waveform?.map(\.rms), forKey: .waveform)
+        try container.encode(view.deliveries, forKey: .deliveries)
     }
 
     /// The page, with `link` (the URL that answers it); `color` draws the waveform in colour.
@@ -35,7 +36,7 @@ package struct AssignmentPage: Encodable, Sendable {
             "Person:  \(TerminalText.escaped(assignment.person))",
             "Given:   \(LocalDate.short(assignment.createdAt))" + (assignment.answeredAt.map { ", answered \(LocalDate.short($0))" } ?? ""),
             "Link:    \(TerminalText.escaped(link))",
-        ]
+        ] + Self.deliveryLines(view.deliveries, reminders: assignment.reminderCount, id: assignment.id)
         guard let details = view.recording else {
             return (lines + ["\nNot answered yet: voicejournal answer \(assignment.id)"]).joined(separator: "\n")
         }
@@ -43,5 +44,22 @@ package struct AssignmentPage: Encodable, Sendable {
         lines.append(details.transcript.map(RecordingLines.transcript) ?? "(not transcribed yet; run: voicejournal queue run)")
         if let transcript = details.transcript { lines += TranscriptReading.translationLines(transcript) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Each email sent for it: when, to whom, and the server's answer; one whose outcome is
+    /// unknown says so, and what the user may do.
+    static func deliveryLines(_ deliveries: [Delivery.Summary], reminders: Int, id: Int64) -> [String] {
+        guard !deliveries.isEmpty else { return [] }
+        var lines = ["Emails:" + (reminders > 0 ? " (\(reminders) reminder\(reminders == 1 ? "" : "s"))" : "")]
+        for delivery in deliveries {
+            let when = LocalDate.short(delivery.sentAt ?? delivery.createdAt)
+            let reply = delivery.reply.map { ": " + TerminalText.escaped($0) } ?? ""
+            let what = delivery.kind == .remind ? "reminder" : delivery.kind.rawValue
+            lines.append("  \(when)  \(what) to \(TerminalText.escaped(delivery.recipient))  \(delivery.state.rawValue)\(reply)")
+            if delivery.state == .unknown {
+                lines.append("    it may have arrived: it is not sent again by itself; voicejournal assignment send \(id) --again sends it again")
+            }
+        }
+        return lines
     }
 }

@@ -41,6 +41,35 @@ package enum CommandHelp {
         their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.
         """
 
+    package static let assignmentSend = """
+        Emails the question to the assignment's person (their address: person add NAME --email \
+        E): who asks it, the question, and the link that answers it, exactly as `assignment \
+        link` prints it, in plain text and HTML. The link must be one a phone can record from: \
+        https, or http on this machine (set public_url, or --public-url). Mail goes through the \
+        config file's [mail] server (see `mail test`). The send is a job of the delivery queue: \
+        a server that says "not now" (4xx) or a network failure is tried again with backoff \
+        (`queue run`); a refusal (5xx, "550 no such user") is shown and not tried again. A \
+        message is sent at most once: if the connection broke while it was being sent, it may \
+        have arrived, and it is not sent again by itself — `assignment show` says so and \
+        --again sends it again.
+        """
+
+    package static let assignmentRemind = """
+        Emails a reminder of an unanswered assignment, when the cooldown allows: 1 hour after \
+        the link went, then 24 hours after the first reminder, then 72 hours between each \
+        after; and at most [mail] reminders_per_day (default 3) to one person in a day. A \
+        reminder refused says why and when the next may go. `assignment show --json` has \
+        reminderCount and lastReminderAt.
+        """
+
+    package static let remindDue = """
+        Sends a reminder of every unanswered assignment whose link went at least [mail] \
+        remind_after_days (default 3) ago and has had fewer than reminders_most (default 3) \
+        reminders, as the cooldown and the daily cap allow (see `assignment remind`). Safe to \
+        run as often as you like: a reminder that went waits its cooldown. A user timer runs \
+        it daily once enabled: systemctl --user enable --now voicejournal-remind.timer
+        """
+
     package static let mailTest = """
         Sends one short message (a plain-text and an HTML part) to ADDRESS through the SMTP server \
         of the config file's [mail] table, and prints the server's answer (250 ... queued as ...). \

@@ -16,6 +16,8 @@ import TOMLKit
 /// notify = false                          # people are told by mail of what is assigned to them
 /// send_timeout = 60                       # seconds one message may take, connecting included
 /// reminders_per_day = 3                   # the most reminders one person gets in a day
+/// remind_after_days = 3                   # remind --due: unanswered this long after the link went
+/// reminders_most = 3                      # remind --due: the most reminders of one assignment
 /// ```
 package struct MailTable: Sendable, Equatable {
     package var url: String?
@@ -27,6 +29,9 @@ package struct MailTable: Sendable, Equatable {
     package var notify = false
     package var sendTimeout: Double?
     package var remindersPerDay: Int?
+    /// `remind --due`'s policy: days unanswered before the first reminder, and the most of them.
+    package var remindAfterDays: Double = 3
+    package var remindersMost = 3
     /// The line of the table's header, for messages.
     package var line: Int?
 
@@ -34,7 +39,7 @@ package struct MailTable: Sendable, Equatable {
 
     /// The keys `[mail]` takes.
     static let keys: Set<String> = ["url", "from", "from_name", "username", "ca_file", "allow_plain_loopback", "notify",
-                                   "send_timeout", "reminders_per_day"]
+                                   "send_timeout", "reminders_per_day", "remind_after_days", "reminders_most"]
     /// The variable the password is read from (the mail module's `MailSettings.passwordVariable`).
     package static let passwordVariable = "VOICEJOURNAL_SMTP_PASSWORD"
 }
@@ -86,6 +91,16 @@ extension ConfigFile.TableReader {
                 guard let count = value?.int else { throw wrongType(key, in: name, expected: "a whole number", got: value) }
                 guard (0...100).contains(count) else { throw invalid(key, in: name, "must be from 0 (none) to 100") }
                 mail.remindersPerDay = count
+            case "remind_after_days":
+                guard let days = value?.double ?? value?.int.map(Double.init) else {
+                    throw wrongType(key, in: name, expected: "a number of days", got: value)
+                }
+                guard days.isFinite, (0...365).contains(days) else { throw invalid(key, in: name, "must be from 0 to 365 days") }
+                mail.remindAfterDays = days
+            case "reminders_most":
+                guard let count = value?.int else { throw wrongType(key, in: name, expected: "a whole number", got: value) }
+                guard (0...100).contains(count) else { throw invalid(key, in: name, "must be from 0 (none) to 100") }
+                mail.remindersMost = count
             default:
                 throw unknownKey(key, in: name, hint: "")
             }

@@ -54,3 +54,9 @@ func printEncouragement(_ line: String) {
 func printNow(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
+
+/// The process's environment (settings and secrets are read from it).
+var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+/// Prints each line on stdout.
+func printLines(_ lines: [String]) { lines.forEach { print($0) } }

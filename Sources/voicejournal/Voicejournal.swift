@@ -24,7 +24,7 @@ struct Voicejournal: AsyncParsableCommand {
             JournalCommand.self, EntryCommand.self,
             PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self, Serve.self,
             VocabularyCommand.self, Search.self, Reflect.self, Ask.self, Stats.self, Export.self, Import.self, Backup.self, Restore.self,
-            MailCommand.self, ConfigCommand.self,
+            MailCommand.self, Remind.self, ConfigCommand.self,
         ]
     )
 

@@ -87,7 +87,8 @@ extension JournalStore {
 
     /// Records how the try ended; returns the delivery as it now stands (nil when `owner` no
     /// longer held it). A reminder sent, or whose outcome is unknown, counts on its assignment
-    /// (`reminderCount`, `lastReminderAt`); an assignment's link sent marks it sent.
+    /// (`reminderCount`, `lastReminderAt`); an assignment's link sent sets its `sentAt` (its
+    /// status stays pending until answered: `assignment list --status pending` lists it still).
     public func finishDelivery(id: Int64, owner: String, _ attempt: DeliveryAttempt, now: Date) throws -> Delivery? {
         try pool.write { db in
             guard var delivery = try Delivery.fetchOne(db, key: id), delivery.state == .sending, delivery.leaseOwner == owner else {
@@ -123,7 +124,7 @@ extension JournalStore {
                 }
                 if delivery.kind == .send, delivery.state == .sent {
                     try db.execute(sql: """
-                        UPDATE assignment SET sentAt = ?, status = CASE status WHEN 'pending' THEN 'sent' ELSE status END WHERE id = ?
+                        UPDATE assignment SET sentAt = ? WHERE id = ?
                         """, arguments: [now, assignmentId])
                 }
             }
@@ -148,6 +149,40 @@ extension JournalStore {
                 WHERE d.kind = 'remind' AND d.state IN ('sent', 'unknown', 'sending', 'queued') AND a.personId = ?
                   AND coalesce(d.sentAt, d.createdAt) >= ? AND coalesce(d.sentAt, d.createdAt) < ?
                 """, arguments: [personId, start, end]) ?? 0
+        }
+    }
+
+    /// When the earliest queued delivery (of `ids` only, when given) becomes due; nil if none.
+    public func nextDeliveryDue(ids: Set<Int64>? = nil) throws -> Date? {
+        try pool.read { db in
+            var sql = "SELECT min(runAfter) FROM delivery WHERE state = 'queued'"
+            var arguments: StatementArguments = []
+            if let ids {
+                guard !ids.isEmpty else { return nil }
+                sql += " AND id IN (\(databaseQuestionMarks(count: ids.count)))"
+                arguments = StatementArguments(Array(ids))
+            }
+            return try Date.fetchOne(db, sql: sql, arguments: arguments)
+        }
+    }
+
+    /// The assignment's person's email address (nil when none is known).
+    public func assignmentEmail(_ id: Int64) throws -> String? {
+        try pool.read { db in
+            try String.fetchOne(db, sql: "SELECT p.email FROM assignment a JOIN person p ON p.id = a.personId WHERE a.id = ?",
+                                arguments: [id])
+        }
+    }
+
+    /// The assignments waiting for an answer whose link went (or that were reminded) before
+    /// `before`, with fewer than `maxReminders` reminders: what `remind --due` looks at.
+    public func unansweredAssignments(sentBefore before: Date, maxReminders: Int) throws -> [Int64] {
+        try pool.read { db in
+            try Int64.fetchAll(db, sql: """
+                SELECT a.id FROM assignment a
+                WHERE a.status != 'answered' AND a.sentAt IS NOT NULL AND a.sentAt <= ? AND a.reminderCount < ?
+                ORDER BY a.id
+                """, arguments: [before, maxReminders])
         }
     }
 }

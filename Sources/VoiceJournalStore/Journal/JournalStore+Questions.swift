@@ -24,6 +24,9 @@ public struct AssignmentSummary: Codable, Sendable, Equatable, FetchableRecord {
     public var createdAt: Date
     public var sentAt: Date?
     public var answeredAt: Date?
+    /// Reminders sent (or that may have arrived), and the last one's time.
+    public var reminderCount: Int = 0
+    public var lastReminderAt: Date?
     public var recordingId: Int64?
     /// The answer's transcript text, once transcribed.
     public var transcript: String?
@@ -94,7 +97,7 @@ extension JournalStore {
     static func assignmentSummaries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [AssignmentSummary] {
         try AssignmentSummary.fetchAll(db, sql: """
             SELECT a.id, a.questionId, q.text AS question, j.name AS journal, a.personId, p.name AS person,
-                   a.status, a.linkToken, a.createdAt, a.sentAt, a.answeredAt,
+                   a.status, a.linkToken, a.createdAt, a.sentAt, a.answeredAt, a.reminderCount, a.lastReminderAt,
                    r.id AS recordingId, t.text AS transcript
             FROM assignment a
             JOIN question q ON q.id = a.questionId

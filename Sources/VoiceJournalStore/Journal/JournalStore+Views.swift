@@ -27,6 +27,8 @@ package struct AssignmentView: Sendable, Equatable {
     package var assignment: AssignmentSummary
     /// The answer's recording with its transcript; nil before it is answered.
     package var recording: RecordingDetails?
+    /// The emails sent for it (its link, reminders), oldest first.
+    package var deliveries: [Delivery.Summary] = []
 }
 
 extension JournalStore {
@@ -47,6 +49,7 @@ extension JournalStore {
 
     /// The assignment and its answer's recording (`assignment show`).
     package func assignmentView(id: Int64) throws -> AssignmentView {
-        AssignmentView(assignment: try assignment(id: id), recording: try recordingDetails(ofAssignment: id))
+        AssignmentView(assignment: try assignment(id: id), recording: try recordingDetails(ofAssignment: id),
+                       deliveries: try deliveries(assignmentId: id).map(\.summary))
     }
 }

@@ -15,14 +15,18 @@ struct Assign: AsyncParsableCommand {
     @Argument(help: "The question's id (see 'question list').") var questionId: Int64
     @Option(help: "Who answers: a name, an id, or \"me\".") var person: String
     @OptionGroup var link: LinkOptions
+    @Flag(help: "Email the question and its link to the person now (see 'assignment send').") var send = false
 
     func run() async throws {
-        let settings = try link.settings(global)
-        let assignment = try global.openStore().assign(questionId: questionId, to: person, now: Now.date())
+        let settings = try link.settings(global), store = try global.openStore()
+        // Mail's settings are checked before the assignment is made: nothing half done.
+        let mail = send ? try AssignmentMailRun(store: store, settings: settings, environment: environment, now: Now.date()) : nil
+        let assignment = try store.assign(questionId: questionId, to: person, now: Now.date())
         try output.show(assignment) {
             "Assigned question #\($0.questionId) to \(TerminalText.escaped($0.person)): assignment #\($0.id).\n"
                 + "Link: \(TerminalText.escaped(settings.answerLink(token: $0.linkToken)))"
         }
+        if let mail { try await printLines(mail.send(assignment.id, again: false)) }
     }
 }
 

@@ -1,13 +1,42 @@
 import ArgumentParser
 import VoiceJournal
 import VoiceJournalPages
+import VoiceJournalSettings
 import VoiceJournalSystem
 import VoiceJournalTerminal
 
 /// `voicejournal assignment list|show|link`.
 struct AssignmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "assignment", abstract: "List assignments and show their answers.", subcommands: [List.self, Show.self, Link.self])
+        commandName: "assignment", abstract: "List assignments, show their answers, send their links by email and remind.",
+        subcommands: [List.self, Show.self, Link.self, Send.self, Remind.self])
+
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "send", abstract: "Email an assignment's question and link to its person.",
+                                                        discussion: CommandHelp.assignmentSend)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The assignment's id (see 'assignment list').") var id: Int64
+        @Flag(help: "Send it even though it went before (or may have).") var again = false
+        @OptionGroup var link: LinkOptions
+
+        func run() async throws {
+            try await printLines(AssignmentMailRun(store: global.openStore(), settings: link.settings(global), environment: environment,
+                                                   now: Now.date()).send(id, again: again))
+        }
+    }
+
+    struct Remind: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remind", abstract: "Email a reminder of an unanswered assignment.",
+                                                        discussion: CommandHelp.assignmentRemind)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The assignment's id (see 'assignment list').") var id: Int64
+        @OptionGroup var link: LinkOptions
+
+        func run() async throws {
+            try await printLines(AssignmentMailRun(store: global.openStore(), settings: link.settings(global), environment: environment,
+                                                   now: Now.date()).remind(id))
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List assignments, newest first.")
@@ -15,8 +44,8 @@ struct AssignmentCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: "Only this status: pending (not answered yet) or answered.") var status: Status?
 
-        /// What `--status` takes. `sent` is not offered: voicejournal does not know when a link
-        /// is sent, so no assignment is ever in that state; a pending one is waiting for its answer.
+        /// What `--status` takes. A pending one is waiting for its answer, its link sent or not
+        /// (`sentAt` says when it went by email).
         enum Status: String, ExpressibleByArgument, CaseIterable {
             case pending, answered
         }
