@@ -72,7 +72,34 @@ package struct AssignmentMailRun: Sendable {
         return lines.isEmpty ? ["No reminders due."] : lines
     }
 
+    /// `queue run`'s part: the deliveries due now (retries of what a server deferred), sent;
+    /// a line of what became of them, none when there were none. No `[mail]`: nothing to do
+    /// (a queued delivery then waits for it, said in a line).
+    package static func drain(store: JournalStore, settings: Settings, environment: [String: String], now: Date) async throws -> [String] {
+        guard settings.file?.mail != nil else {
+            return try store.nextDeliveryDue() == nil ? [] : ["Emails are queued but [mail] is not set up: see voicejournal mail test"]
+        }
+        let run = try AssignmentMailRun(store: store, settings: settings, environment: environment, now: now)
+        var runner = DeliveryRunner(store: store, settings: run.mail, now: { [now] in Self.clock(now) })
+        runner.retryBase = run.retryBase ?? runner.retryBase
+        let report = try await runner.run()
+        guard !report.finished.isEmpty || report.stopped != nil else { return [] }
+        var lines: [String] = []
+        let counts = Dictionary(grouping: report.finished, by: \.state).mapValues(\.count)
+        let said = [(Delivery.State.sent, "sent"), (.queued, "to be tried again"), (.failed, "refused"), (.unknown, "may have arrived")]
+            .compactMap { state, word in counts[state].map { "\($0) \(word)" } }
+        lines.append("Emails: " + said.joined(separator: ", "))
+        for delivery in report.finished where delivery.state == .failed || delivery.state == .unknown {
+            lines.append("  email \(delivery.id ?? 0) to \(delivery.recipient): \(TerminalText.escaped(delivery.reply ?? delivery.state.rawValue))")
+        }
+        if let stopped = report.stopped { lines.append("Emails stopped: \(TerminalText.escaped(stopped))") }
+        return lines
+    }
+
     // MARK: -
+
+    /// `VOICEJOURNAL_MAIL_RETRY_BASE`: the first retry's wait in seconds (tests make it short).
+    var retryBase: TimeInterval? { Double(environment["VOICEJOURNAL_MAIL_RETRY_BASE"] ?? "").flatMap { $0 > 0 ? $0 : nil } }
 
     var asker: String { mail.from.displayName ?? "Someone in your family" }
 
@@ -109,7 +136,7 @@ package struct AssignmentMailRun: Sendable {
         let delivery = try store.enqueue(Delivery(assignmentId: assignment.id, kind: kind, recipient: to.address, subject: message.subject,
                                                   message: composed.text, messageId: composed.messageID, now: now))
         var runner = DeliveryRunner(store: store, settings: mail, now: { [now] in Self.clock(now) })
-        runner.retryBase = Double(environment["VOICEJOURNAL_MAIL_RETRY_BASE"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? runner.retryBase
+        runner.retryBase = retryBase ?? runner.retryBase
         runner.patience = min(mail.sendTimeout, 15)
         let report = try await runner.run(ids: [delivery.id!])
         if let stopped = report.stopped { throw MailError(kind: .invalidConfiguration, description: stopped) }

@@ -186,6 +186,95 @@ import VoiceJournalTestSupport
     }
 }
 
+/// The delivery queue across runs: a deferred message sent by a later `queue run`, and a
+/// batch of sends SIGKILLed mid-message leaving nothing sent twice.
+@Suite(.onTestThreads) struct DeliveryRunTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder("delivery-runs") }
+
+    func binary(_ server: SMTPTestServer, questions: Int) throws -> VoicejournalBinary {
+        // `queue run` names a transcription server even with nothing to transcribe (none is asked here).
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: [
+            "VOICEJOURNAL_SMTP_PASSWORD": AssignmentMailTests.password, "VOICEJOURNAL_PUBLIC_URL": "http://127.0.0.1:8787", "TZ": "UTC",
+            "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+        ])
+        try configure(binary, server)
+        try binary.succeed(["journal", "create", "Family"])
+        try binary.succeed(["person", "add", "Rose", "--email", "rose@example.net"])
+        try binary.succeed(["person", "add", "Tom", "--email", "tom@example.net"])
+        try binary.succeed(["person", "add", "Ada", "--email", "ada@example.net"])
+        for number in 1...questions { try binary.succeed(["question", "add", "--journal", "Family", "Question \(number)?"]) }
+        return binary
+    }
+
+    func configure(_ binary: VoicejournalBinary, _ server: SMTPTestServer) throws {
+        try binary.writeConfig("""
+            [mail]
+            url = "\(server.url())"
+            from = "journal@example.org"
+            username = "journal@example.org"
+            ca_file = "\(try SMTPTestServer.Certificate.loopback.certificate.path)"
+            send_timeout = 30
+            """)
+    }
+
+    func at(_ seconds: Double) -> [String: String] {
+        let start = ISO8601DateFormatter().date(from: AssignmentMailTests.start)!
+        return ["VOICEJOURNAL_NOW": ISO8601DateFormatter().string(from: start.addingTimeInterval(seconds))]
+    }
+
+    @Test func aMessageTheServerDeferredIsSentByALaterQueueRunOnce() throws {
+        let server = try SMTPTestServer(login: ("journal@example.org", AssignmentMailTests.password), fault: .deferFirst(1))
+        let binary = try binary(server, questions: 1)
+        let deferred = try binary.run(["assign", "1", "--person", "Rose", "--send"], environment: at(0))
+        #expect(deferred.status == 0 && deferred.stdout.contains("Not sent yet") && deferred.stdout.contains("421"), "\(deferred.stdout)")
+        #expect(try server.messages().isEmpty)
+        let early = try binary.run(["queue", "run"], environment: at(30))
+        #expect(early.status == 0 && !early.stdout.contains("Emails:"), "not due before its backoff: \(early.stdout)")
+        let run = try binary.run(["queue", "run"], environment: at(61))
+        #expect(run.status == 0 && run.stdout.contains("Emails: 1 sent"), "\(run.stdout)\(run.stderr)")
+        let again = try binary.run(["queue", "run"], environment: at(3600))
+        #expect(!again.stdout.contains("Emails:"))
+        #expect(try server.messages().count == 1)
+    }
+
+    @Test func aBatchOfRemindersKilledMidMessageLeavesNoMessageSentTwice() throws {
+        let login = ("journal@example.org", AssignmentMailTests.password)
+        let first = try SMTPTestServer(login: login)
+        let binary = try binary(first, questions: 3)
+        for (question, person) in [(1, "Rose"), (2, "Tom"), (3, "Ada")] {
+            try binary.succeed(["assign", String(question), "--person", person, "--send"], environment: at(0))
+        }
+        #expect(try first.messages().count == 3)
+        // The reminders' server takes the first message and never answers its end: the batch
+        // is killed while that reminder is in DATA.
+        let hanging = try SMTPTestServer(login: login, fault: .hangAfterData)
+        try configure(binary, hanging)
+        let batch = try binary.start(["remind", "--due"], environment: at(4 * 86400))
+        let deadline = Date().addingTimeInterval(20)
+        while (try hanging.messages().isEmpty), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try hanging.messages().count == 1, "the first reminder's message reached the server")
+        batch.signal(SIGKILL)
+        #expect(batch.wait().status == 128 + SIGKILL)
+
+        let last = try SMTPTestServer(login: login)
+        try configure(binary, last)
+        for _ in 0..<2 {
+            let rerun = try binary.run(["remind", "--due"], environment: at(4 * 86400 + 60))
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+        }
+        let reminded = try hanging.messages() + last.messages()
+        let recipients = reminded.flatMap(\.rcptTos)
+        #expect(recipients.count == 3 && Set(recipients).count == 3, "each person reminded once: \(recipients)")
+        let killed = try #require(hanging.messages().first?.rcptTos.first)
+        let id = ["rose@example.net": 1, "tom@example.net": 2, "ada@example.net": 3][killed]!
+        let shown = try #require(try binary.succeed(["assignment", "show", String(id), "--json"]).json() as? [String: Any])
+        let states = (shown["deliveries"] as? [[String: Any]])?.map { $0["state"] as? String }
+        #expect(states == ["sent", "unknown"], "\(states ?? [])")
+        #expect((shown["assignment"] as? [String: Any])?["reminderCount"] as? Int == 1, "a reminder that may have arrived counts")
+    }
+}
+
 private extension VoicejournalBinary {
     /// Runs it and expects it to succeed (the arguments and stderr are shown if not).
     @discardableResult

@@ -75,7 +75,7 @@ import VoiceJournalTestSupport
         #expect(try store.claimDelivery(owner: "b", lease: 60, now: now.addingTimeInterval(86400)) == nil, "never resent by itself")
         // A reminder whose outcome is unknown counts: it may have arrived.
         let shown = try store.pool.read { db in try Assignment.fetchOne(db, key: id) }
-        #expect(shown?.reminderCount == 0, "settling does not count it; a sender that finishes it as unknown does")
+        #expect(shown?.reminderCount == 1 && shown?.lastReminderAt == now, "a reminder that may have arrived counts")
     }
 
     @Test func theCooldownStepsAndTheDailyCapHoldAtTheirEdges() {

@@ -55,6 +55,14 @@ extension JournalStore {
             gone += " OR leaseOwner IN (\(databaseQuestionMarks(count: deadOwners.count)))"
             arguments += StatementArguments(Array(deadOwners))
         }
+        // A reminder that may have arrived counts, as one finished as unknown does.
+        try db.execute(sql: """
+            UPDATE assignment SET reminderCount = reminderCount + 1,
+                lastReminderAt = (SELECT max(d.dataStartedAt) FROM delivery d WHERE d.assignmentId = assignment.id AND d.kind = 'remind'
+                                  AND d.state = 'sending' AND d.dataStartedAt IS NOT NULL AND (\(gone)))
+            WHERE id IN (SELECT assignmentId FROM delivery WHERE kind = 'remind' AND state = 'sending'
+                         AND dataStartedAt IS NOT NULL AND (\(gone)))
+            """, arguments: arguments + arguments)
         try db.execute(sql: """
             UPDATE delivery SET
                 state = CASE WHEN dataStartedAt IS NULL THEN 'queued' ELSE 'unknown' END,

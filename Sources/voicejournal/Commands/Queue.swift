@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VoiceJournal
 import VoiceJournalPages
+import VoiceJournalSettings
 
 /// `queue status|run|list|retry|cancel` — the transcription queue.
 struct Queue: AsyncParsableCommand {
@@ -30,7 +31,7 @@ extension Queue {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
-            abstract: "Transcribe queued jobs until the queue is empty, then ask for the queued reflections.",
+            abstract: "Transcribe queued jobs until the queue is empty, then ask for the queued reflections and send the queued emails.",
             discussion: "Safe to run alongside other `queue run`s and `transcribe`s: jobs are leased, never shared.")
 
         @OptionGroup var global: GlobalOptions
@@ -49,7 +50,8 @@ extension Queue {
             if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines { print(line) } }
             // After the transcriptions' report: a chat server that refuses or is not there stops only this part.
             let reflected = try await untilInterrupted { try await AutoReflection.drain(settings: settings, store: store, environment: ProcessInfo.processInfo.environment, notice: printNotice) }
-            for line in reflected { if json { printNotice(line) } else { print(line) } }
+            let mailed = try await untilInterrupted { try await AssignmentMailRun.drain(store: store, settings: settings, environment: environment, now: Now.date()) }
+            for line in reflected + mailed { if json { printNotice(line) } else { print(line) } }
             if drained.summary.failed > 0 { throw ExitCode(.failure) }
         }
     }
