@@ -141,7 +141,11 @@ package struct AssignmentMailRun: Sendable {
         let report = try await runner.run(ids: [delivery.id!])
         if let stopped = report.stopped { throw MailError(kind: .invalidConfiguration, description: stopped) }
         let stored = try store.delivery(id: delivery.id!) ?? delivery
-        let what = kind == .send ? "assignment \(assignment.id)'s question" : "a reminder of assignment \(assignment.id)"
+        let what = switch kind {
+        case .send: "assignment \(assignment.id)'s question"
+        case .remind: "a reminder of assignment \(assignment.id)"
+        default: "word of assignment \(assignment.id)'s answer"
+        }
         let who = TerminalText.escaped(to.description)
         switch stored.state {
         case .sent:

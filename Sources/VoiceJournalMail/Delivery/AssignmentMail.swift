@@ -49,7 +49,7 @@ public enum AssignmentMail {
     }
 
     /// A subject holds the question's first line, at most 120 characters.
-    static func shortened(_ question: String) -> String {
+    public static func shortened(_ question: String) -> String {
         let line = question.split(whereSeparator: \.isNewline).first.map(String.init) ?? question
         return line.count > 120 ? String(line.prefix(119)) + "…" : line
     }

@@ -193,4 +193,11 @@ extension JournalStore {
                 """, arguments: [before, maxReminders])
         }
     }
+
+    /// The journal owner's email address ("Myself"'s), nil when none is set.
+    public func ownerEmail() throws -> String? {
+        try pool.read { db in
+            try String.fetchOne(db, sql: "SELECT email FROM person WHERE relationship = 'self' AND email IS NOT NULL AND email != '' ORDER BY id LIMIT 1")
+        }
+    }
 }

@@ -4,6 +4,7 @@ import Logging
 import VoiceJournal
 import VoiceJournalPages
 import VoiceJournalServer
+import VoiceJournalSettings
 import VoiceJournalSystem
 
 /// `voicejournal serve` — the other end of the links `assign` prints.
@@ -71,12 +72,16 @@ struct Serve: AsyncParsableCommand {
                 try transcription.makeRunner(store: store, settings: settings, pool: pool)
             }
         }
+        let notifier = try AnswerNotifier.make(settings: settings, store: store, environment: environment, transcribing: transcribe, now: Now.date())
         SignalWatch.unblockStopSignals()
         let publicURL = settings.publicURL.source == .builtIn ? nil : (url: settings.publicURL.value, origin: settings.publicURLOrigin)
         try await AnswerServer.serve(configuration, askedBy: settings.askedBy.value, publicURL: publicURL, store: store,
                                      transcriber: transcriber.map { running in .init(run: { await running.run() }, nudge: { running.nudge() }) },
                                      logger: Logger(label: "voicejournal.serve")) { event in
             for line in event.lines { line.isNotice ? printNotice(line.text) : printNow(line.text) }
+            if case let .answered(id, recording, _, _) = event, let notifier {
+                Task { for line in await notifier.answered(assignmentId: id, recordingId: recording) { printNotice(line) } }
+            }
         }
     }
 }
