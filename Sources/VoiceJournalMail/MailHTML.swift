@@ -1,4 +1,5 @@
 import Foundation
+import VoiceJournalSystem
 
 /// Text from the journal or a person (a question, a name) made safe inside a message's HTML
 /// part: markup characters become entities, so `<script>` in a question arrives as the
@@ -6,23 +7,7 @@ import Foundation
 public enum MailHTML {
     /// `text` with `&`, `<`, `>`, `"` and `'` as entities, and control characters other than
     /// tab and line breaks replaced by U+FFFD.
-    public static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.properties.generalCategory == .control: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    public static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 
     /// `text` as HTML paragraphs: each run of lines between blank lines one `<p>`, its line
     /// breaks `<br>`, every piece escaped.

@@ -1,3 +1,5 @@
+import VoiceJournalSystem
+
 /// The HTML `serve` sends: the answer page, the thank-you page and the one page for every
 /// link that does not work. Journal text (the question, the asker's name) is escaped; the
 /// script and style are separate files (`PageAssets`), so the CSP allows no inline code.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import VoiceJournalServer
+@testable import VoiceJournalSystem
 import Testing
 
 /// The server's pure parts, in-process: the streaming multipart reader, escaping, the
