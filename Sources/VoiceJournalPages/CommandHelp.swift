@@ -50,7 +50,7 @@ package enum CommandHelp {
         a server that says "not now" (4xx) or a network failure is tried again with backoff \
         (`queue run`); a refusal (5xx, "550 no such user") is shown and not tried again. A \
         message is sent at most once: if the connection broke while it was being sent, it may \
-        have arrived, and it is not sent again by itself — `assignment show` says so and \
+        have arrived, and it is not sent again by itself: `assignment show` says so and \
         --again sends it again.
         """
 
@@ -298,8 +298,8 @@ package enum CommandHelp {
     package static let ask = """
         Finds the passages of your journal that may answer (full-text search over entries and \
         transcripts; the question's meaningful words, your people's names kept whole; the \
-        sentence holding the rarest of them and what was asked — a time for "when", a place \
-        for "where" — first), reads \
+        sentence holding the rarest of them and what was asked, a time for "when" or a place \
+        for "where", first), reads \
         the period it names ("yesterday", "last week", "in October", "since Monday") and shows \
         the range used, counts with SQL what a counting question asks ("how often", "how \
         many"), and sends the numbered passages to the chat endpoint you name (as for \

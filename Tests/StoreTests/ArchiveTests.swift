@@ -98,6 +98,14 @@ import VoiceJournalTestSupport
             answer: "On day 0 [1].", cited: [1], removed: [4], incomplete: nil, model: "SmolLM2-135M-Instruct", endpointHost: "127.0.0.1:8179",
             promptVersion: "ask-1", inputTokens: 300, outputTokens: 12, seconds: 0.8, firstTextSeconds: 0.2, cost: 0,
             createdAt: start.addingTimeInterval(1500)))
+        // The question's email, sent (a queued one is not carried as queued: see the import).
+        let delivery = try store.enqueue(Delivery(assignmentId: assignment.id, kind: .send, recipient: "rose@example.org",
+                                                  subject: "Sam asks: Where did you grow up?", message: "Subject: x\r\n\r\nHello\r\n",
+                                                  messageId: "<1@example.org>", now: start.addingTimeInterval(1600)))
+        _ = try store.claimDelivery(owner: "here:1:a", lease: 60, now: start.addingTimeInterval(1600))
+        _ = try store.markDeliveryStarted(id: delivery.id!, owner: "here:1:a", now: start.addingTimeInterval(1601))
+        _ = try store.finishDelivery(id: delivery.id!, owner: "here:1:a", .sent(code: 250, reply: "250 2.0.0 Ok"),
+                                     now: start.addingTimeInterval(1602))
     }
 
     @Test func anExportImportedIntoAnEmptyHomeReproducesEveryRowTableByTable() throws {

@@ -91,7 +91,8 @@ import Testing
         let page = AssignmentPage(AssignmentView(assignment: Self.assignment(id: 2, status: .pending)), waveform: nil)
         #expect(page.text(link: "L", color: false).hasSuffix("Link:    L\n\nNot answered yet: voicejournal answer 2"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(JSONText.encode(page).utf8)) as? [String: Any])
-        #expect(json.keys.sorted() == ["assignment"], "no recording, no waveform before the answer")
+        #expect(json.keys.sorted() == ["assignment", "deliveries"], "no recording, no waveform before the answer")
+        #expect((json["deliveries"] as? [Any])?.isEmpty == true, "no email sent")
     }
 
     // MARK: journal show
