@@ -41,6 +41,28 @@ package enum CommandHelp {
         their recording. Or answer it here with: voicejournal answer ASSIGNMENT_ID (records) or --file AUDIO.
         """
 
+    /// The root command's help: where data and settings come from, the exit codes.
+    package static let voicejournal = """
+        Data lives in --home DIR, else $VOICEJOURNAL_HOME, else $XDG_DATA_HOME/voicejournal \
+        (~/.local/share/voicejournal). Transcription uses $OPENAI_API_KEY and \
+        $OPENAI_BASE_URL (any OpenAI-compatible server, e.g. voicejournal-whisper-server).
+
+        Settings come from the flag, else the environment, else the config file \
+        ($XDG_CONFIG_HOME/voicejournal/config.toml, or --config FILE), else the default: \
+        `voicejournal config show` prints them and where each came from.
+
+        Exit codes: 0 success, 1 some work failed, 2 usage error, 3 configuration error, \
+        130 interrupted.
+        """
+
+    /// Every delete's.
+    package static let delete = """
+        Says what will go (entries, recordings, transcripts, queued jobs, audio files in the data \
+        folder) and asks first on a terminal; elsewhere --yes is needed. Only files voicejournal \
+        made are deleted (under the data folder's audio/ and tmp/): audio from folders given to \
+        'transcribe' never is.
+        """
+
     package static let assignmentSend = """
         Emails the question to the assignment's person (their address: person add NAME --email \
         E): who asks it, the question, and the link that answers it, exactly as `assignment \

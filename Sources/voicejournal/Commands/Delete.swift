@@ -65,12 +65,7 @@ extension PersonCommand {
 
 /// The flags every delete takes, and the delete itself: show, ask, delete, report.
 struct DeleteOptions: ParsableArguments {
-    static let discussion = """
-        Says what will go (entries, recordings, transcripts, queued jobs, audio files in the data \
-        folder) and asks first on a terminal; elsewhere --yes is needed. Only files voicejournal \
-        made are deleted (under the data folder's audio/ and tmp/): audio from folders given to \
-        'transcribe' never is.
-        """
+    static let discussion = CommandHelp.delete
 
     @Flag(name: .long, help: "Delete without asking.") var yes = false
     @Flag(name: .long, help: "Only say what would be deleted.") var dryRun = false
