@@ -21,7 +21,9 @@ package struct AskPage: Encodable, Sendable {
     /// A cited passage as shown.
     struct Citation: Encodable {
         let number: Int
-        let entryId: Int64
+        /// The entry it is from, or the assignment whose answer it is (`ask --person`).
+        let entryId: Int64?
+        let assignmentId: Int64?
         let date: Date
         let start: Double?
         let end: Double?
@@ -32,10 +34,16 @@ package struct AskPage: Encodable, Sendable {
 
     var citations: [Citation] {
         turn.cited.compactMap { number in passages.first { $0.number == number } }.map { passage in
-            let command = passage.start.map { PlayCommandText.entry(passage.entryId, at: max(0, $0 - 1)) }
-                ?? "voicejournal entry show \(passage.entryId)"
-            return Citation(number: passage.number, entryId: passage.entryId, date: passage.date, start: passage.start,
-                            end: passage.end, text: passage.text, command: command)
+            let command: String
+            if let assignment = passage.assignmentId {
+                command = passage.start.map { PlayCommandText.assignment(assignment, at: max(0, $0 - 1)) }
+                    ?? "voicejournal assignment show \(assignment)"
+            } else {
+                let entry = passage.entryId ?? 0
+                command = passage.start.map { PlayCommandText.entry(entry, at: max(0, $0 - 1)) } ?? "voicejournal entry show \(entry)"
+            }
+            return Citation(number: passage.number, entryId: passage.entryId, assignmentId: passage.assignmentId, date: passage.date,
+                            start: passage.start, end: passage.end, text: passage.text, command: command)
         }
     }
 
@@ -45,7 +53,7 @@ package struct AskPage: Encodable, Sendable {
     }
 
     private struct Sent: Encodable {
-        let number: Int, entryId: Int64, start: Double?, end: Double?, text: String?
+        let number: Int, entryId: Int64?, assignmentId: Int64?, start: Double?, end: Double?, text: String?
     }
 
     private struct Usage: Encodable {
@@ -67,7 +75,7 @@ package struct AskPage: Encodable, Sendable {
         try container.encode(turn.passages.count, forKey: .passagesSent)
         // Which passages were sent, by entry and time (and their words when this run read them).
         try container.encode(turn.passages.map { ref in
-            Sent(number: ref.number, entryId: ref.entryId, start: ref.start, end: ref.end,
+            Sent(number: ref.number, entryId: ref.entryId, assignmentId: ref.assignmentId, start: ref.start, end: ref.end,
                  text: passages.first { $0.number == ref.number }.flatMap { $0.text.isEmpty ? nil : $0.text })
         }, forKey: .passages)
         try container.encode(turn.model, forKey: .model)
@@ -86,7 +94,8 @@ package struct AskPage: Encodable, Sendable {
             lines.append("Sources:")
             for citation in citations {
                 let at = citation.start.map { " @" + Clock.text($0.rounded(.down), .position) } ?? ""
-                lines.append("  [\(citation.number)] #\(citation.entryId) \(LocalDate.short(citation.date))\(at) → \(citation.command)")
+                let source = citation.assignmentId.map { "assignment \($0)" } ?? "#\(citation.entryId ?? 0)"
+                lines.append("  [\(citation.number)] \(source) \(LocalDate.short(citation.date))\(at) → \(citation.command)")
             }
         }
         if !turn.removed.isEmpty {

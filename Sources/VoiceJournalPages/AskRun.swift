@@ -60,7 +60,8 @@ package struct AskRun: Sendable {
         let citations = AskCitations.check(answer.content, passages: sent)
         let turn = try store.addAskTurn(AskTurn(
             conversationId: history?.0.id ?? 0, question: question, rangeText: range, rangeStart: filter.since, rangeEnd: filter.until,
-            passages: sent.map { AskTurn.PassageRef(number: $0.number, entryId: $0.entryId, start: $0.start, end: $0.end) },
+            passages: sent.map { AskTurn.PassageRef(number: $0.number, entryId: $0.entryId, assignmentId: $0.assignmentId, start: $0.start,
+                                                    end: $0.end) },
             facts: facts, answer: citations.text, cited: citations.cited, removed: citations.removed, incomplete: answer.incomplete,
             model: endpoint.model, endpointHost: endpoint.host, promptVersion: AskPrompt.version,
             inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, seconds: answer.seconds,
@@ -169,16 +170,22 @@ package struct AskRun: Sendable {
     static func shownPage(_ turn: AskTurn, store: JournalStore) throws -> AskPage {
         var gone: [Int] = []
         let passages = try turn.passages.compactMap { ref -> AskPassage? in
-            guard let entry = try store.entryIfPresent(id: ref.entryId) else {
+            let found: (journal: String, date: Date)?
+            if let assignment = ref.assignmentId {
+                found = try store.assignments().first { $0.id == assignment }.map { ($0.journal, $0.answeredAt ?? $0.createdAt) }
+            } else {
+                found = try ref.entryId.flatMap { try store.entryIfPresent(id: $0) }.map { ($0.journal, $0.createdAt) }
+            }
+            guard let found else {
                 if turn.cited.contains(ref.number) { gone.append(ref.number) }
                 return nil
             }
-            return AskPassage(number: ref.number, entryId: ref.entryId, journal: entry.journal, date: entry.createdAt,
-                              start: ref.start, end: ref.end, text: "")
+            return AskPassage(number: ref.number, entryId: ref.entryId, assignmentId: ref.assignmentId, journal: found.journal,
+                              date: found.date, start: ref.start, end: ref.end, text: "")
         }
         var page = AskPage(turn: turn, passages: passages)
         if !gone.isEmpty {
-            page.notes = ["Cited " + gone.map { "[\($0)]" }.joined(separator: ", ") + ": no longer in the journal (its entry was deleted)."]
+            page.notes = ["Cited " + gone.map { "[\($0)]" }.joined(separator: ", ") + ": no longer in the journal (deleted since)."]
         }
         return page
     }

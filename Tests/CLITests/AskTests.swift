@@ -237,3 +237,39 @@ import VoiceJournalTestSupport
         }
     }
 }
+
+/// `ask --person`: the passages are the answers that person gave (their transcripts), cited
+/// by assignment with the command that plays the answer.
+@Suite(.onTestThreads) struct AskPersonTests {
+    @Test func withAPersonTheirAnswersAreThePassagesAndCitationsPlayTheAnswer() throws {
+        let folder = try TemporaryFolder()
+        let whisper = try StubWhisperServer(rules: [.init(responses: [.says("I grew up by the harbour in a blue house.")])])
+        let chat = try StubChatServer(rules: [.init(responses: [.says("By the harbour, in a blue house [1].")])])
+        let binary = VoicejournalBinary(home: folder.path("home"), environment: [
+            "OPENAI_BASE_URL": whisper.baseURL, "VOICEJOURNAL_CHAT_URL": chat.baseURL, "TZ": "UTC",
+        ])
+        for arguments in [["journal", "create", "Family"], ["person", "add", "Grandma Rose"],
+                          ["question", "add", "--journal", "Family", "Where did you grow up?"], ["assign", "1", "--person", "Grandma Rose"],
+                          ["entry", "add", "--text", "The harbour was busy today, boats everywhere."]] {
+            let result = try binary.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let audio = folder.path("answer.wav")
+        try SyntheticVoice.writeWAV(SyntheticVoice.pcm16(seconds: 2, dbfs: -16, pitchHz: 160), to: audio)
+        #expect(try binary.run(["answer", "1", "--file", audio.path]).status == 0)
+        let transcribed = try binary.run(["queue", "run"])
+        #expect(transcribed.status == 0, "\(transcribed.stderr)")
+
+        let asked = try binary.run(["ask", "Where did she grow up, by the harbour?", "--person", "Grandma Rose", "--json"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let json = try #require(try asked.json() as? [String: Any])
+        let sent = try #require(json["passages"] as? [[String: Any]])
+        #expect(sent.count == 1 && sent.first?["assignmentId"] as? Int == 1 && sent.first?["entryId"] == nil, "only her answer: \(sent)")
+        let citation = try #require((json["citations"] as? [[String: Any]])?.first)
+        #expect((citation["command"] as? String)?.contains("--assignment 1") == true, "\(citation)")
+        let user = try #require(try chat.completions().first?.lastUserContent)
+        #expect(user.contains("I grew up by the harbour in a blue house.") && !user.contains("boats everywhere"), "\(user)")
+        let shown = try binary.run(["ask", "--show", "1"])
+        #expect(shown.stdout.contains("[1] assignment 1 "), "\(shown.stdout)")
+    }
+}

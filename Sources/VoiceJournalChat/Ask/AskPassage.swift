@@ -6,7 +6,9 @@ import VoiceJournalStore
 public struct AskPassage: Sendable, Equatable, Codable {
     /// 1-based, as the model cites it (`[2]`).
     public var number: Int
-    public var entryId: Int64
+    /// The entry it is from; nil for an answer to an assignment (`assignmentId`).
+    public var entryId: Int64?
+    public var assignmentId: Int64?
     public var journal: String
     public var date: Date
     /// Seconds from the start of the entry's recording; nil for typed text.
@@ -14,9 +16,11 @@ public struct AskPassage: Sendable, Equatable, Codable {
     public var end: Double?
     public var text: String
 
-    public init(number: Int, entryId: Int64, journal: String, date: Date, start: Double?, end: Double?, text: String) {
+    public init(number: Int, entryId: Int64?, assignmentId: Int64? = nil, journal: String, date: Date, start: Double?, end: Double?,
+                text: String) {
         self.number = number
         self.entryId = entryId
+        self.assignmentId = assignmentId
         self.journal = journal
         self.date = date
         self.start = start
@@ -58,6 +62,7 @@ extension JournalStore {
     public func askPassages(_ query: AskQuery, question: String = "", filter: EntryFilter = EntryFilter(), person: String? = nil,
                             limit: Int = 8, vectors: AskVectors? = nil) throws -> [AskPassage] {
         guard limit > 0 else { return [] }
+        if let person { return try answerPassages(query, question: question, filter: filter, person: person, limit: limit) }
         var ranked: [Int64] = []
         var loaded: [Int64: EntryDetails] = [:]
         let ranking: AskRanking
@@ -102,6 +107,41 @@ extension JournalStore {
                                        text: stretch.map(\.text).joined(separator: " ")))
         }
         return passages
+    }
+
+    /// `ask --person`: passages from the answers `person` gave (their transcripts), found and
+    /// ranked as entries' are; a question with no terms takes their latest answers.
+    func answerPassages(_ query: AskQuery, question: String, filter: EntryFilter, person: String, limit: Int) throws -> [AskPassage] {
+        var ids: [Int64]
+        if query.pattern.isEmpty {
+            // Their latest answers (in the period asked about, when one is).
+            ids = try assignments(status: .answered).filter { answer in
+                let when = answer.answeredAt ?? answer.createdAt
+                return (answer.person.lowercased() == person.lowercased() || String(answer.personId) == person)
+                    && filter.since.map { when >= $0 } ?? true && filter.until.map { when < $0 } ?? true
+                    && filter.journal.map { $0 == answer.journal } ?? true
+            }.sorted { ($0.answeredAt ?? $0.createdAt) > ($1.answeredAt ?? $1.createdAt) }.prefix(limit).map(\.id)
+        } else {
+            ids = try bestMatches(query.pattern, filter: filter, person: person, limit: limit * Self.candidatesPerPassage)
+                .compactMap(\.assignmentId)
+        }
+        let counted = query.pattern.isEmpty ? (counts: [:], entries: 0) : try termCounts(query.terms)
+        let ranking = AskRanking(query, question: question, counts: counted.counts, entries: counted.entries)
+        var found: [(assignment: AssignmentSummary, sentences: [EntrySentence], best: (index: Int, score: Double), order: Int)] = []
+        for (order, id) in ids.enumerated() {
+            guard let details = try recordingDetails(ofAssignment: id), let transcript = details.transcript,
+                  let assignment = details.answers else { continue }
+            let sentences = transcript.segments.isEmpty ? EntrySentences.split(transcript.text) : EntrySentences.timed(transcript.segments)
+            guard !sentences.isEmpty else { continue }
+            found.append((assignment, sentences, query.pattern.isEmpty ? (0, 0) : ranking.best(sentences), order))
+        }
+        found.sort { ($0.best.score, -$0.order) > ($1.best.score, -$1.order) }
+        return found.prefix(limit).enumerated().map { number, answer in
+            let stretch = answer.sentences[max(0, answer.best.index - 1)...min(answer.sentences.count - 1, answer.best.index + 1)]
+            return AskPassage(number: number + 1, entryId: nil, assignmentId: answer.assignment.id, journal: answer.assignment.journal,
+                              date: answer.assignment.answeredAt ?? answer.assignment.createdAt, start: stretch.first?.start,
+                              end: stretch.last?.end, text: stretch.map(\.text).joined(separator: " "))
+        }
     }
 
     /// FTS5's candidates per passage sent: the answer's entry can rank well below entries

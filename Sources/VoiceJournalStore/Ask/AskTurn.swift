@@ -25,15 +25,18 @@ public struct AskConversation: Codable, Sendable, Equatable, FetchableRecord, Mu
 public struct AskTurn: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "ask_turn"
 
-    /// A passage sent, by where it is (its words are the entry's, read again when shown).
+    /// A passage sent, by where it is (its words are the entry's, or the answer's, read again
+    /// when shown): an entry, or the answer to an assignment (`ask --person`).
     public struct PassageRef: Codable, Sendable, Equatable {
         public var number: Int
-        public var entryId: Int64
+        public var entryId: Int64?
+        public var assignmentId: Int64?
         public var start: Double?
         public var end: Double?
-        public init(number: Int, entryId: Int64, start: Double?, end: Double?) {
+        public init(number: Int, entryId: Int64?, assignmentId: Int64? = nil, start: Double?, end: Double?) {
             self.number = number
             self.entryId = entryId
+            self.assignmentId = assignmentId
             self.start = start
             self.end = end
         }
