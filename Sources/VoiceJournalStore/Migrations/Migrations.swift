@@ -31,6 +31,7 @@ package enum Migrations {
         (reflections, createReflections),
         (reflectionJobs, createReflectionJobs),
         (askConversations, createAskConversations),
+        (nudges, createNudges),
     ]
 
     /// The migrator with every migration registered.
