@@ -46,6 +46,8 @@ package struct ConfigFile: Sendable, Equatable {
     package var endpoints: [EndpointTable]
     /// The `[chat]` table; nil when the file has none.
     package var chat: ChatTable?
+    /// The `[nudge]` table; nil when the file has none.
+    package var nudge: NudgeTable?
 
     package init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointTable] = []) {
         self.path = path
@@ -125,8 +127,13 @@ package struct ConfigFile: Sendable, Equatable {
             case "chat":
                 guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([chat])", got: root[key]) }
                 file.chat = try reader.chat(table)
+            case "nudge":
+                guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([nudge])", got: root[key]) }
+                file.nudge = try reader.nudge(table)
             default:
-                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]" : "; the file holds [defaults], [[endpoint]] and [chat] tables"
+                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]"
+                    : NudgeTable.keys.contains(key) ? "; put it under [nudge]"
+                    : "; the file holds [defaults], [[endpoint]], [chat] and [nudge] tables"
                 throw reader.unknownKey(key, in: "", hint: hint)
             }
         }
