@@ -156,10 +156,19 @@ let package = Package(
             "VoiceJournalStore", "VoiceJournalChat", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/VoiceJournalTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
+        // libdbus-1's header (libdbus-1-dev), for the tests alone: SystemTests hold the System
+        // module's own declarations of what it opens libdbus-1.so.3 for (LibDBus) against it.
+        // pkg-config finds the header's folders and adds -ldbus-1, which is why no target of
+        // the library uses it (see LibDBus); linking the test bundle with it costs nothing.
+        .systemLibrary(name: "VoiceJournalCDBusHeader", path: "Tests/CDBusHeader", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // The system edge: desktop notifications through a private session bus (a real
+        // dbus-daemon and a test notification service), libdbus's declarations.
+        .testTarget(name: "SystemTests", dependencies: ["VoiceJournalSystem", "VoiceJournalCDBusHeader", "VoiceJournalTestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),
         .testTarget(name: "ChatTests", dependencies: ["VoiceJournalChat", "VoiceJournalStore", "VoiceJournalTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
-            "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalSystem", "VoiceJournalTestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "QueueTests", dependencies: ["VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalTestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["VoiceJournalBatch", "VoiceJournalQueue", "VoiceJournalTranscription", "VoiceJournalTestSupport"]),
