@@ -60,7 +60,8 @@ let package = Package(
         ]),
         // The system edge every other module stands on: dlopen on first use (for the C libraries
         // only some commands need), blocking work on a bounded set of threads and a thread of
-        // its own per long-lived loop, errno's text, EINTR retries, file locks, signal and key watches.
+        // its own per long-lived loop, errno's text, EINTR retries, file locks, signal and key watches,
+        // desktop notifications through the session bus (libdbus-1, opened on first use: LibDBus).
         .target(name: "VoiceJournalSystem"),
         // Whisper's languages: codes, names, the table both uploads and stored transcripts use.
         .target(name: "VoiceJournalLanguages"),
