@@ -60,7 +60,8 @@ let package = Package(
         ]),
         // The system edge every other module stands on: dlopen on first use (for the C libraries
         // only some commands need), blocking work on a bounded set of threads and a thread of
-        // its own per long-lived loop, errno's text, EINTR retries, file locks, signal and key watches.
+        // its own per long-lived loop, errno's text, EINTR retries, file locks, signal and key watches,
+        // desktop notifications through the session bus (libdbus-1, opened on first use: LibDBus).
         .target(name: "VoiceJournalSystem"),
         // Whisper's languages: codes, names, the table both uploads and stored transcripts use.
         .target(name: "VoiceJournalLanguages"),
@@ -162,12 +163,21 @@ let package = Package(
             "VoiceJournalStore", "VoiceJournalChat", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/VoiceJournalTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["VoiceJournalAudio", "VoiceJournalSystem", "VoiceJournalTestSupport"]),
+        // libdbus-1's header (libdbus-1-dev), for the tests alone: SystemTests hold the System
+        // module's own declarations of what it opens libdbus-1.so.3 for (LibDBus) against it.
+        // pkg-config finds the header's folders and adds -ldbus-1, which is why no target of
+        // the library uses it (see LibDBus); linking the test bundle with it costs nothing.
+        .systemLibrary(name: "VoiceJournalCDBusHeader", path: "Tests/CDBusHeader", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // The system edge: desktop notifications through a private session bus (a real
+        // dbus-daemon and a test notification service), libdbus's declarations.
+        .testTarget(name: "SystemTests", dependencies: ["VoiceJournalSystem", "VoiceJournalCDBusHeader", "VoiceJournalTestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["VoiceJournalTranscription", "VoiceJournalAudio", "VoiceJournalTestSupport"]),
         // Composing and sending mail: real libcurl against a real SMTP server (aiosmtpd, Tests/Servers/smtp_server.py).
         .testTarget(name: "MailTests", dependencies: ["VoiceJournalMail", "VoiceJournalSystem", "VoiceJournalSettings", "VoiceJournalPages", "VoiceJournalBatch", "voicejournal", "VoiceJournalTestSupport"]),
         .testTarget(name: "ChatTests", dependencies: ["VoiceJournalChat", "VoiceJournalStore", "VoiceJournalTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: [
-            "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "VoiceJournalStore", "VoiceJournalPages", "VoiceJournalTerminal", "VoiceJournalSystem", "VoiceJournalTestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "QueueTests", dependencies: ["VoiceJournalQueue", "VoiceJournalBatch", "VoiceJournalRecording", "VoiceJournalTestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["VoiceJournalBatch", "VoiceJournalQueue", "VoiceJournalTranscription", "VoiceJournalTestSupport"]),

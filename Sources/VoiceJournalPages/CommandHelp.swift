@@ -331,4 +331,19 @@ package enum CommandHelp {
         "Nothing in your journal says." is an answer. Every turn is kept: --continue asks \
         on in the latest conversation (retrieving again), --list and --show ID read them.
         """
+
+    package static let nudge = """
+        Today is your local day (TZ). When an entry was made today, or today's nudge was sent \
+        already, nothing is sent and the exit status is 0; before [nudge] after (a local time, \
+        "20:00" unless the config file says otherwise) nothing is sent either, so its timer may \
+        run it often. Otherwise one reminder goes out: a desktop notification through the \
+        freedesktop Notifications service on the session bus (DBUS_SESSION_BUS_ADDRESS, else \
+        $XDG_RUNTIME_DIR/bus), or, where there is no session bus or no notification service on \
+        it, an email. Its text is [nudge] message, else a line of its own. A nudge sent is \
+        recorded with its day, so two runs at once never send two; one that could not be sent \
+        records nothing, and the next run tries again (no notification service and no mail set \
+        up: exit 3; a send that failed: exit 1). The timer voicejournal-nudge.timer (installed, \
+        not enabled) runs it every half hour in the evening: systemctl --user enable --now \
+        voicejournal-nudge.timer.
+        """
 }

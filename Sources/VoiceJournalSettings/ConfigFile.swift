@@ -48,6 +48,8 @@ package struct ConfigFile: Sendable, Equatable {
     package var chat: ChatTable?
     /// The `[mail]` table; nil when the file has none.
     package var mail: MailTable?
+    /// The `[nudge]` table; nil when the file has none.
+    package var nudge: NudgeTable?
 
     package init(path: String, defaults: Defaults = Defaults(), endpoints: [EndpointTable] = []) {
         self.path = path
@@ -130,8 +132,13 @@ package struct ConfigFile: Sendable, Equatable {
             case "mail":
                 guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([mail])", got: root[key]) }
                 file.mail = try reader.mail(table)
+            case "nudge":
+                guard let table = root[key]?.table else { throw reader.wrongType(key, in: "", expected: "a table ([nudge])", got: root[key]) }
+                file.nudge = try reader.nudge(table)
             default:
-                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]" : "; the file holds [defaults], [[endpoint]], [chat] and [mail] tables"
+                let hint = Defaults.keys.contains(key) ? "; put it under [defaults]"
+                    : NudgeTable.keys.contains(key) ? "; put it under [nudge]"
+                    : "; the file holds [defaults], [[endpoint]], [chat], [mail] and [nudge] tables"
                 throw reader.unknownKey(key, in: "", hint: hint)
             }
         }

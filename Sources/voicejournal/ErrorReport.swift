@@ -1,4 +1,5 @@
 import VoiceJournal
+import VoiceJournalPages
 import VoiceJournalServer
 import VoiceJournalSettings
 import VoiceJournalSystem
@@ -37,6 +38,8 @@ struct ErrorReport: Sendable, Equatable {
             return ErrorReport(message: error.message, status: error.status)
         case let error as ConfigError:
             return ErrorReport(message: error.description, status: .configuration)
+        case let error as NudgeError:
+            return ErrorReport(message: error.description, status: error.isConfiguration ? .configuration : .failure)
         case let error as ServeError:
             // Every kind (an address taken, no such host) means the machine cannot serve where asked.
             return ErrorReport(message: error.description, status: .configuration)

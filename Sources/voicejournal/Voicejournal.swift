@@ -13,7 +13,8 @@ struct Voicejournal: AsyncParsableCommand {
             Transcribe.self, Queue.self,
             JournalCommand.self, EntryCommand.self,
             PersonCommand.self, QuestionCommand.self, Assign.self, AssignmentCommand.self, Answer.self, Serve.self,
-            VocabularyCommand.self, Search.self, Reflect.self, Ask.self, Stats.self, Export.self, Import.self, Backup.self, Restore.self,
+            VocabularyCommand.self, Search.self, Reflect.self, Ask.self, Stats.self, NudgeCommand.self,
+            Export.self, Import.self, Backup.self, Restore.self,
             MailCommand.self, Remind.self, ConfigCommand.self,
         ]
     )

@@ -199,6 +199,7 @@ import VoiceJournalTestSupport
         let chatUnit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/voicejournal-chat.service"), encoding: .utf8)
         #expect(chatUnit.contains("\nDocumentation=man:voicejournal-chat-server(1)"), "\(chatUnit)")
         try checkWeeklyReflection(prefix: prefix, folder: folder, installed: installed.stdout)
+        try checkNudgeTimer(prefix: prefix, folder: folder, installed: installed.stdout)
 
         // The docs: the source tree's layout, links that resolve, no developer page.
         let docs = prefix.appendingPathComponent("share/doc/voicejournal")
@@ -305,6 +306,30 @@ import VoiceJournalTestSupport
         #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
     }
 
+    /// The nudge to journal: its service runs the installed `nudge`, its timer starts it every
+    /// half hour of the day (nudge itself waits for [nudge] after); `systemd-analyze verify`
+    /// loads both. Installed, not enabled (the installer says how), listed in the manifest.
+    func checkNudgeTimer(prefix: URL, folder: TemporaryFolder, installed: String) throws {
+        let units = prefix.appendingPathComponent("share/systemd/user")
+        let service = units.appendingPathComponent("voicejournal-nudge.service")
+        let timer = units.appendingPathComponent("voicejournal-nudge.timer")
+        let serviceText = try String(contentsOf: service, encoding: .utf8)
+        let timerText = try String(contentsOf: timer, encoding: .utf8)
+        #expect(serviceText.contains("\nExecStart=\(prefix.path)/bin/voicejournal nudge\n")
+                && serviceText.contains("\nType=oneshot\n"), "\(serviceText)")
+        #expect(timerText.contains("\nOnCalendar=*-*-* 08..23:00,30:00\n")
+                && timerText.contains("\nUnit=voicejournal-nudge.service\n"), "\(timerText)")
+        #expect(installed.contains("systemctl --user enable --now voicejournal-nudge.timer"), "\(installed)")
+        let manifest = try String(contentsOf: prefix.appendingPathComponent("lib/voicejournal/install-manifest"), encoding: .utf8)
+        #expect(manifest.contains("f \(service.path)\n") && manifest.contains("f \(timer.path)\n"), "\(manifest)")
+        let runtime = folder.path("runtime-nudge")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let verified = try Self.run("/usr/bin/systemd-analyze", ["--user", "verify", timer.path, service.path],
+                                    environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime.path,
+                                                  "MANPATH": prefix.appendingPathComponent("share/man").path + ":"])
+        #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
+    }
+
     /// The installed server, started by its installed name with a clean environment, finds its
     /// environment through the prefix and answers /health.
     func checkWhisperServer(bin: URL, clean: [String: String]) throws {
@@ -369,7 +394,7 @@ import VoiceJournalTestSupport
         for needed in ["libasound2", "libsndfile1", "libsqlite3-0", "libssl3", "libsamplerate0"] {
             #expect(info.contains(needed), "Depends lacks \(needed)")
         }
-        #expect(info.contains("Recommends: libcurl4") && info.contains("libavformat"))
+        #expect(info.contains("Recommends: libcurl4") && info.contains("libavformat") && info.contains("libdbus-1-3"))
         let contents = try runTool("dpkg-deb", ["--contents", deb])
         for path in ["./usr/bin/voicejournal", "./usr/bin/voicejournal-whisper-setup", "./usr/share/man/man1/voicejournal.1.gz",
                      "./usr/bin/voicejournal-chat-setup", "./usr/bin/voicejournal-chat-server",
@@ -377,7 +402,8 @@ import VoiceJournalTestSupport
                      "./usr/share/bash-completion/completions/voicejournal", "./usr/share/zsh/vendor-completions/_voicejournal",
                      "./usr/share/fish/vendor_completions.d/voicejournal.fish", "./usr/lib/systemd/user/voicejournal-serve.service",
                      "./usr/lib/systemd/user/voicejournal-whisper.service", "./usr/share/doc/voicejournal/copyright",
-                     "./usr/lib/systemd/user/voicejournal-reflect-week.service", "./usr/lib/systemd/user/voicejournal-reflect-week.timer"] {
+                     "./usr/lib/systemd/user/voicejournal-reflect-week.service", "./usr/lib/systemd/user/voicejournal-reflect-week.timer",
+                     "./usr/lib/systemd/user/voicejournal-nudge.service", "./usr/lib/systemd/user/voicejournal-nudge.timer"] {
             #expect(contents.contains(path), "the package lacks \(path)")
         }
 

@@ -6,7 +6,7 @@ import VoiceJournalStore
 /// Libraries only some commands need are loaded when first used, not at every start: libcrypto
 /// (SHA-256 of stored files), libcurl (uploads), FFmpeg (formats libsndfile cannot read),
 /// libsndfile and its codec libraries (decoding and writing files; a 16-bit WAV plays from its
-/// own mapped bytes without it).
+/// own mapped bytes without it), libdbus (nudge's desktop notification).
 /// The dynamic loader's own trace (`LD_DEBUG=files`) shows what a process loaded.
 @Suite(.onTestThreads) struct StartupLibrariesTests {
     static func loaded(_ trace: String) -> Set<String> {
@@ -27,6 +27,7 @@ import VoiceJournalStore
                 "\(atStart.sorted())")
         #expect(!atStart.contains { $0.hasPrefix("libsndfile") || $0.hasPrefix("libFLAC") || $0.hasPrefix("libmpg123") },
                 "\(atStart.sorted())")
+        #expect(!atStart.contains { $0.hasPrefix("libdbus") || $0.hasPrefix("libsystemd") }, "nudge's alone: \(atStart.sorted())")
 
         // Queueing a file hashes it (the store's dedupe key): libcrypto comes in then, and works.
         let audio = try makeTone(at: folder.path("tone.wav"))

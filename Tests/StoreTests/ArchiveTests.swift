@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import VoiceJournalSystem
 import VoiceJournalTestSupport
 @testable import VoiceJournalStore
 
@@ -106,6 +107,15 @@ import VoiceJournalTestSupport
         _ = try store.markDeliveryStarted(id: delivery.id!, owner: "here:1:a", now: start.addingTimeInterval(1601))
         _ = try store.finishDelivery(id: delivery.id!, owner: "here:1:a", .sent(code: 250, reply: "250 2.0.0 Ok"),
                                      now: start.addingTimeInterval(1602))
+        // A nudge to journal sent by email, on a day without entries.
+        let quiet = start.addingTimeInterval(10 * 86_400)
+        guard case .claimed(let nudge) = try store.claimNudge(day: "2026-09-30", from: quiet, to: quiet.addingTimeInterval(86_400),
+                                                               owner: LeaseOwner(host: "host", pid: 1, nonce: "abc"), claiming: true,
+                                                               now: quiet.addingTimeInterval(72_000)) else {
+            Issue.record("the nudge was not claimed")
+            return
+        }
+        #expect(try store.finishNudge(nudge, channel: .email, reply: "250 2.0.0 Ok", now: quiet.addingTimeInterval(72_001)) != nil)
     }
 
     @Test func anExportImportedIntoAnEmptyHomeReproducesEveryRowTableByTable() throws {
@@ -155,6 +165,7 @@ import VoiceJournalTestSupport
         try Self.keepEverything(source.store)
         let stories = try source.store.archiver.archive(ArchiveSelection(journal: "rose's STORIES"))
         let counts = Self.counts(stories)
+        #expect(counts["nudge"] == 0 && counts["ask_conversation"] == 0, "the user's, not a journal's: whole archives only")
         #expect(counts["journal"] == 1 && counts["question"] == 2 && counts["assignment"] == 2 && counts["person"] == 2)
         #expect(counts["entry"] == 2, "the two batch files filed there, not Personal's entries")
         #expect(counts["recording"] == 3 && counts["transcript"] == 1 && counts["job"] == 4 && counts["job_chunk"] == 1)
@@ -196,5 +207,28 @@ import VoiceJournalTestSupport
         let people = try #require(column.tables.firstIndex { $0.name == "person" })
         column.tables[people].rows[0]["mood"] = .text("happy")
         #expect(throws: StoreError.self) { try TemporaryJournal().store.archiver.importArchive(column) }
+    }
+
+    @Test func anImportChecksTheNudgesAndAHomeWithOnlyNudgesIsANewOne() throws {
+        let source = try TemporaryJournal()
+        try Self.keepEverything(source.store)
+        let archive = try source.store.archiver.archive()
+        let nudges = try #require(archive.tables.firstIndex { $0.name == "nudge" })
+        for (column, value, problem) in [("day", JournalArchive.Value.text("2026-02-30"), "not a day"),
+                                         ("channel", .text("pigeon"), "one of desktop, email"),
+                                         ("reply", .text(String(repeating: "x", count: 1001)), "longer than 1000")] {
+            var crafted = archive
+            crafted.tables[nudges].rows[0][column] = value
+            #expect { try TemporaryJournal().store.archiver.importArchive(crafted) } throws: { error in
+                (error as? StoreError)?.kind == .invalidInput && "\(error)".contains("nudge #1 \(column)") && "\(error)".contains(problem)
+            }
+        }
+        // A home whose journal holds nothing but a nudge (a timer's run made it) takes the import.
+        let target = try TemporaryJournal()
+        let today = Date()
+        _ = try target.store.claimNudge(day: "2026-10-01", from: today, to: today.addingTimeInterval(1), owner: .current(),
+                                        claiming: true, now: today)
+        #expect(try target.store.archiver.importArchive(archive)["nudge"] == 1)
+        #expect(try target.store.nudges().map(\.day) == ["2026-09-30"])
     }
 }

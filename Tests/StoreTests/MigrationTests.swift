@@ -145,7 +145,7 @@ import VoiceJournalTestSupport
                                  Migrations.jobEndpoint, Migrations.chunkSeams, Migrations.recordingPath, Migrations.transcriptReview,
                                  Migrations.languages, Migrations.translations, Migrations.searchScripts,
                                  Migrations.translationSearch, Migrations.reflections,
-                                 Migrations.reflectionJobs, Migrations.askConversations, Migrations.deliveries])
+                                 Migrations.reflectionJobs, Migrations.askConversations, Migrations.deliveries, Migrations.nudges])
         // Rows from before the file stamp have none: their files are hashed again before upload.
         let recording = try again.pool.read { db in try Recording.fetchOne(db) }
         #expect(recording?.sha256 == "ab" && recording?.fileStamp == nil)

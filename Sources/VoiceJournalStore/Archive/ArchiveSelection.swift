@@ -11,7 +11,8 @@ import GRDB
 ///   kept without a journal named. Transcripts, jobs, chunks and any other table follow the
 ///   rows they refer to.
 /// - A week's or a month's reflection (no entry) goes where all of its period's entries go.
-/// - Conversations with the journal (`ask`) go only into a whole archive.
+/// - Conversations with the journal (`ask`) go only into a whole archive, and so do the
+///   nudges to journal sent (`nudge`), which belong to no journal and no entry.
 package struct ArchiveSelection: Sendable, Equatable {
     package var journal: String?
     /// From this moment on.
@@ -78,8 +79,9 @@ package struct ArchiveSelection: Sendable, Equatable {
             return try !(row["entryId"] as DatabaseValue).isNull || inRange(row)
         case StoredReflection.databaseTableName where (row["entryId"] as DatabaseValue).isNull:
             return try keepsPeriodReflection(row)
-        case AskConversation.databaseTableName:
-            // A conversation's answers draw on any journal and any time: only a whole archive holds them.
+        case AskConversation.databaseTableName, Nudge.databaseTableName:
+            // A conversation's answers draw on any journal and any time, and a nudge is the
+            // user's, not a journal's: only a whole archive holds them.
             return journal == nil && since == nil && until == nil
         default:
             return true

@@ -153,6 +153,14 @@ struct ArchiveRowCheck {
             }
         case (Delivery.databaseTableName, "kind"): try oneOf(Delivery.Kind.self)
         case (Delivery.databaseTableName, "state"): try oneOf(Delivery.State.self)
+        case (Nudge.databaseTableName, "state"): try oneOf(Nudge.State.self)
+        case (Nudge.databaseTableName, "channel"): try oneOf(Nudge.Channel.self)
+        case (Nudge.databaseTableName, "day"):
+            guard Self.isDay(text) else { throw refusal(item, column, "is \(Self.shown(value)), which is not a day (YYYY-MM-DD)") }
+        case (Nudge.databaseTableName, "reply"):
+            guard text.count <= JournalStore.longestNudgeReply else {
+                throw refusal(item, column, "is longer than \(JournalStore.longestNudgeReply) characters")
+            }
         case (StoredReflection.databaseTableName, "periodKind"): try oneOf(StoredReflection.PeriodKind.self)
         case (StoredReflection.databaseTableName, "status"): try oneOf(StoredReflection.Status.self)
         case (Recording.databaseTableName, "path"):
@@ -195,6 +203,15 @@ struct ArchiveRowCheck {
                 throw refusal(item, column, "names \(Self.shown(.text(path))), which is not a regular file")
             }
         }
+    }
+
+    /// Whether `text` is a day of the calendar written "YYYY-MM-DD".
+    static func isDay(_ text: String) -> Bool {
+        guard text.utf8.count == 10, let match = text.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/),
+              let month = Int(match.2), let day = Int(match.3), (1...12).contains(month), day >= 1 else { return false }
+        var components = DateComponents(year: Int(match.1), month: month, day: day)
+        components.calendar = Calendar(identifier: .gregorian)
+        return components.isValidDate
     }
 
     /// Whether every segment's times are finite and no further from 0 than `maxSeconds`.

@@ -67,10 +67,11 @@ extension JournalArchiver {
     }
 
     /// What a journal that is not empty holds, in words ("3 entries, 1 journal"), or nil when
-    /// it holds nothing but "Myself".
+    /// it holds nothing but "Myself" and nudges: a timer's `nudge` makes the journal it finds
+    /// missing and records the nudge, and that home is still a new one to import into.
     static func heldRows(_ db: Database, tables: [String]) throws -> String? {
         var held: [String] = []
-        for table in tables {
+        for table in tables where table != Nudge.databaseTableName {
             let sql = table == Person.databaseTableName
                 ? "SELECT count(*) FROM person WHERE relationship != 'self'"
                 : "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)"

@@ -32,6 +32,7 @@ package enum Migrations {
         (reflectionJobs, createReflectionJobs),
         (askConversations, createAskConversations),
         (deliveries, createDeliveries),
+        (nudges, createNudges),
     ]
 
     /// The migrator with every migration registered.
