@@ -199,7 +199,10 @@ import VoiceJournalTestSupport
         let chatUnit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/voicejournal-chat.service"), encoding: .utf8)
         #expect(chatUnit.contains("\nDocumentation=man:voicejournal-chat-server(1)"), "\(chatUnit)")
         try checkWeeklyReflection(prefix: prefix, folder: folder, installed: installed.stdout)
-        try checkNudgeTimer(prefix: prefix, folder: folder, installed: installed.stdout)
+        try checkTimer("voicejournal-nudge", runs: "nudge", at: "*-*-* 08..23:00,30:00", prefix: prefix, folder: folder,
+                       installed: installed.stdout)
+        try checkTimer("voicejournal-remind", runs: "remind --due", at: "*-*-* 10:00:00", prefix: prefix, folder: folder,
+                       installed: installed.stdout)
 
         // The docs: the source tree's layout, links that resolve, no developer page.
         let docs = prefix.appendingPathComponent("share/doc/voicejournal")
@@ -306,23 +309,24 @@ import VoiceJournalTestSupport
         #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
     }
 
-    /// The nudge to journal: its service runs the installed `nudge`, its timer starts it every
-    /// half hour of the day (nudge itself waits for [nudge] after); `systemd-analyze verify`
-    /// loads both. Installed, not enabled (the installer says how), listed in the manifest.
-    func checkNudgeTimer(prefix: URL, folder: TemporaryFolder, installed: String) throws {
+    /// A timer and its one-shot service: the nudge to journal (every half hour of the day: nudge
+    /// itself waits for [nudge] after), the reminders due (each morning). The service runs the
+    /// installed command, the timer starts it; `systemd-analyze verify` loads both. Installed,
+    /// not enabled (the installer says how), listed in the manifest.
+    func checkTimer(_ name: String, runs command: String, at calendar: String, prefix: URL, folder: TemporaryFolder,
+                    installed: String) throws {
         let units = prefix.appendingPathComponent("share/systemd/user")
-        let service = units.appendingPathComponent("voicejournal-nudge.service")
-        let timer = units.appendingPathComponent("voicejournal-nudge.timer")
+        let service = units.appendingPathComponent("\(name).service")
+        let timer = units.appendingPathComponent("\(name).timer")
         let serviceText = try String(contentsOf: service, encoding: .utf8)
         let timerText = try String(contentsOf: timer, encoding: .utf8)
-        #expect(serviceText.contains("\nExecStart=\(prefix.path)/bin/voicejournal nudge\n")
+        #expect(serviceText.contains("\nExecStart=\(prefix.path)/bin/voicejournal \(command)\n")
                 && serviceText.contains("\nType=oneshot\n"), "\(serviceText)")
-        #expect(timerText.contains("\nOnCalendar=*-*-* 08..23:00,30:00\n")
-                && timerText.contains("\nUnit=voicejournal-nudge.service\n"), "\(timerText)")
-        #expect(installed.contains("systemctl --user enable --now voicejournal-nudge.timer"), "\(installed)")
+        #expect(timerText.contains("\nOnCalendar=\(calendar)\n") && timerText.contains("\nUnit=\(name).service\n"), "\(timerText)")
+        #expect(installed.contains("systemctl --user enable --now \(name).timer"), "\(installed)")
         let manifest = try String(contentsOf: prefix.appendingPathComponent("lib/voicejournal/install-manifest"), encoding: .utf8)
         #expect(manifest.contains("f \(service.path)\n") && manifest.contains("f \(timer.path)\n"), "\(manifest)")
-        let runtime = folder.path("runtime-nudge")
+        let runtime = folder.path("runtime-\(name)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let verified = try Self.run("/usr/bin/systemd-analyze", ["--user", "verify", timer.path, service.path],
                                     environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime.path,
@@ -403,7 +407,8 @@ import VoiceJournalTestSupport
                      "./usr/share/fish/vendor_completions.d/voicejournal.fish", "./usr/lib/systemd/user/voicejournal-serve.service",
                      "./usr/lib/systemd/user/voicejournal-whisper.service", "./usr/share/doc/voicejournal/copyright",
                      "./usr/lib/systemd/user/voicejournal-reflect-week.service", "./usr/lib/systemd/user/voicejournal-reflect-week.timer",
-                     "./usr/lib/systemd/user/voicejournal-nudge.service", "./usr/lib/systemd/user/voicejournal-nudge.timer"] {
+                     "./usr/lib/systemd/user/voicejournal-nudge.service", "./usr/lib/systemd/user/voicejournal-nudge.timer",
+                     "./usr/lib/systemd/user/voicejournal-remind.service", "./usr/lib/systemd/user/voicejournal-remind.timer"] {
             #expect(contents.contains(path), "the package lacks \(path)")
         }
 
