@@ -198,7 +198,8 @@ import VoiceJournalTestSupport
         #expect(unit.contains("\nDocumentation=man:voicejournal-whisper-server(1)"), "\(unit)")
         let chatUnit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/voicejournal-chat.service"), encoding: .utf8)
         #expect(chatUnit.contains("\nDocumentation=man:voicejournal-chat-server(1)"), "\(chatUnit)")
-        try checkWeeklyReflection(prefix: prefix, folder: folder, installed: installed.stdout)
+        try checkTimer("voicejournal-reflect-week", runs: "reflect --week last", at: "Mon *-*-* 08:00:00", persistent: true,
+                       prefix: prefix, folder: folder, installed: installed.stdout)
         try checkTimer("voicejournal-nudge", runs: "nudge", at: "*-*-* 08..23:00,30:00", prefix: prefix, folder: folder,
                        installed: installed.stdout)
         try checkTimer("voicejournal-remind", runs: "remind --due", at: "*-*-* 10:00:00", prefix: prefix, folder: folder,
@@ -284,37 +285,14 @@ import VoiceJournalTestSupport
         }
     }
 
-    /// The weekly reflection: its service runs the installed command on the week just ended,
-    /// its timer starts it on Monday mornings and makes up a missed one; `systemd-analyze
-    /// verify` loads both as the user's manager would. Installed, not enabled (the installer
-    /// says how), and listed in the manifest, so --uninstall removes them.
-    func checkWeeklyReflection(prefix: URL, folder: TemporaryFolder, installed: String) throws {
-        let units = prefix.appendingPathComponent("share/systemd/user")
-        let service = units.appendingPathComponent("voicejournal-reflect-week.service")
-        let timer = units.appendingPathComponent("voicejournal-reflect-week.timer")
-        let serviceText = try String(contentsOf: service, encoding: .utf8)
-        let timerText = try String(contentsOf: timer, encoding: .utf8)
-        #expect(serviceText.contains("\nExecStart=\(prefix.path)/bin/voicejournal reflect --week last\n")
-                && serviceText.contains("\nType=oneshot\n"), "\(serviceText)")
-        #expect(timerText.contains("\nOnCalendar=Mon *-*-* 08:00:00\n") && timerText.contains("\nPersistent=true\n")
-                && timerText.contains("\nUnit=voicejournal-reflect-week.service\n"), "\(timerText)")
-        #expect(installed.contains("systemctl --user enable --now voicejournal-reflect-week.timer"), "\(installed)")
-        let manifest = try String(contentsOf: prefix.appendingPathComponent("lib/voicejournal/install-manifest"), encoding: .utf8)
-        #expect(manifest.contains("f \(service.path)\n") && manifest.contains("f \(timer.path)\n"), "\(manifest)")
-        let runtime = folder.path("runtime-reflect")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let verified = try Self.run("/usr/bin/systemd-analyze", ["--user", "verify", timer.path, service.path],
-                                    environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime.path,
-                                                  "MANPATH": prefix.appendingPathComponent("share/man").path + ":"])
-        #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
-    }
-
-    /// A timer and its one-shot service: the nudge to journal (every half hour of the day: nudge
-    /// itself waits for [nudge] after), the reminders due (each morning). The service runs the
-    /// installed command, the timer starts it; `systemd-analyze verify` loads both. Installed,
-    /// not enabled (the installer says how), listed in the manifest.
-    func checkTimer(_ name: String, runs command: String, at calendar: String, prefix: URL, folder: TemporaryFolder,
-                    installed: String) throws {
+    /// A timer and its one-shot service: the weekly reflection (Monday mornings, a missed one
+    /// made up), the nudge to journal (every half hour of the day: nudge itself waits for
+    /// [nudge] after), the reminders due (each morning). The service runs the installed
+    /// command, the timer starts it; `systemd-analyze verify` loads both as the user's manager
+    /// would. Installed, not enabled (the installer says how), and listed in the manifest, so
+    /// --uninstall removes them.
+    func checkTimer(_ name: String, runs command: String, at calendar: String, persistent: Bool = false, prefix: URL,
+                    folder: TemporaryFolder, installed: String) throws {
         let units = prefix.appendingPathComponent("share/systemd/user")
         let service = units.appendingPathComponent("\(name).service")
         let timer = units.appendingPathComponent("\(name).timer")
@@ -322,7 +300,8 @@ import VoiceJournalTestSupport
         let timerText = try String(contentsOf: timer, encoding: .utf8)
         #expect(serviceText.contains("\nExecStart=\(prefix.path)/bin/voicejournal \(command)\n")
                 && serviceText.contains("\nType=oneshot\n"), "\(serviceText)")
-        #expect(timerText.contains("\nOnCalendar=\(calendar)\n") && timerText.contains("\nUnit=\(name).service\n"), "\(timerText)")
+        #expect(timerText.contains("\nOnCalendar=\(calendar)\n") && timerText.contains("\nUnit=\(name).service\n")
+                && (!persistent || timerText.contains("\nPersistent=true\n")), "\(timerText)")
         #expect(installed.contains("systemctl --user enable --now \(name).timer"), "\(installed)")
         let manifest = try String(contentsOf: prefix.appendingPathComponent("lib/voicejournal/install-manifest"), encoding: .utf8)
         #expect(manifest.contains("f \(service.path)\n") && manifest.contains("f \(timer.path)\n"), "\(manifest)")
