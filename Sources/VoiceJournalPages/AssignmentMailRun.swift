@@ -32,7 +32,11 @@ package struct AssignmentMailRun: Sendable {
         let address = link(assignment.linkToken)
         if let problem = AssignmentMail.linkProblem(address) { throw StoreError.invalidInput(problem) }
         if !again, let earlier = try store.deliveries(assignmentId: id).last(where: { $0.kind == .send && $0.state != .failed && $0.state != .cancelled }) {
-            throw StoreError.invalidInput(Self.already(earlier, id: id))
+            // One waiting for its retry is sent now (the same message), not a second one.
+            guard earlier.state == .queued, try store.makeDeliveryDue(id: earlier.id!, now: Self.clock(now)) else {
+                throw StoreError.invalidInput(Self.already(earlier, id: id))
+            }
+            return try await sendNow(earlier, assignment: assignment, to: to)
         }
         let message = try AssignmentMail.question(assignment.question, link: address, from: mail.from, to: to, asker: asker)
         return try await deliver(message, kind: .send, assignment: assignment, to: to)
@@ -135,6 +139,12 @@ package struct AssignmentMailRun: Sendable {
         let composed = message.composed(date: now, timeZone: .current)
         let delivery = try store.enqueue(Delivery(assignmentId: assignment.id, kind: kind, recipient: to.address, subject: message.subject,
                                                   message: composed.text, messageId: composed.messageID, now: now))
+        return try await sendNow(delivery, assignment: assignment, to: to)
+    }
+
+    /// Sends the queued `delivery` now; the lines say what became of it.
+    func sendNow(_ delivery: Delivery, assignment: AssignmentSummary, to: MailAddress) async throws -> [String] {
+        let kind = delivery.kind
         var runner = DeliveryRunner(store: store, settings: mail, now: { [now] in Self.clock(now) })
         runner.retryBase = retryBase ?? runner.retryBase
         runner.patience = min(mail.sendTimeout, 15)

@@ -193,10 +193,9 @@ import VoiceJournalTestSupport
     init() throws { folder = try TemporaryFolder("delivery-runs") }
 
     func binary(_ server: SMTPTestServer, questions: Int) throws -> VoicejournalBinary {
-        // `queue run` names a transcription server even with nothing to transcribe (none is asked here).
+        // No transcription server named: with nothing to transcribe, `queue run` needs none to send email.
         let binary = VoicejournalBinary(home: folder.path("home"), environment: [
             "VOICEJOURNAL_SMTP_PASSWORD": AssignmentMailTests.password, "VOICEJOURNAL_PUBLIC_URL": "http://127.0.0.1:8787", "TZ": "UTC",
-            "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
         ])
         try configure(binary, server)
         try binary.succeed(["journal", "create", "Family"])
@@ -232,10 +231,26 @@ import VoiceJournalTestSupport
         let early = try binary.run(["queue", "run"], environment: at(30))
         #expect(early.status == 0 && !early.stdout.contains("Emails:"), "not due before its backoff: \(early.stdout)")
         let run = try binary.run(["queue", "run"], environment: at(61))
-        #expect(run.status == 0 && run.stdout.contains("Emails: 1 sent"), "\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0 && run.stdout == "Nothing to transcribe.\nEmails: 1 sent\n", "\(run.stdout)\(run.stderr)")
         let again = try binary.run(["queue", "run"], environment: at(3600))
         #expect(!again.stdout.contains("Emails:"))
         #expect(try server.messages().count == 1)
+    }
+
+    @Test func sendingAgainWhatWaitsForItsRetrySendsThatMessageNowNotASecond() throws {
+        let server = try SMTPTestServer(login: ("journal@example.org", AssignmentMailTests.password), fault: .deferFirst(1))
+        let binary = try binary(server, questions: 1)
+        let deferred = try binary.run(["assign", "1", "--person", "Rose", "--send"], environment: at(0))
+        #expect(deferred.stdout.contains("Not sent yet"), "\(deferred.stdout)")
+        let now = try binary.run(["assignment", "send", "1"], environment: at(5))
+        #expect(now.status == 0 && now.stdout.contains("Sent assignment 1's question"), "\(now.stdout)\(now.stderr)")
+        let shown = try #require(try binary.succeed(["assignment", "show", "1", "--json"]).json() as? [String: Any])
+        let deliveries = try #require(shown["deliveries"] as? [[String: Any]])
+        #expect(deliveries.count == 1 && deliveries.first?["state"] as? String == "sent" && deliveries.first?["attempts"] as? Int == 2)
+        _ = try binary.run(["queue", "run"], environment: at(3600))
+        #expect(try server.messages().count == 1)
+        let twice = try binary.run(["assignment", "send", "1"], environment: at(3700))
+        #expect(twice.status == 2 && twice.stderr.contains("--again"), "\(twice.stderr)")
     }
 
     @Test func aBatchOfRemindersKilledMidMessageLeavesNoMessageSentTwice() throws {

@@ -200,4 +200,13 @@ extension JournalStore {
             try String.fetchOne(db, sql: "SELECT email FROM person WHERE relationship = 'self' AND email IS NOT NULL AND email != '' ORDER BY id LIMIT 1")
         }
     }
+
+    /// Makes a queued delivery due at `now` (the user asked to send it now); false when it is
+    /// not queued (being sent, or finished).
+    public func makeDeliveryDue(id: Int64, now: Date) throws -> Bool {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE delivery SET runAfter = ?, updatedAt = ? WHERE id = ? AND state = 'queued'", arguments: [now, now, id])
+            return db.changesCount == 1
+        }
+    }
 }

@@ -44,15 +44,23 @@ extension Queue {
         func run() async throws {
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
-            let runner = try transcription.makeRunner(store: store, settings: settings, jobs: jobs)
-            let display = BatchProgressDisplay(notice: printNotice)
-            let drained = try await untilInterrupted { try await display.drain(runner) }
-            if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines { print(line) } }
+            // With nothing to transcribe, no transcription server need be named: reflections and emails still go.
+            let idle = try store.queue.queueCounts().queued + store.queue.queueCounts().running == 0 && !json
+            let runner = try Result { try transcription.makeRunner(store: store, settings: settings, jobs: jobs) }
+                .flatMapError { idle ? .success(nil) : .failure($0) }.get()
+            var failed = false
+            if let runner {
+                let drained = try await untilInterrupted { try await BatchProgressDisplay(notice: printNotice).drain(runner) }
+                if json { try printJSON(RunJSON(drained)) } else { for line in drained.reportLines { print(line) } }
+                failed = drained.summary.failed > 0
+            } else {
+                print("Nothing to transcribe.")
+            }
             // After the transcriptions' report: a chat server that refuses or is not there stops only this part.
             let reflected = try await untilInterrupted { try await AutoReflection.drain(settings: settings, store: store, environment: ProcessInfo.processInfo.environment, notice: printNotice) }
             let mailed = try await untilInterrupted { try await AssignmentMailRun.drain(store: store, settings: settings, environment: environment, now: Now.date()) }
             for line in reflected + mailed { if json { printNotice(line) } else { print(line) } }
-            if drained.summary.failed > 0 { throw ExitCode(.failure) }
+            if failed { throw ExitCode(.failure) }
         }
     }
 
