@@ -5,7 +5,7 @@ import VoiceJournalStore
 import VoiceJournalTerminal
 
 /// `serve` with `notify = true` in `[mail]`: when an answer is stored, the journal's owner
-/// ("Myself"'s address, else `[mail] from`) gets one email — "Zoë answered: Where did you
+/// (`[mail] notify_to`, else Myself's address, else `[mail] from`) gets one email — "Zoë answered: Where did you
 /// grow up?" — with the transcript when it is ready: a serve that transcribes waits a little
 /// for it, and when it comes later a second, short email brings it. Each is a delivery of the
 /// queue (shown by `assignment show`), sent at most once.
@@ -26,7 +26,7 @@ package struct AnswerNotifier: Sendable {
                              now: Date) throws -> AnswerNotifier? {
         guard settings.file?.mail?.notify == true else { return nil }
         let run = try AssignmentMailRun(store: store, settings: settings, environment: environment, now: now)
-        let address = try store.ownerEmail() ?? run.mail.from.address
+        let address = try settings.file?.mail?.notifyTo ?? store.ownerEmail() ?? run.mail.from.address
         return AnswerNotifier(store: store, settings: settings, environment: environment, owner: try MailAddress(address),
                               transcribing: transcribing)
     }

@@ -13,7 +13,8 @@ import TOMLKit
 /// username = "journal@example.org"        # the password: VOICEJOURNAL_SMTP_PASSWORD, never here
 /// ca_file = "/etc/ssl/my-ca.pem"          # trust this CA instead of the system's
 /// allow_plain_loopback = false            # true: no TLS, only to 127.0.0.1, ::1 or localhost
-/// notify = false                          # people are told by mail of what is assigned to them
+/// notify = false                          # serve emails you when an answer is stored
+/// notify_to = "me@example.org"            # where your notices go (answers, the nudge); default: from
 /// send_timeout = 60                       # seconds one message may take, connecting included
 /// reminders_per_day = 3                   # the most reminders one person gets in a day
 /// remind_after_days = 3                   # remind --due: unanswered this long after the link went
@@ -27,6 +28,8 @@ package struct MailTable: Sendable, Equatable {
     package var caFile: String?
     package var allowPlainLoopback = false
     package var notify = false
+    /// Where the owner's notices go (answers landed, the nudge's email); nil: Myself's address, else `from`.
+    package var notifyTo: String?
     package var sendTimeout: Double?
     package var remindersPerDay: Int?
     /// `remind --due`'s policy: days unanswered before the first reminder, and the most of them.
@@ -38,7 +41,7 @@ package struct MailTable: Sendable, Equatable {
     package init() {}
 
     /// The keys `[mail]` takes.
-    static let keys: Set<String> = ["url", "from", "from_name", "username", "ca_file", "allow_plain_loopback", "notify",
+    static let keys: Set<String> = ["url", "from", "from_name", "username", "ca_file", "allow_plain_loopback", "notify", "notify_to",
                                    "send_timeout", "reminders_per_day", "remind_after_days", "reminders_most"]
     /// The variable the password is read from (the mail module's `MailSettings.passwordVariable`).
     package static let passwordVariable = "VOICEJOURNAL_SMTP_PASSWORD"
@@ -81,6 +84,10 @@ extension ConfigFile.TableReader {
             case "notify":
                 guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
                 mail.notify = flag
+            case "notify_to":
+                let address = try text(value, key, in: name)
+                if let problem = rules.mailAddressProblem(address) { throw invalid(key, in: name, "cannot be used: \(problem)") }
+                mail.notifyTo = address
             case "send_timeout":
                 guard let seconds = value?.double ?? value?.int.map(Double.init) else {
                     throw wrongType(key, in: name, expected: "a number of seconds", got: value)

@@ -18,6 +18,7 @@ import VoiceJournalTestSupport
             username = "journal@example.org"
             ca_file = "\(try SMTPTestServer.Certificate.loopback.certificate.path)"
             notify = true
+            notify_to = "sam@example.net"
             """)
         harness.stop()
         try harness.start()
@@ -36,7 +37,7 @@ import VoiceJournalTestSupport
         let (id, token) = try harness.assignment(question: "Where did you grow up?")
         #expect(try harness.upload(token, try harness.speechWebM()).status == 200)
         let mail = try #require(try messages(server, count: 1).first)
-        #expect(mail.rcptTos == ["journal@example.org"])
+        #expect(mail.rcptTos == ["sam@example.net"], "notify_to")
         #expect(mail.headers["Subject"]?.hasSuffix(" answered: Where did you grow up?") == true, "\(mail.headers)")
         #expect(mail.plainText?.contains("not transcribed yet") == true && mail.plainText?.contains("assignment show \(id) --play") == true)
         Thread.sleep(forTimeInterval: 1.5)
