@@ -172,7 +172,7 @@ package struct AskRun: Sendable {
         let passages = try turn.passages.compactMap { ref -> AskPassage? in
             let found: (journal: String, date: Date)?
             if let assignment = ref.assignmentId {
-                found = try store.assignments().first { $0.id == assignment }.map { ($0.journal, $0.answeredAt ?? $0.createdAt) }
+                found = try store.assignmentIfPresent(id: assignment).map { ($0.journal, $0.answeredAt ?? $0.createdAt) }
             } else {
                 found = try ref.entryId.flatMap { try store.entryIfPresent(id: $0) }.map { ($0.journal, $0.createdAt) }
             }

@@ -65,25 +65,11 @@ extension ConfigFile.TableReader {
                 let address = try text(value, key, in: name)
                 if let problem = rules.mailAddressProblem(address) { throw invalid(key, in: name, "cannot be used: \(problem)") }
                 mail.from = address
-            case "from_name":
-                let text = try self.text(value, key, in: name)
-                guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                    throw invalid(key, in: name, "must be one line without control characters")
-                }
-                mail.fromName = text
-            case "username":
-                let text = try self.text(value, key, in: name)
-                guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                    throw invalid(key, in: name, "must be one line without control characters")
-                }
-                mail.username = text
+            case "from_name": mail.fromName = try oneLine(value, key, in: name)
+            case "username": mail.username = try oneLine(value, key, in: name)
             case "ca_file": mail.caFile = (try text(value, key, in: name) as NSString).expandingTildeInPath
-            case "allow_plain_loopback":
-                guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
-                mail.allowPlainLoopback = flag
-            case "notify":
-                guard let flag = value?.bool else { throw wrongType(key, in: name, expected: "true or false", got: value) }
-                mail.notify = flag
+            case "allow_plain_loopback": mail.allowPlainLoopback = try flag(value, key, in: name)
+            case "notify": mail.notify = try flag(value, key, in: name)
             case "notify_to":
                 let address = try text(value, key, in: name)
                 if let problem = rules.mailAddressProblem(address) { throw invalid(key, in: name, "cannot be used: \(problem)") }
@@ -94,20 +80,14 @@ extension ConfigFile.TableReader {
                 }
                 guard seconds.isFinite, (1...3600).contains(seconds) else { throw invalid(key, in: name, "must be from 1 to 3600 seconds") }
                 mail.sendTimeout = seconds
-            case "reminders_per_day":
-                guard let count = value?.int else { throw wrongType(key, in: name, expected: "a whole number", got: value) }
-                guard (0...100).contains(count) else { throw invalid(key, in: name, "must be from 0 (none) to 100") }
-                mail.remindersPerDay = count
+            case "reminders_per_day": mail.remindersPerDay = try count(value, key, in: name)
             case "remind_after_days":
                 guard let days = value?.double ?? value?.int.map(Double.init) else {
                     throw wrongType(key, in: name, expected: "a number of days", got: value)
                 }
                 guard days.isFinite, (0...365).contains(days) else { throw invalid(key, in: name, "must be from 0 to 365 days") }
                 mail.remindAfterDays = days
-            case "reminders_most":
-                guard let count = value?.int else { throw wrongType(key, in: name, expected: "a whole number", got: value) }
-                guard (0...100).contains(count) else { throw invalid(key, in: name, "must be from 0 (none) to 100") }
-                mail.remindersMost = count
+            case "reminders_most": mail.remindersMost = try count(value, key, in: name)
             default:
                 throw unknownKey(key, in: name, hint: "")
             }
@@ -118,5 +98,26 @@ extension ConfigFile.TableReader {
                 "[mail] needs \(missing), such as url = \"smtp://smtp.example.org:587\" and from = \"journal@example.org\"")
         }
         return mail
+    }
+
+    /// Text of one line: no line break or other control character (it goes in a header or a login).
+    private func oneLine(_ value: TOMLValueConvertible?, _ key: String, in table: String) throws(ConfigError) -> String {
+        let text = try text(value, key, in: table)
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw invalid(key, in: table, "must be one line without control characters")
+        }
+        return text
+    }
+
+    private func flag(_ value: TOMLValueConvertible?, _ key: String, in table: String) throws(ConfigError) -> Bool {
+        guard let flag = value?.bool else { throw wrongType(key, in: table, expected: "true or false", got: value) }
+        return flag
+    }
+
+    /// A count of messages, 0 (none) to 100.
+    private func count(_ value: TOMLValueConvertible?, _ key: String, in table: String) throws(ConfigError) -> Int {
+        guard let count = value?.int else { throw wrongType(key, in: table, expected: "a whole number", got: value) }
+        guard (0...100).contains(count) else { throw invalid(key, in: table, "must be from 0 (none) to 100") }
+        return count
     }
 }

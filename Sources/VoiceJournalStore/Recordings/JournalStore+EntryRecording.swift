@@ -38,12 +38,15 @@ extension JournalStore {
 
     /// One assignment with its question, person and (once answered) transcript.
     public func assignment(id: Int64) throws -> AssignmentSummary {
-        try pool.read { db in
-            guard let assignment = try Self.assignmentSummaries(db, where: "a.id = ?", [id]).first else {
-                throw StoreError.notFound("there is no assignment \(id); see `voicejournal assignment list`")
-            }
-            return assignment
+        guard let assignment = try assignmentIfPresent(id: id) else {
+            throw StoreError.notFound("there is no assignment \(id); see `voicejournal assignment list`")
         }
+        return assignment
+    }
+
+    /// The assignment with this id, or nil when the journal has none (deleted, or never made).
+    public func assignmentIfPresent(id: Int64) throws -> AssignmentSummary? {
+        try pool.read { db in try Self.assignmentSummaries(db, where: "a.id = ?", [id]).first }
     }
 
     private static func details(_ db: Database, of recording: Recording) throws -> RecordingDetails {

@@ -45,7 +45,8 @@ extension Queue {
             let settings = try global.settings(transcription.flags(jobs: jobs))
             let store = try global.openStore()
             // With nothing to transcribe, no transcription server need be named: reflections and emails still go.
-            let idle = try store.queue.queueCounts().queued + store.queue.queueCounts().running == 0 && !json
+            let counts = try store.queue.queueCounts()
+            let idle = counts.queued + counts.running == 0 && !json
             let runner = try Result { try transcription.makeRunner(store: store, settings: settings, jobs: jobs) }
                 .flatMapError { idle ? .success(nil) : .failure($0) }.get()
             var failed = false
