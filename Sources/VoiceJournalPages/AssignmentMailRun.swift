@@ -49,31 +49,36 @@ package struct AssignmentMailRun: Sendable {
             let when = next.map { "; the next may go at \(LocalDate.short($0))" } ?? ""
             throw StoreError.invalidInput("no reminder for assignment \(id) now: \(reason)\(when)")
         }
-        let address = link(assignment.linkToken)
-        if let problem = AssignmentMail.linkProblem(address) { throw StoreError.invalidInput(problem) }
-        let message = try AssignmentMail.question(assignment.question, link: address, from: mail.from, to: to, asker: asker,
-                                                  reminder: assignment.reminderCount + 1)
-        return try await deliver(message, kind: .remind, assignment: assignment, to: to)
+        return try await sendReminder(assignment, to: to)
     }
 
     /// `remind --due`: a reminder to every unanswered assignment whose link went at least
     /// `[mail] remind_after_days` ago, with fewer than `reminders_most` reminders, that the
     /// cooldown and daily cap allow. Safe to run again and again (from a timer): what went is
-    /// counted, and waits its turn.
+    /// counted, and waits its turn. One person's address or one server refusal stops only theirs.
     package func remindDue() async throws -> [String] {
         let table = settings.file?.mail
         let after = (table?.remindAfterDays ?? 3) * 86400, most = table?.remindersMost ?? 3
         var lines: [String] = []
         for id in try store.unansweredAssignments(sentBefore: now.addingTimeInterval(-after), maxReminders: most) {
             let assignment = try store.assignment(id: id)
-            guard try decision(assignment) == .allowed, try store.assignmentEmail(id) != nil else { continue }
+            guard let email = try store.assignmentEmail(id), !email.isEmpty, try decision(assignment) == .allowed else { continue }
             do {
-                lines += try await remind(id)
-            } catch let error as MailError where error.kind == .notSent {
+                lines += try await sendReminder(assignment, to: MailAddress(email, displayName: assignment.person))
+            } catch let error as MailError where [.notSent, .invalidAddress, .invalidMessage].contains(error.kind) {
                 lines.append("assignment \(id): \(error.description)")
             }
         }
         return lines.isEmpty ? ["No reminders due."] : lines
+    }
+
+    /// The reminder of `assignment` to `to`, sent now (the cooldown and cap already allow it).
+    func sendReminder(_ assignment: AssignmentSummary, to: MailAddress) async throws -> [String] {
+        let address = link(assignment.linkToken)
+        if let problem = AssignmentMail.linkProblem(address) { throw StoreError.invalidInput(problem) }
+        let message = try AssignmentMail.question(assignment.question, link: address, from: mail.from, to: to, asker: asker,
+                                                  reminder: assignment.reminderCount + 1)
+        return try await deliver(message, kind: .remind, assignment: assignment, to: to)
     }
 
     /// `queue run`'s part: the deliveries due now (retries of what a server deferred), sent;
